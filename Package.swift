@@ -1,0 +1,61 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Rewind",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Rewind", targets: ["Rewind"]),
+        .library(name: "Cycler", targets: ["Cycler"]),
+        .executable(name: "rewind", targets: ["rewind"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // Core: the event model, the CycleLogging hooks, state capture, redaction, diff and loggers.
+        .target(
+            name: "Rewind",
+            dependencies: [
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The Cycler view-model layer (seed 003) on OpenCombine.
+        .target(
+            name: "Cycler",
+            dependencies: [
+                "Rewind",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
+        // The `rewind` command-line tool and terminal viewer.
+        .executableTarget(
+            name: "rewind",
+            dependencies: [
+                "Rewind",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Viewer"
+        ),
+        .testTarget(
+            name: "RewindTests",
+            dependencies: [
+                "Rewind",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "CyclerTests",
+            dependencies: [
+                "Cycler",
+                "Rewind",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,167 @@
+import Foundation
+@preconcurrency import OpenCombine
+import Rewind
+
+/// The shared inside of a ``Storage`` and its ``MutableStorage`` view: the value, the subscribers,
+/// the commit lock, and — because `CyclerType` only requires a `state` property — the cycler's
+/// logging channel and activity stream.
+///
+/// Thread safety: every field is read and written with `lock` held. The lock is recursive because a
+/// commit's closure reads `state.value`, and subscribers may read the state or commit again from the
+/// thread that notifies them.
+final class StorageCore<Value>: @unchecked Sendable {
+    // Unchecked: all mutable state below is guarded by `lock`.
+    let lock = NSRecursiveLock()
+    var value: Value
+    private var subscribers: [(token: Storage<Value>.Token, notify: (Value) -> Void)] = []
+    private var nextToken = 0
+    private var subject: CurrentValueSubject<Value, Never>?
+
+    /// Nesting of commits and batch updates; subscribers hear of changes once the outermost ends.
+    private var batchDepth = 0
+    private var changedDuringBatch = false
+    /// The name of the running commit, given to the change events it causes.
+    private var runningCommitName: String?
+
+    private(set) var channel: EventChannel?
+    private var announced = false
+    var activitySubject: AnyObject?
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    deinit {
+        if announced, let channel, let logger = channel.logger {
+            channel.emit(.released, callSite: CallSite(), parent: nil, to: logger)
+        }
+    }
+
+    // MARK: Subscribers
+
+    func add(subscriber: @escaping (Value) -> Void) -> Storage<Value>.Token {
+        lock.withLock {
+            nextToken += 1
+            let token = Storage<Value>.Token(id: nextToken)
+            subscribers.append((token, subscriber))
+            return token
+        }
+    }
+
+    func remove(subscriber token: Storage<Value>.Token) {
+        lock.withLock { subscribers.removeAll { $0.token == token } }
+    }
+
+    func publisher() -> AnyPublisher<Value, Never> {
+        lock.withLock {
+            if let subject { return subject.eraseToAnyPublisher() }
+            let created = CurrentValueSubject<Value, Never>(value)
+            subject = created
+            return created.eraseToAnyPublisher()
+        }
+    }
+
+    /// Tells subscribers now, or at the end of the running batch.
+    private func noteChange() {
+        guard batchDepth == 0 else {
+            changedDuringBatch = true
+            return
+        }
+        let current = value
+        for subscriber in subscribers {
+            subscriber.notify(current)
+        }
+        subject?.send(current)
+    }
+
+    // MARK: Logging
+
+    /// The channel of the unit owning this storage, made on first use with that unit's identity.
+    func channel(framework: EventSource.Framework, type: Any.Type) -> EventChannel {
+        lock.withLock {
+            if let channel { return channel }
+            let created = EventChannel(source: EventSource(framework: framework, type: type))
+            channel = created
+            return created
+        }
+    }
+
+    /// The logger to use now, after announcing the unit (its `created` event) the first time.
+    func activeLogger() -> (any CycleLogging)? {
+        guard let channel, let logger = channel.logger else { return nil }
+        if !announced {
+            announced = true
+            channel.emit(.created(state: CapturedValue(value)), callSite: CallSite(), parent: nil, to: logger)
+        }
+        return logger
+    }
+
+    // MARK: Mutation
+
+    /// Runs one commit: a transaction that is logged as a mutation and tells subscribers once.
+    func commit(
+        name: String, description: String, callSite: CallSite, mutable: MutableStorage<Value>,
+        _ mutate: (MutableStorage<Value>) throws -> Void
+    ) rethrows {
+        lock.lock()
+        defer { lock.unlock() }
+        let logger = activeLogger()
+        let start = logger == nil ? 0 : EventTime.monotonicNow()
+        if let logger {
+            channel!.emit(.willMutate, name: name, description: description, callSite: callSite, to: logger)
+        }
+        let outerCommitName = runningCommitName
+        runningCommitName = name
+        batchDepth += 1
+        defer {
+            batchDepth -= 1
+            runningCommitName = outerCommitName
+            if let logger {
+                let duration = Duration.nanoseconds(Int64(EventTime.monotonicNow() - start))
+                channel!.emit(.didMutate(duration: duration, state: CapturedValue(value)), name: name, description: description, callSite: callSite, to: logger)
+            }
+            if batchDepth == 0, changedDuringBatch {
+                changedDuringBatch = false
+                noteChange()
+            }
+        }
+        try mutate(mutable)
+    }
+
+    /// Runs several updates as one notification, without logging a mutation.
+    func batch(_ body: () -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        batchDepth += 1
+        body()
+        batchDepth -= 1
+        if batchDepth == 0, changedDuringBatch {
+            changedDuringBatch = false
+            noteChange()
+        }
+    }
+
+    func update<Field>(_ newValue: Field, at keyPath: WritableKeyPath<Value, Field>, callSite: CallSite, onlyIf shouldUpdate: (Field) -> Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard shouldUpdate(value[keyPath: keyPath]) else { return }
+        value[keyPath: keyPath] = newValue
+        if let logger = activeLogger() {
+            channel!.emit(
+                .change(path: ChangedPath(keyPath), value: CapturedValue(newValue), state: CapturedValue(value)),
+                name: runningCommitName ?? "update", callSite: callSite, to: logger
+            )
+        }
+        noteChange()
+    }
+
+    func replace(with change: (inout Value) -> Void, name: String, callSite: CallSite) {
+        lock.lock()
+        defer { lock.unlock() }
+        change(&value)
+        if let logger = activeLogger() {
+            channel!.emit(.replace(state: CapturedValue(value)), name: runningCommitName ?? name, callSite: callSite, to: logger)
+        }
+        noteChange()
+    }
+}

@@ -1,0 +1,105 @@
+import OrderedCollections
+
+extension CaptureSession {
+    /// Captures a value that is not Encodable (or whose encoding failed) by reflection.
+    func captureByMirror(_ value: Any, depth: Int) -> StateValue {
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        case .optional:
+            guard let wrapped = mirror.children.first?.value else { return .null }
+            return capture(wrapped, depth: depth)
+        case .collection:
+            return .array(mirror.children.map { capture($0.value, depth: depth + 1) })
+        case .set:
+            let elements = mirror.children.map { capture($0.value, depth: depth + 1) }
+            return .array(elements.sorted(by: StateValue.canonicallyOrdered))
+        case .dictionary:
+            return captureDictionary(mirror, depth: depth)
+        case .enum:
+            return captureEnumCase(value, mirror: mirror, depth: depth)
+        case .tuple:
+            return .object(fields(of: mirror, depth: depth, positionalPrefix: ""))
+        case .struct, .class:
+            return captureFields(value, mirror: mirror, depth: depth)
+        default:
+            return captureFields(value, mirror: mirror, depth: depth)
+        }
+    }
+
+    private func captureFields(_ value: Any, mirror: Mirror, depth: Int) -> StateValue {
+        var fields = fields(of: mirror, depth: depth, positionalPrefix: "")
+        // A class's stored properties include its superclasses'.
+        var ancestor = mirror.superclassMirror
+        while let superMirror = ancestor {
+            let inherited = self.fields(of: superMirror, depth: depth, positionalPrefix: "")
+            fields = inherited.merging(fields) { _, own in own }
+            ancestor = superMirror.superclassMirror
+        }
+        if fields.isEmpty && mirror.displayStyle != .struct && mirror.displayStyle != .class {
+            // Something reflection cannot look into: a closure, a metatype, a C pointer.
+            return .opaque(OpaqueValue(typeName: Self.typeName(of: value), summary: String(describing: value)))
+        }
+        return .object(fields)
+    }
+
+    private func fields(of mirror: Mirror, depth: Int, positionalPrefix: String) -> OrderedDictionary<String, StateValue> {
+        var fields: OrderedDictionary<String, StateValue> = [:]
+        for (position, child) in mirror.children.enumerated() {
+            var key = child.label ?? "\(positionalPrefix)\(position)"
+            // Tuples label unnamed elements ".0", ".1"; property wrappers store `_name`.
+            if key.hasPrefix(".") { key.removeFirst() }
+            if key.hasPrefix("_"), child.value is any PropertyWrapperStorage { key.removeFirst() }
+            if options.redaction.redacts(key: key) {
+                fields[key] = .opaque(Redaction.redactedLeaf(typeName: Self.typeName(of: child.value)))
+            } else {
+                fields[key] = capture(child.value, depth: depth + 1)
+            }
+        }
+        return fields
+    }
+
+    private func captureEnumCase(_ value: Any, mirror: Mirror, depth: Int) -> StateValue {
+        guard let payload = mirror.children.first else {
+            // A case without associated values is its name, as Codable writes a raw-value enum.
+            return .string(String(describing: value))
+        }
+        let caseName = payload.label ?? String(describing: value)
+        let payloadMirror = Mirror(reflecting: payload.value)
+        let associated: StateValue
+        if payloadMirror.displayStyle == .tuple {
+            associated = .object(fields(of: payloadMirror, depth: depth + 1, positionalPrefix: "_"))
+        } else {
+            // Codable's synthesized form for a single unlabelled associated value is `_0`.
+            associated = .object(["_0": capture(payload.value, depth: depth + 2)])
+        }
+        return .object([caseName: associated])
+    }
+
+    private func captureDictionary(_ mirror: Mirror, depth: Int) -> StateValue {
+        var entries: [(key: StateValue, value: StateValue)] = []
+        for child in mirror.children {
+            let pair = Mirror(reflecting: child.value).children.map(\.value)
+            guard pair.count == 2 else { continue }
+            entries.append((capture(pair[0], depth: depth + 1), capture(pair[1], depth: depth + 1)))
+        }
+        let stringKeys = entries.compactMap { entry -> String? in
+            switch entry.key {
+            case .string(let key): key
+            case .integer(let key): String(key)
+            default: nil
+            }
+        }
+        if stringKeys.count == entries.count {
+            var fields: OrderedDictionary<String, StateValue> = [:]
+            for (key, entry) in zip(stringKeys, entries) {
+                fields[key] = options.redaction.redacts(key: key)
+                    ? .opaque(Redaction.redactedLeaf(typeName: entry.value.shapeName)) : entry.value
+            }
+            return StableOrder.sorted(.object(fields), isDictionary: true)
+        }
+        return StableOrder.sorted(.array(entries.flatMap { [$0.key, $0.value] }), isDictionary: true)
+    }
+}
+
+/// Property wrappers whose storage (`_name`) should be shown under the wrapped property's name.
+protocol PropertyWrapperStorage {}

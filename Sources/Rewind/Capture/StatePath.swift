@@ -1,0 +1,154 @@
+/// A location inside a ``StateValue`` tree, written the way a Swift developer reads it:
+/// `items[3].done`, `user.name`, `settings["dark mode"]`.
+///
+/// ```swift
+/// let path = try StatePath(parsing: "items[3].done")
+/// path.components // [.key("items"), .index(3), .key("done")]
+/// path.description // "items[3].done"
+/// ```
+public struct StatePath: Hashable, Sendable, CustomStringConvertible, ExpressibleByArrayLiteral {
+    /// One step into a tree: an object field or an array element.
+    public enum Component: Hashable, Sendable {
+        /// A field of an object.
+        case key(String)
+        /// An element of an array.
+        case index(Int)
+    }
+
+    /// The steps from the root, outermost first.
+    public var components: [Component]
+
+    /// Creates a path from its steps.
+    public init(_ components: [Component] = []) {
+        self.components = components
+    }
+
+    /// Creates a path from its steps.
+    public init(arrayLiteral elements: Component...) {
+        self.components = elements
+    }
+
+    /// The path of the root itself.
+    public static let root = StatePath()
+
+    /// Whether this is the root path.
+    public var isRoot: Bool { components.isEmpty }
+
+    /// This path extended by one step.
+    public func appending(_ component: Component) -> StatePath {
+        StatePath(components + [component])
+    }
+
+    /// The path without its last step, or `nil` for the root.
+    public var parent: StatePath? {
+        isRoot ? nil : StatePath(Array(components.dropLast()))
+    }
+
+    /// Whether `other` is this path or lies below it.
+    public func isPrefix(of other: StatePath) -> Bool {
+        other.components.starts(with: components)
+    }
+
+    /// The path in `items[3].done` form; the root is the empty string.
+    public var description: String {
+        var text = ""
+        for component in components {
+            switch component {
+            case .index(let index):
+                text += "[\(index)]"
+            case .key(let key) where Self.isPlainIdentifier(key):
+                text += text.isEmpty ? key : ".\(key)"
+            case .key(let key):
+                text += "[\"\(key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"]"
+            }
+        }
+        return text
+    }
+
+    static func isPlainIdentifier(_ key: String) -> Bool {
+        guard let first = key.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return key.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+    }
+}
+
+/// Why a key path written by a user could not be read.
+public struct StatePathSyntaxError: Error, Equatable, CustomStringConvertible {
+    /// The text that was given.
+    public var text: String
+    /// The character offset where reading failed.
+    public var offset: Int
+    /// What was expected there.
+    public var reason: String
+
+    /// A one-line explanation with the position.
+    public var description: String {
+        "malformed key path '\(text)' at character \(offset + 1): \(reason) (write it like items[3].done or user.name)"
+    }
+}
+
+extension StatePath {
+    /// Reads a path written as `items[3].done`, `user.name` or `map["some key"]`. A leading `.` or
+    /// `\Type.` (as in a Swift key path literal) is accepted and ignored.
+    public init(parsing text: String) throws(StatePathSyntaxError) {
+        var characters = Array(text)
+        var position = 0
+        func fail(_ reason: String) -> StatePathSyntaxError {
+            StatePathSyntaxError(text: text, offset: position, reason: reason)
+        }
+        if characters.first == "\\" {
+            // `\State.items[0]`: drop the root type, which a journal path never contains.
+            guard let dot = characters.firstIndex(of: ".") else { throw fail("a key path literal needs a property after the type") }
+            characters.removeSubrange(0...dot)
+        } else if characters.first == "." {
+            characters.removeFirst()
+        }
+        var components: [Component] = []
+        var expectingKey = true
+        while position < characters.count {
+            let character = characters[position]
+            if character == "[" {
+                position += 1
+                if position < characters.count, characters[position] == "\"" {
+                    position += 1
+                    var key = ""
+                    while position < characters.count, characters[position] != "\"" {
+                        if characters[position] == "\\", position + 1 < characters.count { position += 1 }
+                        key.append(characters[position])
+                        position += 1
+                    }
+                    guard position < characters.count else { throw fail("unterminated quoted key") }
+                    position += 1
+                    components.append(.key(key))
+                } else {
+                    var digits = ""
+                    while position < characters.count, characters[position].isASCII, characters[position].isNumber {
+                        digits.append(characters[position])
+                        position += 1
+                    }
+                    guard let index = Int(digits) else { throw fail("expected an index such as [3]") }
+                    components.append(.index(index))
+                }
+                guard position < characters.count, characters[position] == "]" else { throw fail("expected ]") }
+                position += 1
+                expectingKey = false
+            } else if character == "." {
+                guard !components.isEmpty, !expectingKey else { throw fail("unexpected .") }
+                position += 1
+                expectingKey = true
+            } else {
+                guard expectingKey || components.isEmpty else { throw fail("expected . or [ before a name") }
+                var key = ""
+                while position < characters.count, characters[position] != ".", characters[position] != "[" {
+                    guard characters[position] != "]" else { throw fail("unexpected ]") }
+                    key.append(characters[position])
+                    position += 1
+                }
+                components.append(.key(key))
+                expectingKey = false
+            }
+        }
+        guard !expectingKey || components.isEmpty else { throw fail("the path ends with .") }
+        if components.isEmpty && !text.isEmpty && text != "." { throw fail("empty path") }
+        self.init(components)
+    }
+}

@@ -1,0 +1,102 @@
+import OrderedCollections
+
+/// The fields of a captured object, in order.
+public typealias StateObjectFields = OrderedDictionary<String, StateValue>
+
+/// A structured, inspectable copy of a piece of view-model state.
+///
+/// Every state Rewind records becomes a `StateValue` tree: the journal stores it, the diff compares
+/// two of them, and the viewer walks it. The shapes mirror JSON, plus an ``OpaqueValue`` leaf for
+/// values that cannot be looked into (closures, file handles, cut reference cycles, redacted secrets),
+/// which keeps the original type name so the viewer can still say what was there.
+///
+/// ```swift
+/// let tree = StateCapture.capture(Counter(count: 3, title: "Clicks"))
+/// // .object(["count": .integer(3), "title": .string("Clicks")])
+/// ```
+public enum StateValue: Hashable, Sendable {
+    /// `nil`, or a value with no content.
+    case null
+    /// A Boolean.
+    case bool(Bool)
+    /// A signed integer (every fixed-width integer type up to 64 bits that fits).
+    case integer(Int64)
+    /// An unsigned integer larger than `Int64.max`; smaller ones are ``integer(_:)``.
+    case unsignedInteger(UInt64)
+    /// A floating-point number.
+    case floatingPoint(Double)
+    /// A string (also dates, URLs and UUIDs, in their standard text forms).
+    case string(String)
+    /// An ordered list.
+    case array([StateValue])
+    /// Named fields in declaration order (struct and class properties, dictionary entries sorted by key).
+    case object(StateObjectFields)
+    /// A leaf that cannot be inspected further; it keeps the type name and a short summary.
+    case opaque(OpaqueValue)
+}
+
+/// A leaf of a ``StateValue`` tree that stands for something that cannot be captured as data.
+public struct OpaqueValue: Hashable, Sendable {
+    /// The Swift type name of the value this leaf stands for, e.g. `"Secret<String>"`.
+    public var typeName: String
+    /// Why the value is opaque, or a short description of it.
+    public var summary: String
+
+    /// Creates an opaque leaf.
+    public init(typeName: String, summary: String) {
+        self.typeName = typeName
+        self.summary = summary
+    }
+
+    /// The summary used for values replaced by redaction.
+    public static let redactedSummary = "<redacted>"
+    /// The summary used where a reference cycle was cut.
+    public static let cycleSummary = "<cycle>"
+
+    /// Whether this leaf replaced a secret.
+    public var isRedacted: Bool { summary == Self.redactedSummary }
+}
+
+extension StateValue {
+    /// A short name of the value's shape, used in messages (`"object"`, `"array"`, `"string"` …).
+    public var shapeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "bool"
+        case .integer, .unsignedInteger: "integer"
+        case .floatingPoint: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        case .opaque: "opaque"
+        }
+    }
+
+    /// Whether the value is an array or an object, i.e. has children.
+    public var isContainer: Bool {
+        switch self {
+        case .array, .object: true
+        default: false
+        }
+    }
+
+    /// The child at one path component, if there is one.
+    public subscript(component: StatePath.Component) -> StateValue? {
+        switch (self, component) {
+        case (.object(let fields), .key(let key)): fields[key]
+        case (.array(let elements), .index(let index)):
+            elements.indices.contains(index) ? elements[index] : nil
+        default: nil
+        }
+    }
+
+    /// The value at a path below this one, if every step of the path exists.
+    public subscript(path: StatePath) -> StateValue? {
+        var current = self
+        for component in path.components {
+            guard let next = current[component] else { return nil }
+            current = next
+        }
+        return current
+    }
+}

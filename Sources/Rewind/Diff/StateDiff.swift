@@ -1,0 +1,77 @@
+/// What changed between two ``StateValue`` trees, as a list of changes by path.
+///
+/// Only what changed is listed. Arrays are aligned by a longest common subsequence rather than index
+/// by index, so inserting an item at the front of a list is one change, not one per item. The
+/// changes are ordered so that applying them one after another turns the old tree into the new one
+/// exactly: `apply(diff(a, b), to: a) == b`.
+///
+/// Array indices in paths are positions in the *new* array (for a removal: where the removed element
+/// sat among the new elements), which is how a person reads "what is at `items[3]` now".
+///
+/// ```swift
+/// let changes = diff(before, after)
+/// changes.changes.map(\.path.description) // ["items[0]", "title"]
+/// let rebuilt = try apply(changes, to: before) // == after
+/// ```
+public struct StateDiff: Hashable, Sendable {
+    /// The changes, in application order.
+    public var changes: [StateChange]
+
+    /// Creates a diff from changes in application order.
+    public init(changes: [StateChange] = []) {
+        self.changes = changes
+    }
+
+    /// Whether nothing changed.
+    public var isEmpty: Bool { changes.isEmpty }
+
+    /// The paths that changed, in order, without repeats.
+    public var changedPaths: [StatePath] {
+        var seen = Set<StatePath>()
+        return changes.map(\.path).filter { seen.insert($0).inserted }
+    }
+}
+
+/// One change at one path.
+public struct StateChange: Hashable, Sendable {
+    /// What happened at the path.
+    public enum Operation: Hashable, Sendable {
+        /// A field or element appeared with this value.
+        case added(StateValue)
+        /// A field or element with this value disappeared.
+        case removed(StateValue)
+        /// The value was replaced.
+        case changed(from: StateValue, to: StateValue)
+    }
+
+    /// Where the change happened.
+    public var path: StatePath
+    /// What happened.
+    public var operation: Operation
+    /// For a field added to an object: its position among the object's fields, so that applying the
+    /// change keeps the new object's field order.
+    public var fieldPosition: Int?
+
+    /// Creates a change.
+    public init(path: StatePath, operation: Operation, fieldPosition: Int? = nil) {
+        self.path = path
+        self.operation = operation
+        self.fieldPosition = fieldPosition
+    }
+
+    /// The value before the change, if there was one.
+    public var oldValue: StateValue? {
+        switch operation {
+        case .added: nil
+        case .removed(let value), .changed(let value, _): value
+        }
+    }
+
+    /// The value after the change, if there is one.
+    public var newValue: StateValue? {
+        switch operation {
+        case .removed: nil
+        case .added(let value), .changed(_, let value): value
+        }
+    }
+}

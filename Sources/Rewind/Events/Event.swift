@@ -1,0 +1,96 @@
+/// One thing a view model did: a dispatch, a mutation, a key-path change, a replacement of its
+/// whole state, an activity, or a lifecycle step.
+///
+/// Every event carries a process-wide ``sequence`` number, both clocks (``time``), its ``source``,
+/// a name and description, the ``callSite`` in the user's code, and the sequence number of the
+/// dispatch it happened inside (``parent``), so that a timeline can show what caused what.
+public struct Event: Sendable {
+    /// The event's place in the process-wide order (see ``EventSequence``).
+    public let sequence: UInt64
+    /// When it happened.
+    public let time: EventTime
+    /// Which unit emitted it.
+    public let source: EventSource
+    /// What happened, with the values involved.
+    public let kind: Kind
+    /// The dispatch or commit name the user gave (`"increment"`), or the changed property's name.
+    public let name: String
+    /// The longer description the user gave, if any.
+    public let description: String
+    /// Where in the user's code it was triggered.
+    public let callSite: CallSite
+    /// The sequence number of the dispatch this event happened inside, if any (its causal link).
+    public let parent: UInt64?
+
+    /// Creates an event. Frameworks use ``EventChannel/emit(_:name:description:callSite:parent:)``,
+    /// which fills in the sequence number, time and source.
+    public init(
+        sequence: UInt64, time: EventTime, source: EventSource, kind: Kind, name: String,
+        description: String, callSite: CallSite, parent: UInt64?
+    ) {
+        self.sequence = sequence
+        self.time = time
+        self.source = source
+        self.kind = kind
+        self.name = name
+        self.description = description
+        self.callSite = callSite
+        self.parent = parent
+    }
+}
+
+extension Event {
+    /// What happened, with the values involved.
+    public enum Kind: Sendable {
+        /// A dispatch (an action) is about to run.
+        case willDispatch
+        /// A dispatch finished; `duration` is measured from its `willDispatch`.
+        case didDispatch(duration: Duration)
+        /// A commit (a mutation transaction) is about to run.
+        case willMutate
+        /// A commit finished, leaving `state`; `duration` is measured from its `willMutate`.
+        case didMutate(duration: Duration, state: CapturedValue)
+        /// One key path of the state changed to `value`; `state` is the whole state after it.
+        case change(path: ChangedPath, value: CapturedValue, state: CapturedValue?)
+        /// The whole state was replaced by `state`.
+        case replace(state: CapturedValue)
+        /// An activity (an event that is not stored in the state) was emitted.
+        case activity(CapturedValue)
+        /// The unit was created (or first seen), with its initial state when it has one.
+        case created(state: CapturedValue?)
+        /// The unit was released.
+        case released
+
+        /// The kind's name as written in logs, journals and `--kind` filters.
+        public var name: String { category.rawValue }
+
+        /// The kind without its values.
+        public var category: Category {
+            switch self {
+            case .willDispatch: .willDispatch
+            case .didDispatch: .didDispatch
+            case .willMutate: .willMutate
+            case .didMutate: .didMutate
+            case .change: .change
+            case .replace: .replace
+            case .activity: .activity
+            case .created: .created
+            case .released: .released
+            }
+        }
+
+        /// The whole state after the event, where the event carries it.
+        public var state: CapturedValue? {
+            switch self {
+            case .didMutate(_, let state), .replace(let state): state
+            case .change(_, _, let state), .created(let state): state
+            default: nil
+            }
+        }
+    }
+
+    /// The kinds of event, without their values.
+    public enum Category: String, Sendable, CaseIterable, Codable {
+        case willDispatch, didDispatch, willMutate, didMutate, change, replace, activity, created, released
+    }
+}

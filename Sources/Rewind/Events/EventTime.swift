@@ -1,0 +1,57 @@
+import Foundation
+import Synchronization
+
+/// When an event happened, on two clocks: the wall clock (for people, across processes) and the
+/// monotonic clock (for durations and ordering, immune to clock adjustments).
+public struct EventTime: Sendable, Hashable, Comparable {
+    /// Nanoseconds since 1970-01-01 UTC.
+    public var wallNanoseconds: Int64
+    /// Nanoseconds on the system's monotonic clock (since boot).
+    public var monotonicNanoseconds: UInt64
+
+    /// Creates a time from both clock readings.
+    public init(wallNanoseconds: Int64, monotonicNanoseconds: UInt64) {
+        self.wallNanoseconds = wallNanoseconds
+        self.monotonicNanoseconds = monotonicNanoseconds
+    }
+
+    /// The current time on both clocks.
+    public static func now() -> EventTime {
+        var wall = timespec()
+        var monotonic = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        clock_gettime(CLOCK_MONOTONIC, &monotonic)
+        return EventTime(
+            wallNanoseconds: Int64(wall.tv_sec) * 1_000_000_000 + Int64(wall.tv_nsec),
+            monotonicNanoseconds: UInt64(monotonic.tv_sec) * 1_000_000_000 + UInt64(monotonic.tv_nsec)
+        )
+    }
+
+    /// The current monotonic clock reading alone, for measuring durations.
+    public static func monotonicNow() -> UInt64 {
+        var monotonic = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &monotonic)
+        return UInt64(monotonic.tv_sec) * 1_000_000_000 + UInt64(monotonic.tv_nsec)
+    }
+
+    /// The wall-clock time as a `Date`.
+    public var date: Date {
+        Date(timeIntervalSince1970: Double(wallNanoseconds) / 1_000_000_000)
+    }
+
+    public static func < (lhs: EventTime, rhs: EventTime) -> Bool {
+        lhs.monotonicNanoseconds < rhs.monotonicNanoseconds
+    }
+}
+
+/// The process-wide sequence of event numbers: every event gets the next one, whichever thread and
+/// unit it comes from, so events from all units can be merged into one ordered timeline.
+public enum EventSequence {
+    private static let counter = Atomic<UInt64>(0)
+
+    /// Takes the next sequence number (the first is 1).
+    @inline(__always)
+    public static func next() -> UInt64 {
+        counter.add(1, ordering: .relaxed).newValue
+    }
+}

@@ -1,0 +1,97 @@
+extension StateValue: CustomStringConvertible {
+    /// The value on one line: `{count: 3, items: [1, 2]}`, strings quoted, control characters visible.
+    public var description: String {
+        compactDescription(limit: .max)
+    }
+
+    /// The value on one line, cut with `…` after about `limit` characters.
+    public func compactDescription(limit: Int) -> String {
+        var output = ""
+        writeCompact(into: &output, limit: limit)
+        if output.count > limit { return String(output.prefix(max(limit - 1, 0))) + "…" }
+        return output
+    }
+
+    private func writeCompact(into output: inout String, limit: Int) {
+        guard output.count <= limit else { return }
+        switch self {
+        case .array(let elements):
+            output += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output += ", " }
+                element.writeCompact(into: &output, limit: limit)
+                if output.count > limit { return }
+            }
+            output += "]"
+        case .object(let fields):
+            output += "{"
+            for (index, field) in fields.enumerated() {
+                if index > 0 { output += ", " }
+                output += Self.displayKey(field.key) + ": "
+                field.value.writeCompact(into: &output, limit: limit)
+                if output.count > limit { return }
+            }
+            output += "}"
+        default:
+            output += scalarDescription
+        }
+    }
+
+    /// A leaf as text; containers as `[…]` / `{…}` with their size.
+    public var scalarDescription: String {
+        switch self {
+        case .null: "nil"
+        case .bool(let value): value ? "true" : "false"
+        case .integer(let value): String(value)
+        case .unsignedInteger(let value): String(value)
+        case .floatingPoint(let value): Self.formatNumber(value)
+        case .string(let value): VisibleText.quoted(value)
+        case .array(let elements): "[\(elements.count) items]"
+        case .object(let fields): "{\(fields.count) fields}"
+        case .opaque(let leaf): "\(VisibleText.escaped(leaf.summary)) (\(VisibleText.escaped(leaf.typeName)))"
+        }
+    }
+
+    /// The value as an indented tree, one field or element per line, for `rewind show` and the
+    /// console logger.
+    public func indentedDescription(indent: String = "  ") -> String {
+        var lines: [String] = []
+        writeIndented(into: &lines, prefix: "", depth: 0, indent: indent)
+        return lines.joined(separator: "\n")
+    }
+
+    private func writeIndented(into lines: inout [String], prefix: String, depth: Int, indent: String) {
+        let padding = String(repeating: indent, count: depth)
+        switch self {
+        case .object(let fields) where !fields.isEmpty:
+            lines.append(padding + prefix + "{")
+            for (key, value) in fields {
+                value.writeIndented(into: &lines, prefix: Self.displayKey(key) + ": ", depth: depth + 1, indent: indent)
+            }
+            lines.append(padding + "}")
+        case .array(let elements) where !elements.isEmpty:
+            lines.append(padding + prefix + "[")
+            for element in elements {
+                element.writeIndented(into: &lines, prefix: "", depth: depth + 1, indent: indent)
+            }
+            lines.append(padding + "]")
+        case .object:
+            lines.append(padding + prefix + "{}")
+        case .array:
+            lines.append(padding + prefix + "[]")
+        default:
+            lines.append(padding + prefix + scalarDescription)
+        }
+    }
+
+    /// A field name as shown: bare when it is an identifier, quoted otherwise.
+    static func displayKey(_ key: String) -> String {
+        StatePath.isPlainIdentifier(key) ? key : VisibleText.quoted(key)
+    }
+
+    /// Numbers without a needless `.0` tail are integers in JSON; keep the `.0` so a reader sees a
+    /// floating-point value.
+    static func formatNumber(_ value: Double) -> String {
+        value.description
+    }
+}

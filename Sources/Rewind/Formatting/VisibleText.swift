@@ -1,0 +1,43 @@
+/// Makes text from a recording safe to print: control characters (which could be terminal escape
+/// sequences planted in recorded data) are shown as Swift escapes instead of being sent.
+///
+/// ```swift
+/// VisibleText.escaped("a\u{1B}[2Jb") // "a\\u{1B}[2Jb"
+/// ```
+public enum VisibleText {
+    /// `text` with every control character (C0, DEL, C1) written as an escape; `\n` and `\t` as such.
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            case _ where isControl(scalar): result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// `text` in double quotes with `"` and `\` escaped and control characters made visible.
+    public static func quoted(_ text: String) -> String {
+        var body = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": body += "\\\""
+            case "\\": body += "\\\\"
+            default: body.unicodeScalars.append(scalar)
+            }
+        }
+        return "\"\(escaped(body))\""
+    }
+
+    /// Whether a scalar is a control character that must not reach a terminal.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+            || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Synchronization
+
+/// Prints one compact line per event and, after each mutation, the diff of the state it changed.
+///
+/// ```
+/// #3   20:14:42.120 Counter#1  willDispatch  increment          CounterViewModel.swift:21
+/// #5   20:14:42.121 Counter#1  change        increment          count = 1
+/// #6   20:14:42.121 Counter#1  didMutate     increment          4.1µs
+///   {
+/// -   count: 0
+/// +   count: 1
+///     … 1 unchanged
+///   }
+/// ```
+///
+/// Colour is used only on a terminal and never when `NO_COLOR` is set. Values are captured with
+/// redaction, so secrets print as `<redacted>`.
+public final class ConsoleLogger: CycleLogging {
+    private let write: @Sendable (String) -> Void
+    private let style: TerminalStyle
+    private let formatter: EventFormatter
+    private let renderer = DiffRenderer()
+    /// Per source: the state before the running commit (or the latest state outside commits), to
+    /// diff the next mutation against. The lock also serialises output, so lines from several threads
+    /// never interleave.
+    private let sources = Mutex<[UInt64: SourceState]>([:])
+
+    private struct SourceState {
+        var state: StateValue?
+        var commitDepth = 0
+    }
+
+    /// A logger that writes to standard output.
+    public convenience init(captureOptions: CaptureOptions = .current) {
+        self.init(style: .automatic(for: STDOUT_FILENO), captureOptions: captureOptions) { text in
+            var bytes = Array(text.utf8)
+            bytes.append(UInt8(ascii: "\n"))
+            bytes.withUnsafeBytes { _ = Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        }
+    }
+
+    /// A logger that hands each printed line (without its newline) to `write`.
+    public init(style: TerminalStyle = .plain, captureOptions: CaptureOptions = .current, write: @escaping @Sendable (String) -> Void) {
+        self.write = write
+        self.style = style
+        self.formatter = EventFormatter(captureOptions: captureOptions)
+    }
+
+    public func log(_ event: Event) {
+        let state = event.kind.state?.tree(options: formatter.captureOptions)
+        sources.withLock { sources in
+            write(line(for: event))
+            let key = event.source.instanceID
+            var entry = sources[key] ?? SourceState()
+            switch event.kind {
+            case .willMutate:
+                entry.commitDepth += 1
+            case .didMutate:
+                entry.commitDepth = max(entry.commitDepth - 1, 0)
+                if let previous = entry.state, let state {
+                    for line in renderer.lines(from: previous, to: state) { write(paint(line)) }
+                }
+                entry.state = state
+            case .released:
+                sources[key] = nil
+                return
+            default:
+                // Changes inside a commit are shown as the commit's diff, at its end.
+                if entry.commitDepth == 0, let state { entry.state = state }
+            }
+            sources[key] = entry
+        }
+    }
+
+    func line(for event: Event) -> String {
+        let sequence = "#\(event.sequence)".padded(to: 5)
+        let source = VisibleText.escaped(event.source.description).padded(to: 12)
+        let kind = event.kind.name.padded(to: 13)
+        let name = VisibleText.escaped(event.name).padded(to: 18)
+        var detail = formatter.detail(of: event)
+        if detail.isEmpty { detail = event.callSite.description }
+        return [
+            style.paint(sequence, .dim), EventFormatter.timeOfDay(event.time), style.paint(source, .cyan),
+            style.paint(kind, color(of: event.kind.category)), name, detail,
+        ].joined(separator: " ")
+    }
+
+    private func color(of category: Event.Category) -> TerminalStyle.Color {
+        switch category {
+        case .willDispatch, .didDispatch: .blue
+        case .willMutate, .didMutate, .change, .replace: .yellow
+        case .activity: .magenta
+        case .created, .released: .dim
+        }
+    }
+
+    private func paint(_ line: DiffRenderer.Line) -> String {
+        switch line.marker {
+        case .context: line.rendered
+        case .removed: style.paint(line.rendered, .red)
+        case .added: style.paint(line.rendered, .green)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Formats events as compact one-line summaries; shared by the console logger and the swift-log
+/// bridge so both describe an event the same way.
+public struct EventFormatter: Sendable {
+    /// How the captured values are turned into trees.
+    public var captureOptions: CaptureOptions
+    /// How wide a value may be before it is cut with `…`.
+    public var valueWidth: Int
+
+    /// Creates a formatter.
+    public init(captureOptions: CaptureOptions = .current, valueWidth: Int = 80) {
+        self.captureOptions = captureOptions
+        self.valueWidth = valueWidth
+    }
+
+    /// What the event carries, on one line: the changed path and value, the activity, the duration.
+    public func detail(of event: Event) -> String {
+        switch event.kind {
+        case .willDispatch, .willMutate, .released:
+            return ""
+        case .didDispatch(let duration), .didMutate(let duration, _):
+            return Self.format(duration)
+        case .change(let path, let value, let state):
+            return "\(VisibleText.escaped(path.description)) = \(changedValue(value, in: state).compactDescription(limit: valueWidth))"
+        case .replace(let state), .created(.some(let state)):
+            return state.tree(options: captureOptions).compactDescription(limit: valueWidth)
+        case .activity(let activity):
+            return activity.tree(options: captureOptions).compactDescription(limit: valueWidth)
+        case .created(.none):
+            return ""
+        }
+    }
+
+    /// The changed value as it may be shown: nothing the redacted state does not already show (a key
+    /// path through a property wrapper such as ``Secret`` does not name its field, so its value cannot
+    /// be checked by name).
+    func changedValue(_ value: CapturedValue, in state: CapturedValue?) -> StateValue {
+        let tree = value.tree(options: captureOptions)
+        guard let state, !tree.containsRedaction else { return tree }
+        return state.tree(options: captureOptions).contains(subtree: tree)
+            ? tree : .opaque(Redaction.redactedLeaf(typeName: tree.shapeName))
+    }
+
+    /// A duration in the most readable unit: `850ns`, `12.4µs`, `3.2ms`, `1.25s`.
+    public static func format(_ duration: Duration) -> String {
+        let nanoseconds = Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+        switch nanoseconds {
+        case ..<1_000: return "\(Int(nanoseconds))ns"
+        case ..<1_000_000: return String(format: "%.1fµs", nanoseconds / 1e3)
+        case ..<1_000_000_000: return String(format: "%.1fms", nanoseconds / 1e6)
+        default: return String(format: "%.2fs", nanoseconds / 1e9)
+        }
+    }
+
+    /// The wall-clock time of day in UTC with milliseconds: `20:14:42.123`.
+    public static func timeOfDay(_ time: EventTime) -> String {
+        let milliseconds = time.wallNanoseconds / 1_000_000
+        let secondsOfDay = (milliseconds / 1000) % 86_400
+        return String(format: "%02d:%02d:%02d.%03d", Int(secondsOfDay / 3600), Int(secondsOfDay / 60 % 60), Int(secondsOfDay % 60), Int(milliseconds % 1000))
+    }
+}
+
+extension String {
+    /// The text padded with spaces to at least `width` characters; never cut.
+    func padded(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

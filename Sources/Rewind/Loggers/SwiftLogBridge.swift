@@ -1,0 +1,43 @@
+import Logging
+
+/// Sends every event to a swift-log `Logger`, so Rewind's events join the rest of an application's
+/// logs (and whatever backend it bootstrapped). The message is the kind and name; the fields go into
+/// the metadata: `seq`, `source`, `kind`, `file`, `line`, `parent`, and `value` where there is one.
+///
+/// ```swift
+/// viewModel.set(logger: SwiftLogBridge(Logger(label: "app.viewmodels")))
+/// ```
+public struct SwiftLogBridge: CycleLogging {
+    /// The logger events are sent to.
+    public let logger: Logger
+    /// The level events are logged at.
+    public let level: Logger.Level
+    private let formatter: EventFormatter
+
+    /// Creates a bridge to `logger`, logging at `level`.
+    public init(_ logger: Logger, level: Logger.Level = .debug, captureOptions: CaptureOptions = .current) {
+        self.logger = logger
+        self.level = level
+        self.formatter = EventFormatter(captureOptions: captureOptions)
+    }
+
+    public func log(_ event: Event) {
+        guard logger.logLevel <= level else { return }
+        var metadata: Logger.Metadata = [
+            "seq": "\(event.sequence)",
+            "source": "\(event.source.description)",
+            "framework": "\(event.source.framework.rawValue)",
+            "kind": "\(event.kind.name)",
+            "file": "\(event.callSite.file)",
+            "line": "\(event.callSite.line)",
+        ]
+        if let parent = event.parent { metadata["parent"] = "\(parent)" }
+        if !event.description.isEmpty { metadata["description"] = "\(event.description)" }
+        let detail = formatter.detail(of: event)
+        if !detail.isEmpty { metadata["value"] = "\(detail)" }
+        logger.log(
+            level: level, "\(event.kind.name) \(event.name)", metadata: metadata,
+            file: event.callSite.file.description, function: event.callSite.function.description, line: event.callSite.line
+        )
+    }
+}

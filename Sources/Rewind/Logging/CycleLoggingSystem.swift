@@ -1,0 +1,22 @@
+import Synchronization
+
+/// The process-wide default logger: units that were not given one with `set(logger:)` send their
+/// events here. Like swift-log's `LoggingSystem`, set it once at start-up (or in a test's setup).
+///
+/// ```swift
+/// CycleLoggingSystem.bootstrap(ConsoleLogger())
+/// ```
+public enum CycleLoggingSystem {
+    private static let installed = Mutex<(any CycleLogging)?>(nil)
+
+    /// Makes `logger` the default for every unit without a logger of its own; `nil` turns the
+    /// default off.
+    public static func bootstrap(_ logger: (any CycleLogging)?) {
+        installed.withLock { $0 = logger }
+    }
+
+    /// The default logger, if one is installed.
+    public static var defaultLogger: (any CycleLogging)? {
+        installed.withLock { $0 }
+    }
+}

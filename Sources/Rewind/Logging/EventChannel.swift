@@ -1,0 +1,51 @@
+import Synchronization
+
+/// The link between one unit and its loggers: it knows the unit's ``EventSource`` and its own logger
+/// (or falls back to ``CycleLoggingSystem/defaultLogger``), and turns what the unit reports into
+/// ``Event``s with sequence numbers, times and causal links.
+///
+/// Frameworks own one channel per unit; applications only meet it through `set(logger:)`.
+public final class EventChannel: Sendable {
+    /// The unit the events come from.
+    public let source: EventSource
+    private let ownLogger = Mutex<(any CycleLogging)?>(nil)
+    private let hasOwnLogger = Atomic<Bool>(false)
+
+    /// Creates a channel for a unit.
+    public init(source: EventSource) {
+        self.source = source
+    }
+
+    /// Sends this unit's events to `logger` instead of the process-wide default; `nil` goes back to
+    /// the default.
+    public func set(logger: (any CycleLogging)?) {
+        ownLogger.withLock { $0 = logger }
+        hasOwnLogger.store(logger != nil, ordering: .releasing)
+    }
+
+    /// The logger events go to now, if any. Checking this first lets a unit skip all work when
+    /// nothing listens.
+    @inline(__always)
+    public var logger: (any CycleLogging)? {
+        if hasOwnLogger.load(ordering: .acquiring) {
+            return ownLogger.withLock { $0 } ?? CycleLoggingSystem.defaultLogger
+        }
+        return CycleLoggingSystem.defaultLogger
+    }
+
+    /// Records one event and hands it to `logger`; returns its sequence number.
+    ///
+    /// - Parameter parent: the dispatch it happened inside; by default the one running on this task.
+    @discardableResult
+    public func emit(
+        _ kind: Event.Kind, name: String = "", description: String = "", callSite: CallSite,
+        parent: UInt64? = DispatchScope.currentDispatch, to logger: any CycleLogging
+    ) -> UInt64 {
+        let sequence = EventSequence.next()
+        logger.log(Event(
+            sequence: sequence, time: .now(), source: source, kind: kind, name: name,
+            description: description, callSite: callSite, parent: parent
+        ))
+        return sequence
+    }
+}

@@ -1,0 +1,160 @@
+import OrderedCollections
+import Testing
+@testable import Rewind
+
+@Suite("Structural diff")
+struct DiffTests {
+    @Test("inserting at the front of an array is one change")
+    func frontInsertion() throws {
+        let old = StateValue.array((1...20).map { .integer($0) })
+        let new = StateValue.array([.integer(0)] + (1...20).map { .integer($0) })
+        let changes = diff(old, new)
+        #expect(changes.changes == [StateChange(path: [.index(0)], operation: .added(.integer(0)))])
+        #expect(try apply(changes, to: old) == new)
+    }
+
+    @Test("an edited element is a change inside it, found after an insertion before it")
+    func editAfterInsertion() throws {
+        func item(_ id: Int, _ done: Bool) -> StateValue { .object(["id": .integer(Int64(id)), "done": .bool(done)]) }
+        let old = StateValue.object(["items": .array([item(1, false), item(2, false)])])
+        let new = StateValue.object(["items": .array([item(0, false), item(1, false), item(2, true)])])
+        let changes = diff(old, new)
+        #expect(changes.changes.map(\.path.description) == ["items[0]", "items[2].done"])
+        #expect(changes.changes[1].operation == .changed(from: .bool(false), to: .bool(true)))
+        #expect(try apply(changes, to: old) == new)
+    }
+
+    @Test("fields added, removed and changed, by path")
+    func objectChanges() throws {
+        let old = StateValue.object(["name": .string("a"), "age": .integer(3), "nick": .null])
+        let new = StateValue.object(["name": .string("b"), "email": .string("x@y"), "age": .integer(3)])
+        let changes = diff(old, new)
+        #expect(changes.changes == [
+            StateChange(path: [.key("nick")], operation: .removed(.null)),
+            StateChange(path: [.key("name")], operation: .changed(from: .string("a"), to: .string("b"))),
+            StateChange(path: [.key("email")], operation: .added(.string("x@y")), fieldPosition: 1),
+        ])
+        #expect(try apply(changes, to: old) == new)
+        #expect(diff(new, new).isEmpty)
+    }
+
+    @Test("a diff applied to the wrong tree is an error, not a crash")
+    func misapplied() {
+        let changes = diff(.object(["a": .array([.integer(1)])]), .object(["a": .array([])]))
+        #expect(throws: DiffApplicationError.self) { try apply(changes, to: .object(["a": .integer(1)])) }
+        #expect(throws: DiffApplicationError.self) { try apply(changes, to: .object([:])) }
+    }
+
+    @Test("apply(diff(a, b), to: a) == b for thousands of random trees")
+    func applyReproducesTheNewTree() throws {
+        var generator = SeededGenerator(seed: 0x5EED)
+        for round in 0..<3_000 {
+            let old = RandomTrees.tree(depth: 4, using: &generator)
+            // Half the time a related tree (what state changes look like), half an unrelated one.
+            let new = round.isMultiple(of: 2)
+                ? RandomTrees.mutated(old, using: &generator)
+                : RandomTrees.tree(depth: 4, using: &generator)
+            let changes = diff(old, new)
+            let rebuilt = try apply(changes, to: old)
+            #expect(rebuilt == new, "round \(round): \(old) -> \(new) via \(changes.changes)")
+            if rebuilt != new { return }
+            #expect(changes.isEmpty == (old == new))
+        }
+    }
+
+    @Test("rendering shows only what changed, inside its parents, with folded context")
+    func rendering() {
+        func item(_ title: String, _ done: Bool) -> StateValue { .object(["title": .string(title), "done": .bool(done)]) }
+        let old = StateValue.object(["title": .string("Groceries"), "items": .array([item("milk", false), item("eggs", false), item("tea", false)])])
+        let new = StateValue.object(["title": .string("Groceries"), "items": .array([item("milk", false), item("eggs", true), item("tea", false), item("jam", false)])])
+        #expect(DiffRenderer().render(from: old, to: new) == """
+              {
+                items: [
+                  [1]: {
+            -       done: false
+            +       done: true
+                    … 1 unchanged
+                  }
+            +     [3]: {title: "jam", done: false}
+                  … 2 unchanged
+                ]
+                … 1 unchanged
+              }
+            """)
+        #expect(DiffRenderer().render(from: .integer(1), to: .integer(1)).isEmpty)
+        #expect(DiffRenderer().render(from: .integer(1), to: .string("x\u{1B}[2J")) == "- 1\n+ \"x\\u{1B}[2J\"")
+    }
+}
+
+/// A deterministic random number generator (SplitMix64), so failures reproduce.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+enum RandomTrees {
+    static let keys = ["a", "b", "c", "d", "e", "f"]
+
+    static func leaf(using generator: inout SeededGenerator) -> StateValue {
+        switch Int.random(in: 0..<6, using: &generator) {
+        case 0: .null
+        case 1: .bool(Bool.random(using: &generator))
+        case 2: .integer(Int64.random(in: -3...3, using: &generator))
+        case 3: .floatingPoint(Double(Int.random(in: 0...4, using: &generator)) / 2)
+        case 4: .string(["x", "y", "z"].randomElement(using: &generator)!)
+        default: .opaque(OpaqueValue(typeName: "T", summary: "s"))
+        }
+    }
+
+    static func tree(depth: Int, using generator: inout SeededGenerator) -> StateValue {
+        guard depth > 0 else { return leaf(using: &generator) }
+        switch Int.random(in: 0..<3, using: &generator) {
+        case 0: return leaf(using: &generator)
+        case 1:
+            return .array((0..<Int.random(in: 0...5, using: &generator)).map { _ in tree(depth: depth - 1, using: &generator) })
+        default:
+            var fields = StateObjectFields()
+            for key in keys.shuffled(using: &generator).prefix(Int.random(in: 0...4, using: &generator)) {
+                fields[key] = tree(depth: depth - 1, using: &generator)
+            }
+            return .object(fields)
+        }
+    }
+
+    /// A copy with a few random edits: changed leaves, inserted and removed elements and fields.
+    static func mutated(_ value: StateValue, using generator: inout SeededGenerator) -> StateValue {
+        switch value {
+        case .array(var elements):
+            for _ in 0..<Int.random(in: 0...2, using: &generator) {
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: elements.insert(tree(depth: 2, using: &generator), at: Int.random(in: 0...elements.count, using: &generator))
+                case 1 where !elements.isEmpty: elements.remove(at: Int.random(in: 0..<elements.count, using: &generator))
+                default: break
+                }
+            }
+            return .array(elements.map { Bool.random(using: &generator) ? mutated($0, using: &generator) : $0 })
+        case .object(var fields):
+            if Int.random(in: 0..<4, using: &generator) == 0, let key = keys.randomElement(using: &generator) {
+                if fields[key] == nil {
+                    fields.updateValue(tree(depth: 2, using: &generator), forKey: key, insertingAt: Int.random(in: 0...fields.count, using: &generator))
+                } else {
+                    fields.removeValue(forKey: key)
+                }
+            }
+            if Int.random(in: 0..<10, using: &generator) == 0 { fields.reverse() }
+            for key in fields.keys where Bool.random(using: &generator) {
+                fields[key] = mutated(fields[key]!, using: &generator)
+            }
+            return .object(fields)
+        default:
+            return Int.random(in: 0..<3, using: &generator) == 0 ? leaf(using: &generator) : value
+        }
+    }
+}

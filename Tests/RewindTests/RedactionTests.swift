@@ -1,0 +1,117 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+@testable import Rewind
+
+@Suite("Redaction")
+struct RedactionTests {
+    struct Login: Codable {
+        var user: String
+        @Secret var password: String
+        var apiKey: String
+        var accessToken: String
+        var profile: Profile
+    }
+    struct Profile: Codable { var nickname: String; var pin: Int }
+    struct PlainLogin { var user: String; @Secret var code: String; var refresh_token: String }
+
+    static let secrets = ["hunter2", "KEY-123", "tok-456", "9911", "otp-777", "refresh-888"]
+
+    static func login() -> Login {
+        Login(user: "ada", password: "hunter2", apiKey: "KEY-123", accessToken: "tok-456", profile: Profile(nickname: "countess", pin: 9911))
+    }
+
+    @Test("secret fields and secret names are replaced in captured trees")
+    func capturedTrees() {
+        let text = StateCapture.capture(Self.login()).description
+        for secret in Self.secrets { #expect(!text.contains(secret)) }
+        #expect(text.contains("ada") && text.contains("countess"))
+        let plain = StateCapture.capture(PlainLogin(user: "ada", code: "otp-777", refresh_token: "refresh-888")).description
+        for secret in Self.secrets { #expect(!plain.contains(secret)) }
+        #expect(plain.contains("code: <redacted>"))
+    }
+
+    @Test("name rules match without case and separators, as suffixes, and can be extended")
+    func nameRules() {
+        let rules = Redaction.default
+        for name in ["password", "Password", "user_password", "accessToken", "X-Api-Key", "pin"] {
+            #expect(rules.redacts(key: name), "\(name)")
+        }
+        for name in ["user", "title", "pinned", "tokenizer"] { #expect(!rules.redacts(key: name), "\(name)") }
+        #expect(rules.adding(["ssnLast4"]).redacts(key: "ssn_last4"))
+        #expect(!Redaction.secretsOnly.redacts(key: "password"))
+    }
+
+    @Test("Secret stays transparent to the app's own Codable persistence")
+    func persistenceUnaffected() throws {
+        let data = try JSONEncoder().encode(Self.login())
+        let decoded = try JSONDecoder().decode(Login.self, from: data)
+        #expect(decoded.password == "hunter2")
+        #expect(String(describing: decoded).contains("hunter2") == false)
+    }
+
+    @Test("no logger's output ever contains a secret")
+    func noLoggerLeaks() throws {
+        let printed = Mutex<[String]>([])
+        let console = ConsoleLogger { line in printed.withLock { $0.append(line) } }
+        let handler = RecordingLogHandler()
+        var swiftLogger = Logger(label: "test") { _ in handler }
+        swiftLogger.logLevel = .trace
+        let bridge = SwiftLogBridge(swiftLogger)
+        let hooks = PrintingHookLogger()
+        let memory = InMemoryLogger()
+        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "LoginViewModel"))
+        let all = MultiplexLogger([console, bridge, hooks, memory])
+
+        let before = Self.login()
+        var after = before
+        after.password = "hunter2-new"
+        channel.emit(.created(state: CapturedValue(before)), callSite: CallSite(), to: all)
+        channel.emit(.willMutate, name: "typePassword", callSite: CallSite(), to: all)
+        channel.emit(.change(path: ChangedPath(\Login.password), value: CapturedValue(after.password), state: CapturedValue(after)), name: "typePassword", callSite: CallSite(), to: all)
+        channel.emit(.didMutate(duration: .microseconds(3), state: CapturedValue(after)), name: "typePassword", callSite: CallSite(), to: all)
+        channel.emit(.activity(CapturedValue(after)), callSite: CallSite(), to: all)
+        channel.emit(.replace(state: CapturedValue(after)), callSite: CallSite(), to: all)
+
+        var outputs = printed.withLock { $0 } + handler.lines + hooks.lines
+        outputs += memory.events.compactMap { $0.kind.state?.tree().description }
+        #expect(!outputs.isEmpty)
+        let everything = outputs.joined(separator: "\n")
+        for secret in Self.secrets + ["hunter2-new"] {
+            #expect(!everything.contains(secret), "leaked \(secret)")
+        }
+        #expect(everything.contains("<redacted>"))
+    }
+}
+
+/// A logger written the seed's way, printing the raw values it is handed.
+final class PrintingHookLogger: CycleLogging {
+    private let printed = Mutex<[String]>([])
+    var lines: [String] { printed.withLock { $0 } }
+    func didChange(value: Any, for keyPath: AnyKeyPath, root: Any) {
+        printed.withLock { $0.append("change \(keyPath) = \(value)") }
+    }
+    func didEmit(activity: Any, file: StaticString, function: StaticString, line: UInt, on cycler: AnyCyclerType) {
+        printed.withLock { $0.append("activity \(activity)") }
+    }
+}
+
+/// A swift-log handler that keeps what it is given, as swift-log's own tests do.
+final class RecordingLogHandler: LogHandler, @unchecked Sendable {
+    // Unchecked: `recorded` is guarded by its Mutex; the other properties are set before use.
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+    private let recorded = Mutex<[(level: Logger.Level, message: String, metadata: Logger.Metadata)]>([])
+    var entries: [(level: Logger.Level, message: String, metadata: Logger.Metadata)] { recorded.withLock { $0 } }
+    var lines: [String] { entries.map { "\($0.message) \($0.metadata)" } }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+        recorded.withLock { $0.append((level, message.description, metadata ?? [:])) }
+    }
+}
