@@ -16,10 +16,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
+        // The system zlib (Debian package libz-dev), for the journal's compression and checksums.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["libz-dev"])]),
         // Core: the event model, the CycleLogging hooks, state capture, redaction, diff and loggers.
         .target(
             name: "Rewind",
             dependencies: [
+                "CZlib",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -47,6 +50,16 @@ let package = Package(
                 "Rewind",
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "JournalTests",
+            dependencies: ["Rewind", "Cycler", "journal-crash-recorder"]
+        ),
+        // Records as fast as it can until killed: the journal's crash tests run it as a child process.
+        .executableTarget(
+            name: "journal-crash-recorder",
+            dependencies: ["Rewind", "Cycler"],
+            path: "Tests/Support/JournalCrashRecorder"
         ),
         .testTarget(
             name: "CyclerTests",

@@ -25,8 +25,8 @@ import Rewind
 public protocol CyclerType: AnyObject {
     /// The state the view model exposes.
     associatedtype State
-    /// The activities it emits.
-    associatedtype Activity
+    /// The activities it emits (`Never` for a view model without activities).
+    associatedtype Activity = Never
 
     /// The current state.
     var state: Storage<State> { get }

@@ -92,5 +92,7 @@ extension Event {
     /// The kinds of event, without their values.
     public enum Category: String, Sendable, CaseIterable, Codable {
         case willDispatch, didDispatch, willMutate, didMutate, change, replace, activity, created, released
+        /// Events a journal writer in drop mode could not keep (found only in journals).
+        case dropped
     }
 }

@@ -91,7 +91,7 @@ public final class ConsoleLogger: CycleLogging {
         case .willDispatch, .didDispatch: .blue
         case .willMutate, .didMutate, .change, .replace: .yellow
         case .activity: .magenta
-        case .created, .released: .dim
+        case .created, .released, .dropped: .dim
         }
     }
 

@@ -22,7 +22,10 @@ public struct EventFormatter: Sendable {
         case .didDispatch(let duration), .didMutate(let duration, _):
             return Self.format(duration)
         case .change(let path, let value, let state):
-            return "\(VisibleText.escaped(path.description)) = \(changedValue(value, in: state).compactDescription(limit: valueWidth))"
+            let shown = captureOptions.redaction.visibleChange(at: path.description, value: value.tree(options: captureOptions)) {
+                state?.tree(options: captureOptions)
+            }
+            return "\(VisibleText.escaped(path.description)) = \(shown.compactDescription(limit: valueWidth))"
         case .replace(let state), .created(.some(let state)):
             return state.tree(options: captureOptions).compactDescription(limit: valueWidth)
         case .activity(let activity):
@@ -30,16 +33,6 @@ public struct EventFormatter: Sendable {
         case .created(.none):
             return ""
         }
-    }
-
-    /// The changed value as it may be shown: nothing the redacted state does not already show (a key
-    /// path through a property wrapper such as ``Secret`` does not name its field, so its value cannot
-    /// be checked by name).
-    func changedValue(_ value: CapturedValue, in state: CapturedValue?) -> StateValue {
-        let tree = value.tree(options: captureOptions)
-        guard let state, !tree.containsRedaction else { return tree }
-        return state.tree(options: captureOptions).contains(subtree: tree)
-            ? tree : .opaque(Redaction.redactedLeaf(typeName: tree.shapeName))
     }
 
     /// A duration in the most readable unit: `850ns`, `12.4µs`, `3.2ms`, `1.25s`.

@@ -71,7 +71,7 @@ extension CycleLogging {
         case .change(let path, let value, let state):
             if let keyPath = path.keyPath {
                 let root: Any = if let state { RedactedValue.shown(state) } else { Optional<Any>.none as Any }
-                didChange(value: RedactedValue.shownChange(value, in: state), for: keyPath, root: root)
+                didChange(value: RedactedValue.shownChange(value, at: path, in: state), for: keyPath, root: root)
             }
         case .replace(let state):
             didReplace(root: RedactedValue.shown(state))

@@ -22,15 +22,12 @@ public struct RedactedValue: Sendable, Hashable, CustomStringConvertible {
         return tree.containsRedaction ? RedactedValue(tree: tree) : value.value
     }
 
-    /// The changed value itself if it can be seen in the redacted state, otherwise `<redacted>`.
-    ///
-    /// A key path does not always name its field (a property wrapper's `wrappedValue` is a computed
-    /// key path), so the rule is "show nothing that the redacted state does not already show".
-    static func shownChange(_ value: CapturedValue, in state: CapturedValue?) -> Any {
+    /// The changed value itself unless ``Redaction/visibleChange(at:value:state:)`` hides it.
+    static func shownChange(_ value: CapturedValue, at path: ChangedPath, in state: CapturedValue?) -> Any {
         let tree = value.tree()
-        guard !tree.containsRedaction else { return RedactedValue(tree: tree) }
-        guard let state else { return value.value }
-        return state.tree().contains(subtree: tree) ? value.value : RedactedValue()
+        if tree.containsRedaction { return RedactedValue(tree: tree) }
+        let visible = Redaction.current.visibleChange(at: path.description, value: tree) { state?.tree() }
+        return visible == tree ? value.value : RedactedValue()
     }
 }
 

@@ -1,0 +1,72 @@
+/// Reads the payload of one events block back into ``RecordedEvent``s.
+enum BlockDecoding {
+    static func events(in payload: [UInt8]) throws(JournalFormatError) -> (events: [RecordedEvent], sources: [RecordedSource]) {
+        var reader = ByteReader(payload)
+        let stringCount = try reader.count(atMost: reader.remaining)
+        var strings: [String] = []
+        strings.reserveCapacity(stringCount)
+        for _ in 0..<stringCount { strings.append(try reader.string()) }
+        let sourceCount = try reader.count(atMost: reader.remaining / 4)
+        var sources: [RecordedSource] = []
+        for _ in 0..<sourceCount {
+            let id = try reader.varint()
+            let framework = try StateValueCoding.string(from: &reader, strings)
+            let typeName = try StateValueCoding.string(from: &reader, strings)
+            let labelReference = try reader.count(atMost: strings.count)
+            sources.append(RecordedSource(instanceID: id, framework: framework, typeName: typeName, label: labelReference == 0 ? nil : strings[labelReference - 1]))
+        }
+        let monotonicBase = try reader.varint()
+        let wallBase = try reader.signedVarint()
+        var events: [RecordedEvent] = []
+        var previousSequence: UInt64 = 0
+        var previousMonotonic = monotonicBase
+        while !reader.isAtEnd {
+            let first = try reader.byte()
+            guard let kind = EventRecordFlags.category(first) else { throw .malformed("unknown event kind \(first & 0x0F)", at: reader.offset - 1) }
+            let sequenceDelta = try reader.signedVarint()
+            let sequence = previousSequence &+ UInt64(bitPattern: sequenceDelta)
+            let monotonic = previousMonotonic &+ UInt64(bitPattern: try reader.signedVarint())
+            let wall = wallBase &+ Int64(bitPattern: monotonic &- monotonicBase) &+ (try reader.signedVarint())
+            previousSequence = sequence
+            previousMonotonic = monotonic
+            let sourceIndex = try reader.varint()
+            guard sourceIndex < UInt64(sources.count) else { throw .malformed("source reference beyond the table", at: reader.offset) }
+            let name = try StateValueCoding.string(from: &reader, strings)
+            let description = first & EventRecordFlags.hasDescription != 0 ? try StateValueCoding.string(from: &reader, strings) : ""
+            let file = try StateValueCoding.string(from: &reader, strings)
+            let function = try StateValueCoding.string(from: &reader, strings)
+            let line = try reader.varint()
+            let parent = first & EventRecordFlags.hasParent != 0 ? sequence &- UInt64(bitPattern: try reader.signedVarint()) : nil
+            var event = RecordedEvent(
+                sequence: sequence, wallNanoseconds: wall, monotonicNanoseconds: monotonic, source: sources[Int(sourceIndex)],
+                kind: kind, name: name, description: description, file: file, function: function, line: UInt(line), parent: parent
+            )
+            switch kind {
+            case .dropped:
+                let count = try reader.varint()
+                let lowest = try reader.varint()
+                let highest = try reader.varint()
+                guard lowest <= highest else { throw .malformed("an empty dropped range", at: reader.offset) }
+                event.dropped = DroppedRange(count: count, sequences: lowest...highest)
+            case .didDispatch, .didMutate:
+                event.duration = .nanoseconds(Int64(clamping: try reader.varint()))
+            case .change:
+                event.path = try StateValueCoding.string(from: &reader, strings)
+                event.value = try StateValueCoding.read(from: &reader, strings: strings)
+            case .activity:
+                event.value = try StateValueCoding.read(from: &reader, strings: strings)
+            default:
+                break
+            }
+            if first & EventRecordFlags.hasState != 0 {
+                switch try reader.byte() {
+                case 1: event.stateRecord = .keyframe(try StateValueCoding.read(from: &reader, strings: strings))
+                case 2: event.stateRecord = .diff(try StateValueCoding.readDiff(from: &reader, strings: strings))
+                case let other: throw .malformed("unknown state record \(other)", at: reader.offset - 1)
+                }
+            }
+            events.append(event)
+        }
+        return (events, sources)
+    }
+}

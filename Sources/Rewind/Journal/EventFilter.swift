@@ -1,0 +1,81 @@
+/// Which events to read: by source, kind, text, sequence range and time range. Empty means all.
+public struct EventFilter: Sendable {
+    /// Only events of the source with one of these instance numbers.
+    public var sourceIDs: Set<UInt64>?
+    /// Only events of these kinds.
+    public var kinds: Set<Event.Category>?
+    /// Only events whose name, description, path or value contains this text (case-insensitive).
+    public var text: String?
+    /// Only events with sequence numbers in this range.
+    public var sequences: ClosedRange<UInt64>?
+    /// Only events with wall-clock times (ns since 1970) in this range.
+    public var wallTimes: ClosedRange<Int64>?
+
+    /// A filter; every criterion is optional.
+    public init(sourceIDs: Set<UInt64>? = nil, kinds: Set<Event.Category>? = nil, text: String? = nil, sequences: ClosedRange<UInt64>? = nil, wallTimes: ClosedRange<Int64>? = nil) {
+        self.sourceIDs = sourceIDs
+        self.kinds = kinds
+        self.text = text
+        self.sequences = sequences
+        self.wallTimes = wallTimes
+    }
+
+    /// Whether a block can hold matching events, judged from the index alone.
+    func mayMatch(_ block: JournalBlock) -> Bool {
+        if let sequences, block.lastSequence < sequences.lowerBound || block.firstSequence > sequences.upperBound { return false }
+        if let wallTimes, block.lastWallNanoseconds < wallTimes.lowerBound || block.firstWallNanoseconds > wallTimes.upperBound { return false }
+        if let sourceIDs, sourceIDs.isDisjoint(with: block.sources.keys) { return false }
+        return true
+    }
+
+    /// Whether an event matches.
+    public func matches(_ event: RecordedEvent) -> Bool {
+        if let sequences, !sequences.contains(event.sequence) { return false }
+        if let wallTimes, !wallTimes.contains(event.wallNanoseconds) { return false }
+        if let sourceIDs, !sourceIDs.contains(event.source.instanceID) { return false }
+        if let kinds, !kinds.contains(event.kind) { return false }
+        if let text, !text.isEmpty {
+            let haystacks = [event.name, event.description, event.path ?? "", event.value?.description ?? ""]
+            return haystacks.contains { $0.range(of: text, options: .caseInsensitive) != nil }
+        }
+        return true
+    }
+}
+
+/// The events of a journal that match a filter, read lazily, one block at a time.
+public struct JournalEvents: Sequence {
+    let reader: JournalReader
+    let filter: EventFilter
+
+    public func makeIterator() -> Iterator {
+        Iterator(reader: reader, filter: filter)
+    }
+
+    /// Walks blocks in file order and events within them.
+    public struct Iterator: IteratorProtocol {
+        let reader: JournalReader
+        let filter: EventFilter
+        var blockIndex = 0
+        var current: [RecordedEvent] = []
+        var position = 0
+
+        public mutating func next() -> RecordedEvent? {
+            while true {
+                while position < current.count {
+                    defer { position += 1 }
+                    if filter.matches(current[position]) { return current[position] }
+                }
+                guard blockIndex < reader.blocks.count else { return nil }
+                defer { blockIndex += 1 }
+                current = []
+                position = 0
+                guard filter.mayMatch(reader.blocks[blockIndex]) else { continue }
+                do {
+                    current = try reader.events(inBlock: blockIndex)
+                } catch {
+                    reader.recordDamage(blockAt: blockIndex, reason: "\(error)")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+/// How a ``JournalLogger`` writes.
+public struct JournalConfiguration: Sendable {
+    /// What a producer does when the queue to the writer is full.
+    public enum Overflow: Sendable, Equatable {
+        /// Wait until the writer catches up: nothing is lost (the default).
+        case wait
+        /// Drop the event and count it; the journal records how many were dropped and their range.
+        case drop
+    }
+
+    /// A full snapshot of a source's state is written at its first event in each block and then
+    /// every this many of its state-changing events (and whenever a diff would be larger).
+    public var keyframeInterval: Int = 64
+    /// A block is compressed and written once its records reach this size…
+    public var blockSize: Int = 64 * 1024
+    /// …or this long after its first event, whichever comes first.
+    public var flushInterval: Duration = .milliseconds(100)
+    /// How many events may wait for the writer before producers wait (or drop).
+    public var queueCapacity: Int = 1 << 16
+    /// What a producer does when the queue is full.
+    public var overflow: Overflow = .wait
+    /// Start a new file once the current one reaches this many bytes (`nil`: never). The files are
+    /// named `name.rewind`, `name.1.rewind`, `name.2.rewind`, …
+    public var rotationSize: Int? = nil
+    /// zlib's compression level, 1 (fastest) to 9 (smallest).
+    public var compressionLevel: Int32 = 6
+    /// How states and values are captured (redaction rules, depth limit).
+    public var captureOptions: CaptureOptions = .current
+    /// Write fixed times, sequence numbers and instance numbers (counting from 1 in the order they
+    /// are seen), so that the same session always produces the same bytes: for fixtures and tests.
+    public var deterministic: Bool = false
+
+    /// The default configuration.
+    public init() {}
+}

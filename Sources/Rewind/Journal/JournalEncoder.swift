@@ -1,0 +1,203 @@
+/// Turns events into block records on the writer's thread: captures values into trees, decides
+/// between keyframes and diffs per source, seals blocks by size, and rotates files.
+final class JournalEncoder {
+    private let configuration: JournalConfiguration
+    private let basePath: String
+    private var file: JournalFile
+    private var rotation = 0
+    private var builder = BlockBuilder()
+    private var blockSources: [(id: UInt64, source: EventSource)] = []
+    private var tracks: [UInt64: SourceTrack] = [:]
+    private let header: JournalHeader
+    private var renumbering: Renumbering?
+    private(set) var eventsWritten = 0
+
+    /// What the writer remembers about one source between events.
+    private struct SourceTrack {
+        var state: StateValue?
+        var stateRecordsSinceKeyframe = 0
+        var keyframedInBlock = false
+        var commitDepth = 0
+    }
+
+    init(path: String, configuration: JournalConfiguration, header: JournalHeader) throws(JournalWriteError) {
+        self.configuration = configuration
+        self.basePath = path
+        self.header = header
+        self.file = try JournalFile(path: path, header: header)
+        if configuration.deterministic { renumbering = Renumbering() }
+    }
+
+    var currentPath: String { file.path }
+    var bytesWritten: Int { file.size }
+    var hasOpenBlock: Bool { !builder.isEmpty }
+    var openBlockAge: UInt64 { builder.isEmpty ? 0 : EventTime.monotonicNow() &- builder.openedAtMonotonic }
+
+    func encode(_ event: Event) throws(JournalWriteError) {
+        var sequence = event.sequence
+        var time = event.time
+        var sourceID = event.source.instanceID
+        if renumbering != nil {
+            (sequence, time, sourceID) = renumbering!.map(event)
+        }
+        var track = tracks[sourceID] ?? SourceTrack()
+        if !builder.contains(source: sourceID) {
+            blockSources.append((sourceID, event.source))
+        }
+        let options = configuration.captureOptions
+        var path: String?
+        var value: StateValue?
+        var newState: StateValue?
+        switch event.kind {
+        case .willMutate:
+            track.commitDepth += 1
+        case .didMutate(_, let state):
+            track.commitDepth = max(0, track.commitDepth - 1)
+            newState = state.tree(options: options)
+        case .change(let changedPath, let changedValue, let state):
+            let text = changedPath.description
+            path = text
+            var stateTree: StateValue?
+            value = options.redaction.visibleChange(at: text, value: changedValue.tree(options: options)) {
+                stateTree = stateTree ?? state?.tree(options: options)
+                return stateTree
+            }
+            if track.commitDepth == 0 {
+                // Outside a commit no didMutate follows: this event carries the state.
+                newState = stateTree ?? state?.tree(options: options) ?? track.state.flatMap { previous in
+                    (try? StatePath(parsing: text)).flatMap { previous.setting(value ?? .null, at: $0) }
+                }
+            }
+        case .replace(let state), .created(.some(let state)):
+            newState = state.tree(options: options)
+        case .activity(let activity):
+            value = activity.tree(options: options)
+        case .willDispatch, .didDispatch, .created(.none), .released:
+            break
+        }
+        let record = newState.flatMap { stateRecord(for: &track, newState: $0) }
+        if renumbering != nil {
+            builder.append(renumbering!.deterministicCopy(of: event, sequence: sequence), time: time, sequence: sequence, sourceID: sourceID, path: path, value: value, state: record)
+        } else {
+            builder.append(event, time: time, sequence: sequence, sourceID: sourceID, path: path, value: value, state: record)
+        }
+        if case .released = event.kind { tracks[sourceID] = nil } else { tracks[sourceID] = track }
+        eventsWritten += 1
+        if builder.recordBytes >= configuration.blockSize {
+            try sealBlock()
+        }
+    }
+
+    /// Records that a writer in drop mode dropped events.
+    func encodeDropped(_ dropped: DroppedRange, source: EventSource) throws(JournalWriteError) {
+        let marker = Event(sequence: dropped.sequences.upperBound, time: .now(), source: source, kind: .released, name: "", description: "", callSite: CallSite(), parent: nil)
+        builder.append(marker, time: marker.time, sequence: dropped.sequences.upperBound, sourceID: source.instanceID, path: nil, value: nil, state: nil, dropped: dropped)
+        if !blockSources.contains(where: { $0.id == source.instanceID }) { blockSources.append((source.instanceID, source)) }
+    }
+
+    /// A keyframe at a source's first state in each block, every `keyframeInterval` state records,
+    /// and whenever the diff would be larger than the state; otherwise the diff (or nothing, when
+    /// nothing changed).
+    private func stateRecord(for track: inout SourceTrack, newState: StateValue) -> StateRecord? {
+        defer { track.state = newState }
+        guard let previous = track.state, track.keyframedInBlock,
+              track.stateRecordsSinceKeyframe < configuration.keyframeInterval else {
+            track.keyframedInBlock = true
+            track.stateRecordsSinceKeyframe = 0
+            return .keyframe(newState)
+        }
+        let changes = diff(previous, newState)
+        if changes.isEmpty { return nil }
+        track.stateRecordsSinceKeyframe += 1
+        if changes.weight > newState.weight {
+            track.stateRecordsSinceKeyframe = 0
+            return .keyframe(newState)
+        }
+        return .diff(changes)
+    }
+
+    /// Compresses and writes the open block, then rotates the file if it grew past the limit.
+    func sealBlock() throws(JournalWriteError) {
+        guard !builder.isEmpty else { return }
+        try file.writeBlock(&builder, sources: blockSources, level: configuration.compressionLevel)
+        builder = BlockBuilder()
+        blockSources.removeAll(keepingCapacity: true)
+        for key in tracks.keys { tracks[key]!.keyframedInBlock = false }
+        if let limit = configuration.rotationSize, file.size >= limit {
+            try file.finish(level: configuration.compressionLevel)
+            rotation += 1
+            file = try JournalFile(path: Self.rotatedPath(basePath, rotation), header: header)
+        }
+    }
+
+    func sync() { file.sync() }
+
+    func finish() throws(JournalWriteError) {
+        try sealBlock()
+        try file.finish(level: configuration.compressionLevel)
+    }
+
+    /// `run.rewind` → `run.1.rewind`, `run.2.rewind`, …
+    static func rotatedPath(_ path: String, _ number: Int) -> String {
+        guard number > 0 else { return path }
+        if path.hasSuffix(".rewind") { return String(path.dropLast(7)) + ".\(number).rewind" }
+        return path + ".\(number)"
+    }
+}
+
+/// Fixed numbering for deterministic journals: sequence numbers and instance numbers count from 1
+/// in the order the writer sees them, and time advances one millisecond per event from a fixed
+/// start, so the same session always gives the same bytes.
+struct Renumbering {
+    static let startWallNanoseconds: Int64 = 1_767_225_600_000_000_000  // 2026-01-01T00:00:00Z
+    private var sequences: [UInt64: UInt64] = [:]
+    private var instances: [UInt64: UInt64] = [:]
+    private var nextSequence: UInt64 = 1
+
+    mutating func map(_ event: Event) -> (UInt64, EventTime, UInt64) {
+        let sequence = nextSequence
+        nextSequence += 1
+        sequences[event.sequence] = sequence
+        let instance = instances[event.source.instanceID] ?? UInt64(instances.count + 1)
+        instances[event.source.instanceID] = instance
+        let elapsed = sequence * 1_000_000
+        return (sequence, EventTime(wallNanoseconds: Self.startWallNanoseconds + Int64(elapsed), monotonicNanoseconds: elapsed), instance)
+    }
+
+    /// The event with its parent renumbered and its durations fixed.
+    func deterministicCopy(of event: Event, sequence: UInt64) -> Event {
+        let kind: Event.Kind = switch event.kind {
+        case .didDispatch: .didDispatch(duration: .zero)
+        case .didMutate(_, let state): .didMutate(duration: .zero, state: state)
+        default: event.kind
+        }
+        return Event(
+            sequence: sequence, time: event.time, source: event.source, kind: kind, name: event.name,
+            description: event.description, callSite: event.callSite, parent: event.parent.flatMap { sequences[$0] }
+        )
+    }
+}
+
+extension StateValue {
+    /// A rough size, in nodes, for choosing between a keyframe and a diff.
+    var weight: Int {
+        switch self {
+        case .array(let elements): 1 + elements.reduce(0) { $0 + $1.weight }
+        case .object(let fields): 1 + fields.values.reduce(0) { $0 + 1 + $1.weight }
+        default: 1
+        }
+    }
+
+    /// This tree with `value` at `path`, or `nil` if the path does not lead to an existing place.
+    func setting(_ value: StateValue, at path: StatePath) -> StateValue? {
+        guard case .some = self[path] else { return nil }
+        return try? apply(StateDiff(changes: [StateChange(path: path, operation: .changed(from: .null, to: value))]), to: self)
+    }
+}
+
+extension StateDiff {
+    /// A rough size, in nodes, for choosing between a keyframe and a diff.
+    var weight: Int {
+        changes.reduce(0) { $0 + 1 + $1.path.components.count + ($1.newValue?.weight ?? 0) }
+    }
+}

@@ -1,0 +1,141 @@
+/// The fixed parts of the `.rewind` file format; `docs/JOURNAL_FORMAT.md` is the specification.
+enum JournalFormat {
+    /// `\x89 R W N D \r \n \x1A`: a non-ASCII first byte, then line endings and Ctrl-Z that text-mode
+    /// transfers would mangle, as in PNG's signature.
+    static let magic: [UInt8] = [0x89, 0x52, 0x57, 0x4E, 0x44, 0x0D, 0x0A, 0x1A]
+    /// The format version this code writes and the newest it reads.
+    static let version: UInt16 = 1
+    static let headerLength = 48
+    static let writerVersionLength = 12
+
+    /// `RWB1`, the start of every block frame; readers resynchronise on it after damage.
+    static let blockMagic: [UInt8] = [0x52, 0x57, 0x42, 0x31]
+    static let frameHeaderLength = 60
+    /// `RWIX`, the start of the trailer that points at the index block.
+    static let trailerMagic: [UInt8] = [0x52, 0x57, 0x49, 0x58]
+    static let trailerLength = 16
+
+    /// The largest uncompressed block a reader accepts: far above what the writer makes (64 KiB by
+    /// default), low enough that a lying header cannot exhaust memory.
+    static let maximumBlockLength = 64 << 20
+    /// The deepest value tree a reader decodes (the writer's capture stops at 64 levels).
+    static let maximumTreeDepth = 256
+
+    enum BlockType: UInt8 {
+        case events = 1
+        case index = 2
+    }
+}
+
+/// The file header: format version, creation time and the writer's version.
+public struct JournalHeader: Sendable, Equatable {
+    /// The format version the file was written in.
+    public var formatVersion: UInt16
+    /// When the journal was created, in nanoseconds since 1970 (UTC).
+    public var createdWallNanoseconds: Int64
+    /// The writer's monotonic clock when the journal was created.
+    public var createdMonotonicNanoseconds: UInt64
+    /// The version of Rewind that wrote the file.
+    public var writerVersion: String
+
+    func encoded() -> [UInt8] {
+        var writer = ByteWriter(capacity: JournalFormat.headerLength)
+        writer.append(JournalFormat.magic)
+        writer.fixed(formatVersion)
+        writer.fixed(UInt16(JournalFormat.headerLength))
+        writer.fixed(UInt32(0))
+        writer.fixed(createdWallNanoseconds)
+        writer.fixed(createdMonotonicNanoseconds)
+        var version = Array(writerVersion.utf8.prefix(JournalFormat.writerVersionLength))
+        version += [UInt8](repeating: 0, count: JournalFormat.writerVersionLength - version.count)
+        writer.append(version)
+        writer.fixed(Zlib.crc32(writer.bytes))
+        return writer.bytes
+    }
+
+    enum DecodingProblem: Error { case notAJournal, newerVersion(UInt16), damaged }
+
+    /// Reads a header; a damaged header with an intact signature still yields its version so that the
+    /// blocks after it can be read.
+    static func decode(_ bytes: [UInt8]) -> Result<(JournalHeader, intact: Bool), DecodingProblem> {
+        guard bytes.count >= JournalFormat.magic.count, Array(bytes.prefix(8)) == JournalFormat.magic else { return .failure(.notAJournal) }
+        guard bytes.count >= JournalFormat.headerLength else { return .failure(.damaged) }
+        var reader = ByteReader(bytes, offset: 8, end: JournalFormat.headerLength)
+        do {
+            let version = try reader.fixed(UInt16.self)
+            _ = try reader.fixed(UInt16.self)
+            _ = try reader.fixed(UInt32.self)
+            let wall = try reader.fixed(Int64.self)
+            let monotonic = try reader.fixed(UInt64.self)
+            let versionBytes = bytes[reader.offset..<(reader.offset + JournalFormat.writerVersionLength)].prefix { $0 != 0 }
+            try reader.skip(JournalFormat.writerVersionLength)
+            let storedCRC = try reader.fixed(UInt32.self)
+            let intact = storedCRC == Zlib.crc32(Array(bytes[0..<(JournalFormat.headerLength - 4)]))
+            if intact, version > JournalFormat.version { return .failure(.newerVersion(version)) }
+            let header = JournalHeader(
+                formatVersion: intact ? version : JournalFormat.version, createdWallNanoseconds: intact ? wall : 0,
+                createdMonotonicNanoseconds: intact ? monotonic : 0,
+                writerVersion: intact ? String(decoding: versionBytes, as: UTF8.self) : "unknown"
+            )
+            return .success((header, intact))
+        } catch {
+            return .failure(.damaged)
+        }
+    }
+}
+
+/// The fixed-size frame in front of every block: what a reader needs to find, check and index the
+/// block without decompressing it.
+struct BlockFrame: Equatable {
+    var type: JournalFormat.BlockType
+    var compressedLength: UInt32
+    var uncompressedLength: UInt32
+    var eventCount: UInt32
+    var firstSequence: UInt64
+    var lastSequence: UInt64
+    var firstWallNanoseconds: Int64
+    var lastWallNanoseconds: Int64
+    var payloadCRC: UInt32
+
+    func encoded() -> [UInt8] {
+        var writer = ByteWriter(capacity: JournalFormat.frameHeaderLength)
+        writer.append(JournalFormat.blockMagic)
+        writer.byte(type.rawValue)
+        writer.byte(0)
+        writer.fixed(UInt16(0))
+        writer.fixed(compressedLength)
+        writer.fixed(uncompressedLength)
+        writer.fixed(eventCount)
+        writer.fixed(firstSequence)
+        writer.fixed(lastSequence)
+        writer.fixed(firstWallNanoseconds)
+        writer.fixed(lastWallNanoseconds)
+        writer.fixed(payloadCRC)
+        writer.fixed(Zlib.crc32(writer.bytes))
+        return writer.bytes
+    }
+
+    /// Reads a frame at `offset`; `nil` unless the magic, the header CRC and the sizes all check out.
+    static func decode(_ bytes: [UInt8], at offset: Int) -> BlockFrame? {
+        guard offset >= 0, bytes.count - offset >= JournalFormat.frameHeaderLength,
+              bytes[offset..<(offset + 4)].elementsEqual(JournalFormat.blockMagic) else { return nil }
+        let headerBytes = Array(bytes[offset..<(offset + JournalFormat.frameHeaderLength - 4)])
+        var reader = ByteReader(bytes, offset: offset + 4, end: offset + JournalFormat.frameHeaderLength)
+        guard let typeByte = try? reader.byte(), let type = JournalFormat.BlockType(rawValue: typeByte),
+              (try? reader.skip(3)) != nil,
+              let compressed = try? reader.fixed(UInt32.self), let uncompressed = try? reader.fixed(UInt32.self),
+              let count = try? reader.fixed(UInt32.self), let first = try? reader.fixed(UInt64.self),
+              let last = try? reader.fixed(UInt64.self), let firstWall = try? reader.fixed(Int64.self),
+              let lastWall = try? reader.fixed(Int64.self), let payloadCRC = try? reader.fixed(UInt32.self),
+              let headerCRC = try? reader.fixed(UInt32.self), headerCRC == Zlib.crc32(headerBytes),
+              uncompressed <= JournalFormat.maximumBlockLength, compressed > 0, uncompressed > 0
+        else { return nil }
+        return BlockFrame(
+            type: type, compressedLength: compressed, uncompressedLength: uncompressed, eventCount: count,
+            firstSequence: first, lastSequence: last, firstWallNanoseconds: firstWall, lastWallNanoseconds: lastWall,
+            payloadCRC: payloadCRC
+        )
+    }
+
+    var totalLength: Int { JournalFormat.frameHeaderLength + Int(compressedLength) }
+}

@@ -1,0 +1,226 @@
+import Foundation
+
+/// A logger that records every event into a compressed, crash-safe `.rewind` journal.
+///
+/// ```swift
+/// let journal = try JournalLogger(path: "session.rewind")
+/// viewModel.set(logger: journal)      // or CycleLoggingSystem.bootstrap(journal)
+/// …
+/// journal.close()                     // writes the index; a journal that is never closed still opens
+/// ```
+///
+/// The caller's thread only appends the event — with its values uncaptured, since Swift values are
+/// copy-on-write — to a bounded queue. A background thread captures states into trees, diffs them
+/// against each source's previous state, frames, compresses and writes blocks (see
+/// docs/JOURNAL_FORMAT.md). A block is written when it holds `blockSize` bytes of records or
+/// `flushInterval` after its first event; ``flush()`` and ``sync()`` force it.
+///
+/// States that hold class instances are read on the writer's thread, after the caller moved on:
+/// record value types (or immutable objects) to get exactly the state of each step.
+public final class JournalLogger: CycleLogging, @unchecked Sendable {
+    // Unchecked: the queue fields are guarded by `condition`; `encoder` is used only by the writer
+    // thread (and by `close()` after that thread has ended).
+
+    /// The path of the file being written (it changes when the journal rotates).
+    public var path: String { condition.withLock { currentPath } }
+    /// The configuration the journal was opened with.
+    public let configuration: JournalConfiguration
+
+    private let condition = NSCondition()
+    private var pending: [Event] = []
+    private var writerIsWaiting = false
+    private var producersWaiting = 0
+    private var closing = false
+    private var closed = false
+    private var flushRequested: UInt64 = 0
+    private var flushCompleted: UInt64 = 0
+    private var syncRequested: UInt64 = 0
+    private var dropped: (count: UInt64, lowest: UInt64, highest: UInt64, source: EventSource?) = (0, .max, 0, nil)
+    private var currentPath: String
+    private var failure: JournalWriteError?
+    private var writtenCount = 0
+    private var writtenBytes = 0
+    private let encoder: JournalEncoder
+    private let wakeThreshold: Int
+    private let writerDone = DispatchSemaphore(value: 0)
+
+    /// Creates the file (mode 0600, replacing any file at `path`) and starts the writer thread.
+    public init(path: String, configuration: JournalConfiguration = JournalConfiguration()) throws(JournalWriteError) {
+        self.configuration = configuration
+        let now = configuration.deterministic
+            ? EventTime(wallNanoseconds: Renumbering.startWallNanoseconds, monotonicNanoseconds: 0) : EventTime.now()
+        let header = JournalHeader(
+            formatVersion: JournalFormat.version, createdWallNanoseconds: now.wallNanoseconds,
+            createdMonotonicNanoseconds: now.monotonicNanoseconds, writerVersion: RewindVersion.current
+        )
+        encoder = try JournalEncoder(path: path, configuration: configuration, header: header)
+        currentPath = path
+        wakeThreshold = max(1, min(configuration.queueCapacity / 4, 4096))
+        pending.reserveCapacity(min(configuration.queueCapacity, 1 << 16))
+        let thread = Thread { [self] in runWriter() }
+        thread.name = "Rewind journal writer"
+        thread.start()
+    }
+
+    deinit {
+        close()
+    }
+
+    // MARK: Producer side
+
+    public func log(_ event: Event) {
+        condition.lock()
+        if pending.count >= configuration.queueCapacity && !closing {
+            if configuration.overflow == .drop {
+                dropped.count += 1
+                dropped.lowest = min(dropped.lowest, event.sequence)
+                dropped.highest = max(dropped.highest, event.sequence)
+                dropped.source = dropped.source ?? event.source
+                condition.unlock()
+                return
+            }
+            producersWaiting += 1
+            while pending.count >= configuration.queueCapacity && !closing { condition.wait() }
+            producersWaiting -= 1
+        }
+        guard !closed else {
+            condition.unlock()
+            return
+        }
+        pending.append(event)
+        if writerIsWaiting && pending.count >= wakeThreshold {
+            condition.broadcast()
+        }
+        condition.unlock()
+    }
+
+    /// Returns once every event logged before the call is written to the file (not necessarily to
+    /// the disk: see ``sync()``).
+    public func flush() {
+        waitForWriter(sync: false)
+    }
+
+    /// Returns once every event logged before the call is written and the file is fsync'ed.
+    public func sync() {
+        waitForWriter(sync: true)
+    }
+
+    private func waitForWriter(sync: Bool) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closed else { return }
+        flushRequested += 1
+        let ticket = flushRequested
+        if sync { syncRequested = ticket }
+        condition.broadcast()
+        while flushCompleted < ticket && !closed { condition.wait() }
+    }
+
+    /// Writes everything, then the index, and stops the writer. Later events are ignored. Called by
+    /// `deinit` too; calling it twice is harmless.
+    public func close() {
+        condition.lock()
+        if closing {
+            condition.unlock()
+            return
+        }
+        closing = true
+        condition.broadcast()
+        condition.unlock()
+        writerDone.wait()
+    }
+
+    /// Counters about the journal so far.
+    public struct Statistics: Sendable, Equatable {
+        /// Events written into blocks.
+        public var eventsWritten: Int
+        /// Bytes in the current file.
+        public var bytesWritten: Int
+        /// Events dropped because the queue was full (drop mode only).
+        public var eventsDropped: UInt64
+        /// The last write error, if writing failed (the journal stops writing then).
+        public var failure: JournalWriteError?
+    }
+
+    /// Counters about the journal so far (as of the last block the writer finished).
+    public var statistics: Statistics {
+        condition.withLock {
+            Statistics(eventsWritten: writtenCount, bytesWritten: writtenBytes, eventsDropped: dropped.count, failure: failure)
+        }
+    }
+
+    // MARK: Writer side
+
+    private func runWriter() {
+        var batch: [Event] = []
+        batch.reserveCapacity(pending.capacity)
+        while true {
+            condition.lock()
+            while pending.isEmpty && flushRequested == flushCompleted && !closing {
+                let wait = encoder.hasOpenBlock
+                    ? max(0, Double(configuration.flushInterval.nanoseconds) - Double(encoder.openBlockAge)) / 1e9
+                    : Double(configuration.flushInterval.nanoseconds) / 1e9
+                writerIsWaiting = true
+                let signalled = condition.wait(until: Date(timeIntervalSinceNow: wait))
+                writerIsWaiting = false
+                if !signalled && encoder.hasOpenBlock { break }
+            }
+            swap(&batch, &pending)
+            let flushTicket = flushRequested
+            let syncWanted = syncRequested > flushCompleted
+            let isClosing = closing
+            let droppedNow = dropped.count > 0 && dropped.source != nil
+                ? DroppedRange(count: dropped.count, sequences: dropped.lowest...dropped.highest) : nil
+            let droppedSource = dropped.source
+            if droppedNow != nil { dropped = (0, .max, 0, nil) }
+            if producersWaiting > 0 { condition.broadcast() }
+            condition.unlock()
+
+            let error = write(batch, dropped: droppedNow.map { ($0, droppedSource!) }, seal: flushTicket > flushCompleted || isClosing, sync: syncWanted)
+            batch.removeAll(keepingCapacity: true)
+            if isClosing {
+                var finishError: JournalWriteError?
+                do { try encoder.finish() } catch { finishError = error }
+                condition.withLock {
+                    failure = failure ?? error ?? finishError
+                    writtenCount = encoder.eventsWritten
+                    writtenBytes = encoder.bytesWritten
+                    closed = true
+                    flushCompleted = flushRequested
+                    condition.broadcast()
+                }
+                writerDone.signal()
+                return
+            }
+            condition.withLock {
+                failure = failure ?? error
+                writtenCount = encoder.eventsWritten
+                writtenBytes = encoder.bytesWritten
+                currentPath = encoder.currentPath
+                flushCompleted = max(flushCompleted, flushTicket)
+                condition.broadcast()
+            }
+        }
+    }
+
+    /// Encodes a batch (sorted by sequence number, since producers on several threads can append
+    /// out of order), and seals the open block when asked or when it is old enough.
+    private func write(_ batch: [Event], dropped: (DroppedRange, EventSource)?, seal: Bool, sync: Bool) -> JournalWriteError? {
+        do {
+            let ordered = batch.count > 1 && !isSorted(batch) ? batch.sorted { $0.sequence < $1.sequence } : batch
+            for event in ordered { try encoder.encode(event) }
+            if let (range, source) = dropped { try encoder.encodeDropped(range, source: source) }
+            if seal || encoder.openBlockAge >= UInt64(configuration.flushInterval.nanoseconds) {
+                try encoder.sealBlock()
+            }
+            if sync { encoder.sync() }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private func isSorted(_ batch: [Event]) -> Bool {
+        zip(batch, batch.dropFirst()).allSatisfy { $0.sequence < $1.sequence }
+    }
+}

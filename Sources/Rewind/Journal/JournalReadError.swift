@@ -1,0 +1,40 @@
+import Foundation
+
+/// Why a journal could not be opened or read. Each case prints one line saying what is wrong and
+/// what to do, for the command line to show as is.
+public enum JournalReadError: Error, Equatable, CustomStringConvertible {
+    case fileNotFound(String)
+    case isDirectory(String)
+    case unreadable(String, code: Int32)
+    case empty(String)
+    case notAJournal(String)
+    case newerFormat(String, version: UInt16)
+    case damagedBlock(String, offset: Int, reason: String)
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let path): "no such file: \(path) (check the path; journals end in .rewind)"
+        case .isDirectory(let path): "\(path) is a directory, not a journal (give the path of a .rewind file)"
+        case .unreadable(let path, let code): "cannot read \(path): \(String(cString: strerror(code)))"
+        case .empty(let path): "\(path) is empty: nothing was recorded (was the recording process stopped before its first event?)"
+        case .notAJournal(let path): "\(path) is not a Rewind journal (its first bytes are not the journal signature)"
+        case .newerFormat(let path, let version): "\(path) uses journal format \(version), newer than this rewind reads (\(JournalFormat.version)): update rewind"
+        case .damagedBlock(let path, let offset, let reason): "\(path): the block at byte \(offset) is damaged (\(reason)); run 'rewind verify' for a full report"
+        }
+    }
+}
+
+/// A stretch of a journal that could not be read.
+public struct JournalDamage: Sendable, Equatable, CustomStringConvertible {
+    /// The bytes that were skipped.
+    public var byteRange: Range<Int>
+    /// The sequence numbers lost, when the damaged block's frame still said which.
+    public var sequences: ClosedRange<UInt64>?
+    /// What was wrong.
+    public var reason: String
+
+    public var description: String {
+        let lost = sequences.map { "events \($0.lowerBound)–\($0.upperBound) lost" } ?? "sequence range unknown"
+        return "bytes \(byteRange.lowerBound)..<\(byteRange.upperBound): \(reason); \(lost)"
+    }
+}

@@ -1,0 +1,483 @@
+import Foundation
+import Synchronization
+
+/// Reads a `.rewind` journal: its sources and counts from the index, any event or any source's
+/// state at any step by random access, and all events lazily with filters.
+///
+/// Opening reads the header and the index at the end of the file. When the index is missing (the
+/// writer was killed) or damaged, the reader rebuilds it by walking the blocks, skipping damaged
+/// ones and saying exactly what was lost in ``damage``. Nothing in a file, however corrupt, makes
+/// the reader crash or allocate more than a block's declared size (at most 64 MiB).
+///
+/// ```swift
+/// let journal = try JournalReader(path: "session.rewind")
+/// for source in journal.sources { print(source.source, source.eventCount) }
+/// let state = try journal.state(of: journal.sources[0].source.instanceID, at: 1_000)
+/// ```
+public final class JournalReader: @unchecked Sendable {
+    // Unchecked: the block list and damage list change only in `refresh()`, and the decoded-block
+    // cache is guarded by its Mutex; use one reader per thread when following a live file.
+
+    /// The file's path.
+    public let path: String
+    /// The file header.
+    public private(set) var header: JournalHeader
+    /// Whether the header's checksum held.
+    public private(set) var headerIsIntact: Bool
+    /// Whether the index at the end of the file was present and intact (a cleanly closed journal).
+    public private(set) var hasIndex: Bool
+    /// The blocks of events, in file order.
+    public private(set) var blocks: [JournalBlock] = []
+    /// What could not be read.
+    public private(set) var damage: [JournalDamage] = []
+    /// The file's size when last read.
+    public private(set) var fileSize: Int
+
+    private let descriptor: Int32
+    private var sourceTable: [UInt64: RecordedSource] = [:]
+    private var sourceOrder: [UInt64] = []
+    /// Where the block walk stopped: the next block to look for when following a growing file.
+    private var scanOffset = JournalFormat.headerLength
+    private let cache = Mutex<[(offset: Int, events: [RecordedEvent])]>([])
+    private static let cacheSize = 4
+
+    /// Opens a journal.
+    ///
+    /// - Throws: ``JournalReadError`` for a missing file, a directory, an empty file, a file that is
+    ///   not a journal, or a newer format. Damage inside the file is not an error: see ``damage``.
+    public init(path: String) throws(JournalReadError) {
+        self.path = path
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw errno == ENOENT ? .fileNotFound(path) : .unreadable(path, code: errno)
+        }
+        guard (status.st_mode & S_IFMT) != S_IFDIR else { throw .isDirectory(path) }
+        let opened = open(path, O_RDONLY | O_CLOEXEC)
+        guard opened >= 0 else { throw .unreadable(path, code: errno) }
+        descriptor = opened
+        fileSize = Int(status.st_size)
+        guard fileSize > 0 else { close(opened); throw .empty(path) }
+        let headerBytes = Self.read(opened, at: 0, count: JournalFormat.headerLength)
+        switch JournalHeader.decode(headerBytes) {
+        case .failure(.notAJournal):
+            close(opened)
+            throw .notAJournal(path)
+        case .failure(.newerVersion(let version)):
+            close(opened)
+            throw .newerFormat(path, version: version)
+        case .failure(.damaged):
+            header = JournalHeader(formatVersion: JournalFormat.version, createdWallNanoseconds: 0, createdMonotonicNanoseconds: 0, writerVersion: "unknown")
+            headerIsIntact = false
+            damage.append(JournalDamage(byteRange: 0..<min(fileSize, JournalFormat.headerLength), sequences: nil, reason: "the file header is cut short"))
+        case .success(let (decoded, intact)):
+            header = decoded
+            headerIsIntact = intact
+            if !intact {
+                damage.append(JournalDamage(byteRange: 0..<JournalFormat.headerLength, sequences: nil, reason: "the file header's checksum does not match (creation time and writer unknown)"))
+            }
+        }
+        hasIndex = false
+        if !loadIndex() {
+            walkBlocks(final: true)
+        }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    // MARK: Summary
+
+    /// A source of the journal with its event count.
+    public struct SourceSummary: Sendable, Equatable {
+        /// The source.
+        public var source: RecordedSource
+        /// How many of its events the journal holds.
+        public var eventCount: Int
+        /// Its first and last sequence numbers.
+        public var sequences: ClosedRange<UInt64>
+    }
+
+    /// The sources, in the order they first appear, with their event counts.
+    public var sources: [SourceSummary] {
+        var counts: [UInt64: (count: Int, first: UInt64, last: UInt64)] = [:]
+        for block in blocks {
+            for (id, summary) in block.sources {
+                let previous = counts[id] ?? (0, summary.firstSequence, summary.lastSequence)
+                counts[id] = (previous.count + summary.eventCount, min(previous.first, summary.firstSequence), max(previous.last, summary.lastSequence))
+            }
+        }
+        return sourceOrder.compactMap { id in
+            guard let source = sourceTable[id], let count = counts[id] else { return nil }
+            return SourceSummary(source: source, eventCount: count.count, sequences: count.first...count.last)
+        }
+    }
+
+    /// The number of events in the readable blocks.
+    public var eventCount: Int {
+        blocks.reduce(0) { $0 + $1.eventCount }
+    }
+
+    /// The lowest and highest sequence numbers, if there are events.
+    public var sequenceRange: ClosedRange<UInt64>? {
+        guard let first = blocks.map(\.firstSequence).min(), let last = blocks.map(\.lastSequence).max() else { return nil }
+        return first...last
+    }
+
+    /// The wall-clock times of the first and last events, in nanoseconds since 1970.
+    public var timeSpan: ClosedRange<Int64>? {
+        guard let first = blocks.map(\.firstWallNanoseconds).min(), let last = blocks.map(\.lastWallNanoseconds).max() else { return nil }
+        return first...last
+    }
+
+    /// The bytes of compressed and uncompressed block payloads.
+    public var payloadSizes: (compressed: Int, uncompressed: Int) {
+        blocks.reduce((0, 0)) { ($0.0 + $1.compressedLength, $0.1 + $1.uncompressedLength) }
+    }
+
+    /// The source with this instance number, if the journal has it.
+    public func source(_ instanceID: UInt64) -> RecordedSource? {
+        sourceTable[instanceID]
+    }
+
+    // MARK: Random access
+
+    /// The event with this sequence number, or `nil` if the journal does not hold it.
+    public func event(sequence: UInt64) throws(JournalReadError) -> RecordedEvent? {
+        for index in candidateBlocks(containing: sequence) {
+            if let event = try events(inBlock: index).first(where: { $0.sequence == sequence }) { return event }
+        }
+        return nil
+    }
+
+    /// The state of a source after step `sequence`: its last state record at or before that step,
+    /// rebuilt from the block's keyframe and the diffs after it. `nil` if the source has no state by
+    /// then (or it was in a damaged block).
+    public func state(of sourceID: UInt64, at sequence: UInt64) throws(JournalReadError) -> StateValue? {
+        var index = lastBlock(startingAtOrBefore: sequence)
+        while let current = index, current >= 0 {
+            let block = blocks[current]
+            if let summary = block.sources[sourceID], summary.firstSequence <= sequence,
+               let state = try rebuildState(of: sourceID, at: sequence, inBlock: current) {
+                return state
+            }
+            index = current == 0 ? nil : current - 1
+        }
+        return nil
+    }
+
+    /// Replays one block's state records for a source up to `sequence`; `nil` when the block has
+    /// none by then.
+    private func rebuildState(of sourceID: UInt64, at sequence: UInt64, inBlock index: Int) throws(JournalReadError) -> StateValue? {
+        var state: StateValue?
+        for event in try events(inBlock: index) where event.source.instanceID == sourceID && event.sequence <= sequence {
+            switch event.stateRecord {
+            case .keyframe(let tree): state = tree
+            case .diff(let changes):
+                guard let base = state else { continue }
+                state = (try? apply(changes, to: base)) ?? base
+            case nil: continue
+            }
+        }
+        return state
+    }
+
+    /// The blocks whose sequence range may hold `sequence` (ranges of neighbouring blocks can overlap
+    /// slightly when several threads log at once).
+    func candidateBlocks(containing sequence: UInt64) -> [Int] {
+        guard let last = lastBlock(startingAtOrBefore: sequence) else { return [] }
+        var result: [Int] = []
+        var index = last
+        while index >= 0 && index >= last - 2 {
+            if blocks[index].firstSequence <= sequence && sequence <= blocks[index].lastSequence { result.append(index) }
+            index -= 1
+        }
+        return result
+    }
+
+    /// The last block whose first sequence number is at or before `sequence` (binary search).
+    func lastBlock(startingAtOrBefore sequence: UInt64) -> Int? {
+        var low = 0, high = blocks.count
+        while low < high {
+            let middle = (low + high) / 2
+            if blocks[middle].firstSequence <= sequence { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? nil : low - 1
+    }
+
+    /// The events of one block, decoded (and cached: the viewer steps within a block).
+    public func events(inBlock index: Int) throws(JournalReadError) -> [RecordedEvent] {
+        let block = blocks[index]
+        if let cached = cache.withLock({ $0.first { $0.offset == block.offset }?.events }) { return cached }
+        let decoded: [RecordedEvent]
+        switch decodeBlock(at: block.offset, frame: block.frame) {
+        case .success(let result): decoded = result.events
+        case .failure(.damaged(let reason)): throw .damagedBlock(path, offset: block.offset, reason: reason)
+        }
+        cache.withLock { cache in
+            cache.removeAll { $0.offset == block.offset }
+            cache.append((block.offset, decoded))
+            if cache.count > Self.cacheSize { cache.removeFirst() }
+        }
+        return decoded
+    }
+
+    // MARK: Iteration
+
+    /// All events that match `filter`, in file order, decoded one block at a time: memory stays
+    /// constant however long the journal is. A block that turns out damaged is skipped and added to
+    /// ``damage``.
+    public func events(matching filter: EventFilter = EventFilter()) -> JournalEvents {
+        JournalEvents(reader: self, filter: filter)
+    }
+
+    func recordDamage(blockAt index: Int, reason: String) {
+        let block = blocks[index]
+        let entry = JournalDamage(byteRange: block.offset..<(block.offset + block.frame.totalLength), sequences: block.firstSequence...block.lastSequence, reason: reason)
+        if !damage.contains(entry) { damage.append(entry) }
+    }
+
+    // MARK: Following a growing file
+
+    /// Looks for blocks appended since the journal was opened (or last refreshed) — for following a
+    /// journal another process is still writing. Returns how many new blocks were found; their
+    /// events are in ``blocks`` and ``events(inBlock:)``.
+    @discardableResult
+    public func refresh() -> Int {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return 0 }
+        fileSize = Int(status.st_size)
+        guard !hasIndex else { return 0 }
+        let before = blocks.count
+        walkBlocks(final: false)
+        return blocks.count - before
+    }
+
+    // MARK: Reading the file
+
+    static func read(_ descriptor: Int32, at offset: Int, count: Int) -> [UInt8] {
+        guard count > 0 else { return [] }
+        var buffer = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let result = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset + filled)) }
+            if result < 0 && errno == EINTR { continue }
+            if result <= 0 { break }
+            filled += result
+        }
+        return filled == count ? buffer : Array(buffer.prefix(filled))
+    }
+
+    func readBytes(at offset: Int, count: Int) -> [UInt8] {
+        Self.read(descriptor, at: offset, count: count)
+    }
+
+    enum BlockProblem: Error { case damaged(String) }
+
+    /// Reads, checks and decompresses a block's payload.
+    func payload(at offset: Int, frame: BlockFrame) -> Result<[UInt8], BlockProblem> {
+        let compressed = readBytes(at: offset + JournalFormat.frameHeaderLength, count: Int(frame.compressedLength))
+        guard compressed.count == Int(frame.compressedLength) else { return .failure(.damaged("the block is cut short (torn tail)")) }
+        guard Zlib.crc32(compressed) == frame.payloadCRC else { return .failure(.damaged("the block's checksum does not match")) }
+        guard let payload = compressed.withUnsafeBytes({ Zlib.inflate($0, expectedCount: Int(frame.uncompressedLength)) }) else {
+            return .failure(.damaged("the block does not decompress to its declared size"))
+        }
+        return .success(payload)
+    }
+
+    func decodeBlock(at offset: Int, frame: BlockFrame) -> Result<(events: [RecordedEvent], sources: [RecordedSource]), BlockProblem> {
+        switch payload(at: offset, frame: frame) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let bytes):
+            do {
+                let decoded = try BlockDecoding.events(in: bytes)
+                guard decoded.events.count == Int(frame.eventCount) else { return .failure(.damaged("the block holds \(decoded.events.count) events, its frame says \(frame.eventCount)")) }
+                return .success(decoded)
+            } catch {
+                return .failure(.damaged("its events cannot be decoded: \(error)"))
+            }
+        }
+    }
+
+    /// Reads the index through the trailer; `false` if there is none or it does not check out.
+    private func loadIndex() -> Bool {
+        guard fileSize >= JournalFormat.headerLength + JournalFormat.frameHeaderLength + JournalFormat.trailerLength else { return false }
+        let trailer = readBytes(at: fileSize - JournalFormat.trailerLength, count: JournalFormat.trailerLength)
+        guard trailer.count == JournalFormat.trailerLength, Array(trailer.prefix(4)) == JournalFormat.trailerMagic else { return false }
+        var reader = ByteReader(trailer, offset: 4)
+        guard let indexOffset = try? reader.fixed(UInt64.self), let crc = try? reader.fixed(UInt32.self),
+              crc == Zlib.crc32(Array(trailer.prefix(12))), indexOffset < UInt64(fileSize) else { return false }
+        let offset = Int(indexOffset)
+        guard let frame = BlockFrame.decode(readBytes(at: offset, count: JournalFormat.frameHeaderLength), at: 0), frame.type == .index,
+              offset + frame.totalLength + JournalFormat.trailerLength == fileSize,
+              case .success(let payload) = payload(at: offset, frame: frame),
+              let parsed = try? JournalIndex.parse(payload, fileSize: offset) else { return false }
+        blocks = parsed.blocks
+        sourceTable = parsed.sources
+        sourceOrder = parsed.sourceOrder
+        hasIndex = true
+        scanOffset = offset
+        return true
+    }
+
+    /// Walks block frames from `scanOffset`, adding good blocks and recording damage. With `final`
+    /// false (following a live file), an incomplete last block is left for the next refresh.
+    private func walkBlocks(final: Bool) {
+        var offset = scanOffset
+        while offset < fileSize {
+            let frameBytes = readBytes(at: offset, count: JournalFormat.frameHeaderLength)
+            if let frame = BlockFrame.decode(frameBytes, at: 0) {
+                if offset + frame.totalLength > fileSize {
+                    if final {
+                        damage.append(JournalDamage(byteRange: offset..<fileSize, sequences: frame.firstSequence...frame.lastSequence, reason: "the last block is cut short (torn tail)"))
+                        offset = fileSize
+                    }
+                    break
+                }
+                if frame.type == .index {
+                    // The index of a closed journal (or a stale one before a torn tail): skip it and
+                    // the trailer after it.
+                    offset += frame.totalLength
+                    if offset + JournalFormat.trailerLength <= fileSize,
+                       readBytes(at: offset, count: 4) == JournalFormat.trailerMagic {
+                        offset += JournalFormat.trailerLength
+                    }
+                    continue
+                }
+                switch decodeBlock(at: offset, frame: frame) {
+                case .success(let decoded):
+                    add(block: offset, frame: frame, decoded: decoded)
+                case .failure(.damaged(let reason)):
+                    damage.append(JournalDamage(byteRange: offset..<(offset + frame.totalLength), sequences: frame.firstSequence...frame.lastSequence, reason: reason))
+                }
+                offset += frame.totalLength
+                continue
+            }
+            if !final && fileSize - offset < JournalFormat.frameHeaderLength { break }
+            // Not a block here: find the next frame that checks out and report what lies between.
+            let next = nextFrame(after: offset)
+            let end = next ?? fileSize
+            if !final && next == nil { break }
+            let lostFirst = (blocks.last?.lastSequence).map { $0 + 1 }
+            let lostLast = next.flatMap { BlockFrame.decode(readBytes(at: $0, count: JournalFormat.frameHeaderLength), at: 0) }.map { $0.firstSequence }
+            var sequences: ClosedRange<UInt64>?
+            if let lostFirst, let lostLast, lostLast > lostFirst { sequences = lostFirst...(lostLast - 1) }
+            let reason = next == nil && fileSize - offset < JournalFormat.frameHeaderLength
+                ? "the file ends inside a block frame (torn tail)" : "unreadable bytes where a block should start"
+            damage.append(JournalDamage(byteRange: offset..<end, sequences: sequences, reason: reason))
+            offset = end
+        }
+        scanOffset = offset
+    }
+
+    /// The offset of the next valid block frame after `offset`, found by its magic.
+    private func nextFrame(after offset: Int) -> Int? {
+        var position = offset + 1
+        let chunkSize = 1 << 16
+        while position < fileSize {
+            let chunk = readBytes(at: position, count: min(chunkSize + 3, fileSize - position))
+            guard chunk.count >= 4 else { return nil }
+            for index in 0...(chunk.count - 4) where chunk[index] == JournalFormat.blockMagic[0]
+                && chunk[index + 1] == JournalFormat.blockMagic[1] && chunk[index + 2] == JournalFormat.blockMagic[2]
+                && chunk[index + 3] == JournalFormat.blockMagic[3] {
+                if BlockFrame.decode(readBytes(at: position + index, count: JournalFormat.frameHeaderLength), at: 0) != nil {
+                    return position + index
+                }
+            }
+            position += chunkSize
+        }
+        return nil
+    }
+
+    private func add(block offset: Int, frame: BlockFrame, decoded: (events: [RecordedEvent], sources: [RecordedSource])) {
+        var summaries: [UInt64: JournalBlock.SourceSummary] = [:]
+        for event in decoded.events {
+            summaries[event.source.instanceID, default: .init(eventCount: 0, firstSequence: event.sequence, lastSequence: event.sequence)].add(event.sequence)
+        }
+        for source in decoded.sources where sourceTable[source.instanceID] == nil {
+            sourceTable[source.instanceID] = source
+            sourceOrder.append(source.instanceID)
+        }
+        blocks.append(JournalBlock(offset: offset, frame: frame, sources: summaries))
+    }
+}
+
+/// One block of events, as the index describes it.
+public struct JournalBlock: Sendable, Equatable {
+    /// Where the block's frame starts in the file.
+    public var offset: Int
+    var frame: BlockFrame
+    /// Per source: its events in this block.
+    public var sources: [UInt64: SourceSummary]
+
+    /// A source's events within one block.
+    public struct SourceSummary: Sendable, Equatable {
+        /// How many.
+        public var eventCount: Int
+        /// The lowest sequence number.
+        public var firstSequence: UInt64
+        /// The highest sequence number.
+        public var lastSequence: UInt64
+
+        mutating func add(_ sequence: UInt64) {
+            eventCount += 1
+            firstSequence = min(firstSequence, sequence)
+            lastSequence = max(lastSequence, sequence)
+        }
+    }
+
+    /// How many events the block holds.
+    public var eventCount: Int { Int(frame.eventCount) }
+    /// The lowest sequence number in the block.
+    public var firstSequence: UInt64 { frame.firstSequence }
+    /// The highest sequence number in the block.
+    public var lastSequence: UInt64 { frame.lastSequence }
+    /// The earliest wall-clock time in the block.
+    public var firstWallNanoseconds: Int64 { frame.firstWallNanoseconds }
+    /// The latest wall-clock time in the block.
+    public var lastWallNanoseconds: Int64 { frame.lastWallNanoseconds }
+    /// The size of the block's payload on disk.
+    public var compressedLength: Int { Int(frame.compressedLength) }
+    /// The size of the block's payload decompressed.
+    public var uncompressedLength: Int { Int(frame.uncompressedLength) }
+}
+
+/// The index block's payload (see docs/JOURNAL_FORMAT.md, "Index block").
+enum JournalIndex {
+    static func parse(_ payload: [UInt8], fileSize: Int) throws(JournalFormatError) -> (blocks: [JournalBlock], sources: [UInt64: RecordedSource], sourceOrder: [UInt64]) {
+        var reader = ByteReader(payload)
+        let sourceCount = try reader.count(atMost: reader.remaining / 4)
+        var sources: [UInt64: RecordedSource] = [:]
+        var order: [UInt64] = []
+        for _ in 0..<sourceCount {
+            let id = try reader.varint()
+            let framework = try reader.string()
+            let typeName = try reader.string()
+            let label = try reader.byte() == 1 ? try reader.string() : nil
+            sources[id] = RecordedSource(instanceID: id, framework: framework, typeName: typeName, label: label)
+            order.append(id)
+        }
+        let blockCount = try reader.count(atMost: reader.remaining / JournalFormat.frameHeaderLength)
+        var blocks: [JournalBlock] = []
+        blocks.reserveCapacity(blockCount)
+        for _ in 0..<blockCount {
+            let offset = try reader.count(atMost: fileSize)
+            let frameStart = reader.offset
+            try reader.skip(JournalFormat.frameHeaderLength)
+            guard let frame = BlockFrame.decode(payload, at: frameStart), frame.type == .events,
+                  offset >= JournalFormat.headerLength, offset + frame.totalLength <= fileSize else {
+                throw .malformed("an index entry that does not describe a block", at: frameStart)
+            }
+            let summaryCount = try reader.count(atMost: sourceCount)
+            var summaries: [UInt64: JournalBlock.SourceSummary] = [:]
+            for _ in 0..<summaryCount {
+                let position = try reader.count(atMost: max(0, order.count - 1))
+                guard order.indices.contains(position) else { throw .malformed("source reference beyond the table", at: reader.offset) }
+                let count = try reader.count(atMost: Int(frame.eventCount))
+                summaries[order[position]] = .init(eventCount: count, firstSequence: try reader.varint(), lastSequence: try reader.varint())
+            }
+            blocks.append(JournalBlock(offset: offset, frame: frame, sources: summaries))
+        }
+        return (blocks, sources, order)
+    }
+}

@@ -1,0 +1,173 @@
+/// The binary form of ``StateValue`` trees and ``StateDiff``s inside a block. Every string (field
+/// names, string values, type names) is a reference into the block's string table, so a name that
+/// recurs in every state of a block is stored once.
+enum StateValueCoding {
+    enum Tag: UInt8 {
+        case null = 0, `false`, `true`, integer, unsignedInteger, floatingPoint, string, array, object, opaque
+    }
+
+    static func write(_ value: StateValue, to writer: inout ByteWriter, strings: inout StringTable) {
+        switch value {
+        case .null: writer.byte(Tag.null.rawValue)
+        case .bool(let flag): writer.byte(flag ? Tag.true.rawValue : Tag.false.rawValue)
+        case .integer(let number):
+            writer.byte(Tag.integer.rawValue)
+            writer.signedVarint(number)
+        case .unsignedInteger(let number):
+            writer.byte(Tag.unsignedInteger.rawValue)
+            writer.varint(number)
+        case .floatingPoint(let number):
+            writer.byte(Tag.floatingPoint.rawValue)
+            writer.fixed(number.bitPattern)
+        case .string(let text):
+            writer.byte(Tag.string.rawValue)
+            writer.varint(strings.reference(text))
+        case .array(let elements):
+            writer.byte(Tag.array.rawValue)
+            writer.varint(elements.count)
+            for element in elements { write(element, to: &writer, strings: &strings) }
+        case .object(let fields):
+            writer.byte(Tag.object.rawValue)
+            writer.varint(fields.count)
+            for (key, field) in fields {
+                writer.varint(strings.reference(key))
+                write(field, to: &writer, strings: &strings)
+            }
+        case .opaque(let leaf):
+            writer.byte(Tag.opaque.rawValue)
+            writer.varint(strings.reference(leaf.typeName))
+            writer.varint(strings.reference(leaf.summary))
+        }
+    }
+
+    static func read(from reader: inout ByteReader, strings: [String], depth: Int = 0) throws(JournalFormatError) -> StateValue {
+        guard depth < JournalFormat.maximumTreeDepth else { throw .malformed("a value nested deeper than \(JournalFormat.maximumTreeDepth)", at: reader.offset) }
+        let tagByte = try reader.byte()
+        guard let tag = Tag(rawValue: tagByte) else { throw .malformed("unknown value tag \(tagByte)", at: reader.offset - 1) }
+        switch tag {
+        case .null: return .null
+        case .false: return .bool(false)
+        case .true: return .bool(true)
+        case .integer: return .integer(try reader.signedVarint())
+        case .unsignedInteger: return .unsignedInteger(try reader.varint())
+        case .floatingPoint: return .floatingPoint(Double(bitPattern: try reader.fixed(UInt64.self)))
+        case .string: return .string(try string(from: &reader, strings))
+        case .array:
+            // Each element takes at least one byte, which bounds the count by what remains.
+            let count = try reader.count(atMost: reader.remaining)
+            var elements: [StateValue] = []
+            elements.reserveCapacity(count)
+            for _ in 0..<count { elements.append(try read(from: &reader, strings: strings, depth: depth + 1)) }
+            return .array(elements)
+        case .object:
+            let count = try reader.count(atMost: reader.remaining / 2)
+            var fields = StateObjectFields(minimumCapacity: count)
+            for _ in 0..<count {
+                let key = try string(from: &reader, strings)
+                fields[key] = try read(from: &reader, strings: strings, depth: depth + 1)
+            }
+            return .object(fields)
+        case .opaque:
+            return .opaque(OpaqueValue(typeName: try string(from: &reader, strings), summary: try string(from: &reader, strings)))
+        }
+    }
+
+    static func string(from reader: inout ByteReader, _ strings: [String]) throws(JournalFormatError) -> String {
+        let index = try reader.varint()
+        guard index < UInt64(strings.count) else { throw .malformed("string reference \(index) beyond the table of \(strings.count)", at: reader.offset) }
+        return strings[Int(index)]
+    }
+
+    // MARK: Diffs
+
+    static func write(_ diff: StateDiff, to writer: inout ByteWriter, strings: inout StringTable) {
+        writer.varint(diff.changes.count)
+        for change in diff.changes {
+            switch change.operation {
+            case .added: writer.byte(0)
+            case .removed: writer.byte(1)
+            case .changed: writer.byte(2)
+            }
+            writer.varint(change.path.components.count)
+            for component in change.path.components {
+                switch component {
+                case .key(let key):
+                    writer.byte(0)
+                    writer.varint(strings.reference(key))
+                case .index(let index):
+                    writer.byte(1)
+                    writer.varint(index)
+                }
+            }
+            switch change.operation {
+            case .added(let value):
+                writer.varint(change.fieldPosition.map { $0 + 1 } ?? 0)
+                write(value, to: &writer, strings: &strings)
+            case .removed:
+                break
+            case .changed(_, let value):
+                write(value, to: &writer, strings: &strings)
+            }
+        }
+    }
+
+    /// Reads a diff. Old values are not stored (the state before is always rebuilt from a keyframe),
+    /// so removals and changes come back with `null` as their old value.
+    static func readDiff(from reader: inout ByteReader, strings: [String]) throws(JournalFormatError) -> StateDiff {
+        let count = try reader.count(atMost: reader.remaining)
+        var changes: [StateChange] = []
+        changes.reserveCapacity(count)
+        for _ in 0..<count {
+            let operation = try reader.byte()
+            let componentCount = try reader.count(atMost: reader.remaining)
+            var components: [StatePath.Component] = []
+            for _ in 0..<componentCount {
+                switch try reader.byte() {
+                case 0: components.append(.key(try string(from: &reader, strings)))
+                case 1: components.append(.index(try reader.count(atMost: Int(Int32.max))))
+                case let other: throw .malformed("unknown path component tag \(other)", at: reader.offset - 1)
+                }
+            }
+            let path = StatePath(components)
+            switch operation {
+            case 0:
+                let position = try reader.count(atMost: Int(Int32.max))
+                let value = try read(from: &reader, strings: strings)
+                changes.append(StateChange(path: path, operation: .added(value), fieldPosition: position == 0 ? nil : position - 1))
+            case 1:
+                changes.append(StateChange(path: path, operation: .removed(.null)))
+            case 2:
+                changes.append(StateChange(path: path, operation: .changed(from: .null, to: try read(from: &reader, strings: strings))))
+            default:
+                throw .malformed("unknown change operation \(operation)", at: reader.offset)
+            }
+        }
+        return StateDiff(changes: changes)
+    }
+}
+
+/// The strings of one block, each stored once and referred to by its position.
+struct StringTable {
+    private(set) var strings: [String] = []
+    private var positions: [String: Int] = [:]
+    /// Static strings (call sites) looked up by address, which is cheaper than hashing their text.
+    private var staticPositions: [UnsafeRawPointer: Int] = [:]
+
+    mutating func reference(_ text: String) -> Int {
+        if let position = positions[text] { return position }
+        strings.append(text)
+        positions[text] = strings.count - 1
+        return strings.count - 1
+    }
+
+    mutating func reference(_ text: StaticString) -> Int {
+        guard text.hasPointerRepresentation else { return reference(text.description) }
+        let address = UnsafeRawPointer(text.utf8Start)
+        if let position = staticPositions[address] { return position }
+        let position = reference(text.description)
+        staticPositions[address] = position
+        return position
+    }
+
+    var isEmpty: Bool { strings.isEmpty }
+}

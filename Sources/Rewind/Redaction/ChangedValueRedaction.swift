@@ -1,0 +1,18 @@
+extension Redaction {
+    /// The new value of a change event as it may be recorded or shown.
+    ///
+    /// A key path that names its fields (`profile.pin`) is checked against the name rules. One that
+    /// does not — a property wrapper such as ``Secret`` is reached through its computed
+    /// `wrappedValue` — is checked against the redacted state instead: the value is shown only if
+    /// that state already shows it. `state` is asked for only in that second case.
+    func visibleChange(at path: String, value: StateValue, state: () -> StateValue?) -> StateValue {
+        if value.containsRedaction { return value }
+        let hidden = StateValue.opaque(Redaction.redactedLeaf(typeName: value.shapeName))
+        if path.contains("…") || path.isEmpty {
+            guard let state = state() else { return hidden }
+            return state.contains(subtree: value) ? value : hidden
+        }
+        let names = path.split(whereSeparator: { ".?[]".contains($0) })
+        return names.contains { redacts(key: String($0)) } ? hidden : value
+    }
+}
