@@ -1,6 +1,6 @@
 import Cycler
 import Foundation
-import Rewind
+@testable import Rewind
 import Testing
 
 @Suite("Journal round trip")

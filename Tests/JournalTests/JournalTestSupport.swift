@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@testable import Rewind
 
 /// A fresh temporary directory per test, removed when the value is released.
 final class TemporaryDirectory {

@@ -38,6 +38,14 @@ public struct JournalHeader: Sendable, Equatable {
     /// The version of Rewind that wrote the file.
     public var writerVersion: String
 
+    /// Creates a header.
+    public init(formatVersion: UInt16, createdWallNanoseconds: Int64, createdMonotonicNanoseconds: UInt64, writerVersion: String) {
+        self.formatVersion = formatVersion
+        self.createdWallNanoseconds = createdWallNanoseconds
+        self.createdMonotonicNanoseconds = createdMonotonicNanoseconds
+        self.writerVersion = writerVersion
+    }
+
     func encoded() -> [UInt8] {
         var writer = ByteWriter(capacity: JournalFormat.headerLength)
         writer.append(JournalFormat.magic)

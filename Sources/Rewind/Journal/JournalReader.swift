@@ -329,7 +329,9 @@ public final class JournalReader: @unchecked Sendable {
             if let frame = BlockFrame.decode(frameBytes, at: 0) {
                 if offset + frame.totalLength > fileSize {
                     if final {
-                        damage.append(JournalDamage(byteRange: offset..<fileSize, sequences: frame.firstSequence...frame.lastSequence, reason: "the last block is cut short (torn tail)"))
+                        damage.append(frame.type == .index
+                            ? JournalDamage(byteRange: offset..<fileSize, sequences: nil, reason: "the index is cut short (rebuilt from the blocks; no events lost)")
+                            : JournalDamage(byteRange: offset..<fileSize, sequences: frame.firstSequence...frame.lastSequence, reason: "the last block is cut short (torn tail)"))
                         offset = fileSize
                     }
                     break

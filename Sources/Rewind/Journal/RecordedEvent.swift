@@ -60,8 +60,8 @@ public struct RecordedEvent: Sendable, Equatable {
     /// For `dropped`: how many events were dropped, and their sequence range.
     public var dropped: DroppedRange?
     /// The state record the event carries, if any (a full snapshot or a diff from the previous state
-    /// of the same source).
-    var stateRecord: StateRecord?
+    /// of the same source). ``JournalReader/state(of:at:)`` rebuilds whole states from them.
+    public var stateRecord: StateRecord?
 
     /// Whether this event changed (or re-stated) its source's state.
     public var carriesState: Bool { stateRecord != nil }
@@ -83,7 +83,9 @@ public struct DroppedRange: Sendable, Equatable {
 
 /// How an event's state is stored: a full snapshot (a keyframe) or the changes from the previous
 /// state of the same source.
-enum StateRecord: Sendable, Equatable {
+public enum StateRecord: Sendable, Equatable {
+    /// A full snapshot.
     case keyframe(StateValue)
+    /// The changes from the source's previous state (old values are not stored).
     case diff(StateDiff)
 }

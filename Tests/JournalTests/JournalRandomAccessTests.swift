@@ -1,0 +1,121 @@
+import Cycler
+import Foundation
+@testable import Rewind
+import Testing
+
+@Suite("Journal random access")
+struct JournalRandomAccessTests {
+    struct Item: Codable, Equatable { var id: Int; var title: String; var done: Bool }
+    struct Board: Codable, Equatable { var items: [Item]; var selected: Int?; var title: String }
+
+    final class BoardModel: CyclerType, Sendable {
+        let state: Storage<Board> = .init(Board(items: (0..<20).map { Item(id: $0, title: "item \($0)", done: false) }, selected: nil, title: "board"))
+    }
+
+    /// Records a session with many kinds of state change, in several small blocks.
+    static func record(to path: String, steps: Int, seed: UInt64) throws -> (boards: [UInt64], other: UInt64) {
+        var configuration = JournalConfiguration()
+        configuration.blockSize = 2 * 1024
+        configuration.keyframeInterval = 16
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let first = BoardModel(), second = BoardModel()
+        first.set(logger: journal)
+        second.set(logger: journal)
+        var generator = SplitMix(seed: seed)
+        for step in 0..<steps {
+            let model = generator.next() % 3 == 0 ? second : first
+            switch generator.next() % 5 {
+            case 0:
+                model.commit("toggle") { state in
+                    guard !state.value.items.isEmpty else { return }
+                    let index = Int(generator.next() % UInt64(state.value.items.count))
+                    state.update(!state.value.items[index].done, \.items[index].done)
+                }
+            case 1:
+                model.commit("insert") { state in
+                    var items = state.value.items
+                    items.insert(Item(id: 100 + step, title: "new \(step)", done: false), at: Int(generator.next() % UInt64(items.count + 1)))
+                    state.update(items, \.items)
+                }
+            case 2:
+                model.commit("remove") { state in
+                    guard !state.value.items.isEmpty else { return }
+                    var items = state.value.items
+                    items.remove(at: Int(generator.next() % UInt64(items.count)))
+                    state.update(items, \.items)
+                }
+            case 3:
+                model.commit("select") { $0.update(Int(generator.next() % 10), \.selected) }
+            default:
+                model.commit("rename") { $0.update("board \(step)", \.title) }
+            }
+        }
+        journal.close()
+        return ([first.eventSource.instanceID, second.eventSource.instanceID], first.eventSource.instanceID)
+    }
+
+    @Test("the state at random steps, by random access, equals the state rebuilt from the first event")
+    func randomAccessMatchesSequentialReplay() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("board.rewind")
+        let sources = try Self.record(to: path, steps: 600, seed: 7).boards
+        let reader = try JournalReader(path: path)
+        #expect(reader.blocks.count > 10)
+        #expect(reader.damage.isEmpty)
+
+        // Rebuild every state by walking the whole journal from the first event.
+        var current: [UInt64: StateValue] = [:]
+        var expected: [(sequence: UInt64, source: UInt64, state: StateValue?)] = []
+        let events = reader.allEvents()
+        for event in events {
+            let id = event.source.instanceID
+            switch event.stateRecord {
+            case .keyframe(let tree)?: current[id] = tree
+            case .diff(let changes)?: current[id] = try apply(changes, to: current[id]!)
+            case nil: break
+            }
+            expected.append((event.sequence, id, current[id]))
+        }
+        var generator = SplitMix(seed: 99)
+        for _ in 0..<300 {
+            let pick = expected[Int(generator.next() % UInt64(expected.count))]
+            let source = sources[Int(generator.next() % 2)]
+            let sequentialState = expected.last { $0.source == source && $0.sequence <= pick.sequence }?.state
+            #expect(try reader.state(of: source, at: pick.sequence) == sequentialState)
+            #expect(try reader.event(sequence: pick.sequence)?.sequence == pick.sequence)
+        }
+        // And the final state decodes to the live type.
+        let last = try #require(try reader.state(of: sources[0], at: reader.sequenceRange!.upperBound))
+        _ = try StateCapture.decode(Board.self, from: last)
+    }
+
+    @Test("filters pick events by source, kind, text and range without reading everything")
+    func filters() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("board.rewind")
+        let sources = try Self.record(to: path, steps: 200, seed: 3).boards
+        let reader = try JournalReader(path: path)
+        let all = reader.allEvents()
+        let renames = Array(reader.events(matching: EventFilter(sourceIDs: [sources[1]], kinds: [.willMutate], text: "RENAME")))
+        #expect(renames == all.filter { $0.source.instanceID == sources[1] && $0.kind == .willMutate && $0.name == "rename" })
+        #expect(!renames.isEmpty)
+        let range = all[50].sequence...all[80].sequence
+        #expect(Array(reader.events(matching: EventFilter(sequences: range))).map(\.sequence) == all.filter { range.contains($0.sequence) }.map(\.sequence))
+        let summary = reader.sources
+        #expect(summary.count == 2)
+        #expect(summary.reduce(0) { $0 + $1.eventCount } == all.count)
+        #expect(reader.eventCount == all.count)
+    }
+}
+
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
