@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The key path a change event is about, as a Swift key path (Cycler's `update(_:_:)`) or as the name
 /// of a property (a Ricemill `@Published` store property, a Unio state relay, a Flask key).
@@ -40,7 +39,7 @@ enum KeyPathNames {
         let keyPath: AnyKeyPath
     }
 
-    private static let cache = Mutex<[Key: String]>([:])
+    private static let cache = Locked<[Key: String]>([:])
 
     static func name(of keyPath: AnyKeyPath) -> String {
         let key = Key(keyPath: keyPath)

@@ -35,7 +35,9 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     private var flushRequested: UInt64 = 0
     private var flushCompleted: UInt64 = 0
     private var syncRequested: UInt64 = 0
+    /// Drops not yet recorded in the journal; the writer takes them with each batch.
     private var dropped: (count: UInt64, lowest: UInt64, highest: UInt64, source: EventSource?) = (0, .max, 0, nil)
+    private var totalDropped: UInt64 = 0
     private var currentPath: String
     private var failure: JournalWriteError?
     private var writtenCount = 0
@@ -73,6 +75,7 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
         if pending.count >= configuration.queueCapacity && !closing {
             if configuration.overflow == .drop {
                 dropped.count += 1
+                totalDropped += 1
                 dropped.lowest = min(dropped.lowest, event.sequence)
                 dropped.highest = max(dropped.highest, event.sequence)
                 dropped.source = dropped.source ?? event.source
@@ -145,7 +148,7 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     /// Counters about the journal so far (as of the last block the writer finished).
     public var statistics: Statistics {
         condition.withLock {
-            Statistics(eventsWritten: writtenCount, bytesWritten: writtenBytes, eventsDropped: dropped.count, failure: failure)
+            Statistics(eventsWritten: writtenCount, bytesWritten: writtenBytes, eventsDropped: totalDropped, failure: failure)
         }
     }
 
@@ -153,7 +156,7 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
 
     private func runWriter() {
         var batch: [Event] = []
-        batch.reserveCapacity(pending.capacity)
+        batch.reserveCapacity(min(configuration.queueCapacity, 1 << 16))
         while true {
             condition.lock()
             while pending.isEmpty && flushRequested == flushCompleted && !closing {

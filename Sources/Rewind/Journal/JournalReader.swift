@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Reads a `.rewind` journal: its sources and counts from the index, any event or any source's
 /// state at any step by random access, and all events lazily with filters.
@@ -16,7 +15,7 @@ import Synchronization
 /// ```
 public final class JournalReader: @unchecked Sendable {
     // Unchecked: the block list and damage list change only in `refresh()`, and the decoded-block
-    // cache is guarded by its Mutex; use one reader per thread when following a live file.
+    // cache is guarded by its lock; use one reader per thread when following a live file.
 
     /// The file's path.
     public let path: String
@@ -38,7 +37,7 @@ public final class JournalReader: @unchecked Sendable {
     private var sourceOrder: [UInt64] = []
     /// Where the block walk stopped: the next block to look for when following a growing file.
     private var scanOffset = JournalFormat.headerLength
-    private let cache = Mutex<[(offset: Int, events: [RecordedEvent])]>([])
+    private let cache = Locked<[(offset: Int, events: [RecordedEvent])]>([])
     private static let cacheSize = 4
 
     /// Opens a journal.

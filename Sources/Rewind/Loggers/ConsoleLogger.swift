@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Prints one compact line per event and, after each mutation, the diff of the state it changed.
 ///
@@ -24,7 +23,7 @@ public final class ConsoleLogger: CycleLogging {
     /// Per source: the state before the running commit (or the latest state outside commits), to
     /// diff the next mutation against. The lock also serialises output, so lines from several threads
     /// never interleave.
-    private let sources = Mutex<[UInt64: SourceState]>([:])
+    private let sources = Locked<[UInt64: SourceState]>([:])
 
     private struct SourceState {
         var state: StateValue?

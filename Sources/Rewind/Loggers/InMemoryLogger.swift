@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Keeps every event in memory, in arrival order: for tests, and as the source for replay.
 ///
@@ -9,7 +8,7 @@ import Synchronization
 /// #expect(recorder.events.map(\.kind.category) == [.willDispatch, .willMutate, .change, .didMutate, .didDispatch])
 /// ```
 public final class InMemoryLogger: CycleLogging {
-    private let recorded = Mutex<[Event]>([])
+    private let recorded = Locked<[Event]>([])
 
     /// Creates an empty recorder.
     public init() {}

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The process-wide default logger: units that were not given one with `set(logger:)` send their
 /// events here. Like swift-log's `LoggingSystem`, set it once at start-up (or in a test's setup).
@@ -7,7 +6,7 @@ import Synchronization
 /// CycleLoggingSystem.bootstrap(ConsoleLogger())
 /// ```
 public enum CycleLoggingSystem {
-    private static let installed = Mutex<(any CycleLogging)?>(nil)
+    private static let installed = Locked<(any CycleLogging)?>(nil)
 
     /// Makes `logger` the default for every unit without a logger of its own; `nil` turns the
     /// default off.

@@ -8,7 +8,7 @@ import Synchronization
 public final class EventChannel: Sendable {
     /// The unit the events come from.
     public let source: EventSource
-    private let ownLogger = Mutex<(any CycleLogging)?>(nil)
+    private let ownLogger = Locked<(any CycleLogging)?>(nil)
     private let hasOwnLogger = Atomic<Bool>(false)
 
     /// Creates a channel for a unit.

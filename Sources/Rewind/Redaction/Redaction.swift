@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The rules that decide which fields are secret, applied while state is captured so that no logger,
 /// journal or screen ever receives the value.
@@ -52,7 +51,7 @@ public struct Redaction: Sendable, Equatable {
         set { processRules.withLock { $0 = newValue } }
     }
 
-    private static let processRules = Mutex(Redaction.default)
+    private static let processRules = Locked(Redaction.default)
 
     static func normalised(_ name: String) -> String {
         String(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })

@@ -1,0 +1,78 @@
+import Foundation
+import Rewind
+import Synchronization
+
+/// What records the workload's events.
+enum Contender: String, CaseIterable {
+    /// No logger: the baseline.
+    case none
+    /// Rewind's journal.
+    case journal
+    /// The logger a developer would write by hand: JSONEncoder per event, a line per event appended
+    /// through FileHandle.
+    case naive
+    /// A full state snapshot per event kept in memory, as Redux DevTools does.
+    case snapshots
+}
+
+/// The hand-written logger: each event becomes a JSON line with its state, written at once.
+final class NaiveJSONLogger: CycleLogging, @unchecked Sendable {
+    // Unchecked: the file handle and encoder are used under `lock`.
+    private let lock = NSLock()
+    private let handle: FileHandle
+    private let encoder = JSONEncoder()
+
+    struct Line: Encodable {
+        var seq: UInt64
+        var time: Double
+        var source: String
+        var kind: String
+        var name: String
+        var file: String
+        var line: UInt
+        var value: AnyEncodable?
+        var state: AnyEncodable?
+    }
+
+    struct AnyEncodable: Encodable {
+        let value: any Encodable
+        func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+    }
+
+    init(path: String) {
+        FileManager.default.createFile(atPath: path, contents: nil)
+        handle = FileHandle(forWritingAtPath: path)!
+    }
+
+    func log(_ event: Event) {
+        var value: AnyEncodable?
+        if case .change(_, let changed, _) = event.kind, let encodable = changed.value as? any Encodable { value = AnyEncodable(value: encodable) }
+        let state = (event.kind.state?.value as? any Encodable).map(AnyEncodable.init)
+        let line = Line(
+            seq: event.sequence, time: event.time.date.timeIntervalSince1970, source: event.source.description,
+            kind: event.kind.name, name: event.name, file: event.callSite.file.description, line: event.callSite.line,
+            value: value, state: state
+        )
+        lock.lock()
+        defer { lock.unlock() }
+        var data = try! encoder.encode(line)
+        data.append(0x0A)
+        handle.write(data)
+    }
+
+    func close() {
+        try? handle.synchronize()
+        try? handle.close()
+    }
+}
+
+/// Keeps every state it is given, per event, in memory.
+final class SnapshotLogger: CycleLogging {
+    private let snapshots = Mutex<[(UInt64, CapturedValue?)]>([])
+
+    func log(_ event: Event) {
+        snapshots.withLock { $0.append((event.sequence, event.kind.state)) }
+    }
+
+    var count: Int { snapshots.withLock { $0.count } }
+}

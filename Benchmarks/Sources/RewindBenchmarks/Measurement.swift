@@ -1,0 +1,130 @@
+import Foundation
+import Rewind
+
+enum Measurement {
+    struct Result: Codable {
+        var workload: String
+        var contender: String
+        var commits: Int
+        var events: Int
+        /// Caller-thread time per commit, nanoseconds.
+        var callerCommitP50: Double
+        var callerCommitP99: Double
+        /// Events per second from the first commit until everything is durably on disk (or, for the
+        /// in-memory contender, until the last commit returns).
+        var eventsPerSecond: Double
+        var bytesOnDisk: Int
+        var peakResidentKilobytes: Int
+        /// Caller-thread time per event: per-commit time divided by the events a commit makes.
+        var callerEventP50: Double { callerCommitP50 / Double(Workload.eventsPerCommit) }
+        var callerEventP99: Double { callerCommitP99 / Double(Workload.eventsPerCommit) }
+        var bytesPerEvent: Double { Double(bytesOnDisk) / Double(events) }
+    }
+
+    struct ReadResult: Codable {
+        var journalEvents: Int
+        var reads: Int
+        var openMilliseconds: Double
+        var p50Milliseconds: Double
+        var p99Milliseconds: Double
+        var maxMilliseconds: Double
+    }
+
+    static func run(workload: Workload, contender: Contender, file: String) throws -> Result {
+        var journal: JournalLogger?
+        var naive: NaiveJSONLogger?
+        var snapshots: SnapshotLogger?
+        let logger: (any CycleLogging)?
+        switch contender {
+        case .none: logger = nil
+        case .journal:
+            journal = try JournalLogger(path: file)
+            logger = journal
+        case .naive:
+            naive = NaiveJSONLogger(path: file)
+            logger = naive
+        case .snapshots:
+            snapshots = SnapshotLogger()
+            logger = snapshots
+        }
+        var samples = [UInt64](repeating: 0, count: workload.commits)
+        let start = EventTime.monotonicNow()
+        do {
+            // The view model is released at the end of this scope, so its `released` event is
+            // logged before the loggers close.
+            let driver = workload.makeDriver(logger: logger)
+            for index in 0..<workload.commits {
+                let before = EventTime.monotonicNow()
+                driver.commit(index)
+                samples[index] = EventTime.monotonicNow() - before
+            }
+        }
+        journal?.close()  // writes the rest, the index, and fsyncs
+        naive?.close()    // synchronize: fsync
+        let end = EventTime.monotonicNow()
+        withExtendedLifetime(snapshots) {}
+        samples.sort()
+        let events = workload.commits * Workload.eventsPerCommit
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+        return Result(
+            workload: workload.rawValue, contender: contender.rawValue, commits: workload.commits, events: events,
+            callerCommitP50: Double(samples[samples.count / 2]), callerCommitP99: Double(samples[samples.count * 99 / 100]),
+            eventsPerSecond: Double(events) / (Double(end - start) / 1e9), bytesOnDisk: size ?? 0,
+            peakResidentKilobytes: Int(usage.ru_maxrss)
+        )
+    }
+
+    /// Opens the counter journal and reads the state at `count` random steps.
+    static func randomStateReads(path: String, count: Int) throws -> ReadResult {
+        let opened = EventTime.monotonicNow()
+        let reader = try JournalReader(path: path)
+        let openTime = Double(EventTime.monotonicNow() - opened) / 1e6
+        let range = reader.sequenceRange!
+        let source = reader.sources[0].source.instanceID
+        var generator = SystemRandomNumberGenerator()
+        var times: [Double] = []
+        for _ in 0..<count {
+            let step = UInt64.random(in: range, using: &generator)
+            let before = EventTime.monotonicNow()
+            _ = try reader.state(of: source, at: step)
+            times.append(Double(EventTime.monotonicNow() - before) / 1e6)
+        }
+        times.sort()
+        return ReadResult(journalEvents: reader.eventCount, reads: count, openMilliseconds: openTime, p50Milliseconds: times[count / 2], p99Milliseconds: times[count * 99 / 100], maxMilliseconds: times.last!)
+    }
+
+    static func machineDescription() -> String {
+        "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB, \(ProcessInfo.processInfo.operatingSystemVersionString)"
+    }
+
+    struct Report: Codable {
+        var results: [Result]
+        var reads: ReadResult?
+        var machine: String
+
+        func table() -> String {
+            var lines = ["workload  contender   caller ns/event p50   p99   overhead p50   events/s to disk   bytes/event   peak RSS MB"]
+            for result in results {
+                let baseline = results.first { $0.workload == result.workload && $0.contender == "none" }
+                let overhead = baseline.map { result.callerEventP50 - $0.callerEventP50 } ?? 0
+                lines.append([
+                    result.workload.padding(toLength: 9, withPad: " ", startingAt: 0),
+                    result.contender.padding(toLength: 10, withPad: " ", startingAt: 0),
+                    String(format: "%19.0f", result.callerEventP50), String(format: "%5.0f", result.callerEventP99),
+                    String(format: "%14.0f", overhead), String(format: "%18.0f", result.eventsPerSecond),
+                    result.bytesOnDisk == 0 ? "            —" : String(format: "%13.2f", result.bytesPerEvent),
+                    String(format: "%13.1f", Double(result.peakResidentKilobytes) / 1024),
+                ].joined(separator: " "))
+            }
+            if let reads {
+                lines.append("")
+                lines.append(String(format: "state at %d random steps of the %d-event counter journal: open %.1f ms; read p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+                                    reads.reads, reads.journalEvents, reads.openMilliseconds, reads.p50Milliseconds, reads.p99Milliseconds, reads.maxMilliseconds))
+            }
+            lines.append("machine: \(machine)")
+            return lines.joined(separator: "\n")
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Cycler
+import Rewind
+
+/// The two workloads of the recording benchmark.
+enum Workload: String, CaseIterable {
+    /// 1,000,000 commits of a 3-field struct on a Cycler.
+    case counter
+    /// 100,000 commits on a nested state of about 2 KiB (50 items), each changing one item.
+    case todo
+
+    var commits: Int {
+        switch self {
+        case .counter: 1_000_000
+        case .todo: 100_000
+        }
+    }
+
+    /// Events per commit: willMutate, change, didMutate.
+    static let eventsPerCommit = 3
+
+    /// Makes the view model and returns the function that performs commit number `index`.
+    func makeDriver(logger: (any CycleLogging)?) -> (unit: AnyObject, commit: (Int) -> Void) {
+        switch self {
+        case .counter:
+            let model = CounterModel()
+            model.set(logger: logger)
+            return (model, { _ in model.commit("increment") { $0.update($0.value.count + 1, \.count) } })
+        case .todo:
+            let model = TodoModel()
+            model.set(logger: logger)
+            return (model, { index in
+                model.commit("toggle") { state in
+                    let item = index % 50
+                    state.update(!state.value.items[item].done, \.items[item].done)
+                }
+            })
+        }
+    }
+}
+
+final class CounterModel: CyclerType {
+    struct State: Codable { var count = 0; var step = 1; var isEnabled = true }
+    let state: Storage<State> = .init(.init())
+}
+
+final class TodoModel: CyclerType {
+    struct Item: Codable { var id: Int; var title: String; var notes: String; var done: Bool }
+    struct State: Codable { var title: String; var filter: String; var items: [Item] }
+    let state: Storage<State> = .init(State(
+        title: "Groceries", filter: "all",
+        items: (0..<50).map { Item(id: $0, title: "Item number \($0)", notes: "", done: false) }
+    ))
+}

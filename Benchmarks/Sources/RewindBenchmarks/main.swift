@@ -1,0 +1,56 @@
+import Foundation
+import Rewind
+
+// Usage:
+//   rewind-benchmarks [--output FILE] [--workload counter|todo] [--keep DIR]
+// Runs every contender on every workload, each in a child process of its own (so that peak memory
+// is the contender's own), then reads the state at 1,000 random steps of the counter journal.
+// Prints a table and writes the figures as JSON (default: benchmark-results.json).
+
+let arguments = CommandLine.arguments
+func option(_ name: String) -> String? {
+    arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+}
+
+if let run = option("--run") {
+    // Child mode: one workload with one contender.
+    let parts = run.split(separator: ":").map(String.init)
+    let result = try Measurement.run(workload: Workload(rawValue: parts[0])!, contender: Contender(rawValue: parts[1])!, file: option("--file")!)
+    let data = try JSONEncoder().encode(result)
+    FileHandle.standardOutput.write(data)
+    exit(0)
+}
+
+let outputPath = option("--output") ?? "benchmark-results.json"
+let workloads = option("--workload").map { [Workload(rawValue: $0)!] } ?? Workload.allCases
+let scratch = option("--keep") ?? NSTemporaryDirectory() + "rewind-bench-\(getpid())"
+try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+
+var results: [Measurement.Result] = []
+for workload in workloads {
+    for contender in Contender.allCases {
+        let file = "\(scratch)/\(workload.rawValue)-\(contender.rawValue)" + (contender == .journal ? ".rewind" : ".jsonl")
+        FileHandle.standardError.write(Data("running \(workload.rawValue) / \(contender.rawValue)…\n".utf8))
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        child.arguments = ["--run", "\(workload.rawValue):\(contender.rawValue)", "--file", file]
+        let pipe = Pipe()
+        child.standardOutput = pipe
+        try child.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        child.waitUntilExit()
+        results.append(try JSONDecoder().decode(Measurement.Result.self, from: data))
+    }
+}
+
+var reads: Measurement.ReadResult?
+if workloads.contains(.counter) {
+    reads = try Measurement.randomStateReads(path: "\(scratch)/counter-journal.rewind", count: 1_000)
+}
+let report = Measurement.Report(results: results, reads: reads, machine: Measurement.machineDescription())
+print(report.table())
+let encoder = JSONEncoder()
+encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+try encoder.encode(report).write(to: URL(fileURLWithPath: outputPath))
+print("\nwritten to \(outputPath)")
+if option("--keep") == nil { try? FileManager.default.removeItem(atPath: scratch) }

@@ -1,0 +1,157 @@
+import Cycler
+import Foundation
+@testable import Rewind
+import Synchronization
+import Testing
+
+@Suite("Journal writer")
+struct JournalWriterTests {
+    struct Counter: Codable, Equatable { var count = 0 }
+
+    final class CounterModel: CyclerType, Sendable {
+        let state: Storage<Counter> = .init(.init())
+    }
+
+    @Test("eight threads logging at once lose and duplicate no sequence number")
+    func concurrentProducers() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("threads.rewind")
+        var configuration = JournalConfiguration()
+        configuration.queueCapacity = 512  // small, so producers really wait for the writer
+        configuration.blockSize = 8 * 1024
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let memory = InMemoryLogger()
+        let models = (0..<8).map { _ in CounterModel() }
+        for model in models { model.set(logger: MultiplexLogger([journal, memory])) }
+        await withTaskGroup(of: Void.self) { group in
+            for model in models {
+                group.addTask {
+                    for _ in 0..<1_000 { model.commit("add") { $0.update($0.value.count + 1, \.count) } }
+                }
+            }
+        }
+        journal.close()
+        let logged = memory.events.map(\.sequence)
+        let reader = try JournalReader(path: path)
+        let read = reader.allEvents().map(\.sequence)
+        #expect(read.count == logged.count)
+        #expect(Set(read) == Set(logged))
+        #expect(Set(read).count == read.count)
+        for model in models {
+            let id = model.eventSource.instanceID
+            #expect(try reader.state(of: id, at: reader.sequenceRange!.upperBound) == StateCapture.capture(Counter(count: 1_000)))
+        }
+    }
+
+    @Test("follow mode sees events written after it started")
+    func follow() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("live.rewind")
+        let journal = try JournalLogger(path: path)
+        let model = CounterModel()
+        model.set(logger: journal)
+        model.commit { $0.update(1, \.count) }
+        journal.flush()
+
+        let reader = try JournalReader(path: path)
+        #expect(!reader.hasIndex)
+        #expect(reader.eventCount == 4)
+        #expect(reader.damage.isEmpty)
+        #expect(reader.refresh() == 0)
+
+        model.commit { $0.update(2, \.count) }
+        journal.flush()
+        #expect(reader.refresh() == 1)
+        #expect(reader.eventCount == 7)
+        let id = model.eventSource.instanceID
+        #expect(try reader.state(of: id, at: reader.sequenceRange!.upperBound) == StateCapture.capture(Counter(count: 2)))
+
+        journal.close()
+        reader.refresh()
+        #expect(reader.allEvents().count == 7)
+        #expect(reader.damage.isEmpty)
+    }
+
+    @Test("in drop mode a full queue drops events and the journal says how many and where")
+    func dropMode() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("drops.rewind")
+        var configuration = JournalConfiguration()
+        configuration.queueCapacity = 1
+        configuration.overflow = .drop
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let memory = InMemoryLogger()
+        let model = CounterModel()
+        model.set(logger: MultiplexLogger([memory, journal]))
+        for value in 1...20_000 { model.commit { $0.update(value, \.count) } }
+        journal.close()
+        let dropped = journal.statistics.eventsDropped
+        let reader = try JournalReader(path: path)
+        let events = reader.allEvents()
+        let markers = events.compactMap(\.dropped)
+        let recorded = events.filter { $0.kind != .dropped }
+        #expect(dropped > 0)
+        #expect(markers.reduce(0) { $0 + $1.count } == dropped)
+        #expect(UInt64(recorded.count) + dropped == UInt64(memory.events.count))
+        let recordedSequences = Set(recorded.map(\.sequence))
+        for marker in markers {
+            // The markers' ranges cover the sequence numbers that are missing.
+            #expect(!recordedSequences.contains(marker.sequences.lowerBound))
+        }
+    }
+
+    @Test("files are private (0600) and rotate by size into files that each open on their own")
+    func permissionsAndRotation() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("rotating.rewind")
+        var configuration = JournalConfiguration()
+        configuration.blockSize = 512
+        configuration.rotationSize = 4 * 1024
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let model = CounterModel()
+        model.set(logger: journal)
+        for value in 1...3_000 { model.commit { $0.update(value, \.count) } }
+        journal.close()
+
+        var paths = [path]
+        while FileManager.default.fileExists(atPath: JournalEncoder.rotatedPath(path, paths.count)) {
+            paths.append(JournalEncoder.rotatedPath(path, paths.count))
+        }
+        #expect(paths.count > 2)
+        #expect(paths[1].hasSuffix("rotating.1.rewind"))
+        var total = 0
+        for file in paths {
+            let attributes = try FileManager.default.attributesOfItem(atPath: file)
+            #expect((attributes[.posixPermissions] as? Int) == 0o600)
+            let reader = try JournalReader(path: file)
+            #expect(reader.hasIndex && reader.damage.isEmpty)
+            total += reader.eventCount
+        }
+        #expect(total == 1 + 3 * 3_000)
+    }
+
+    @Test("deterministic journals of the same session are byte-identical")
+    func deterministic() throws {
+        let directory = TemporaryDirectory()
+        var configuration = JournalConfiguration()
+        configuration.deterministic = true
+        func record(_ name: String) throws -> Data {
+            let journal = try JournalLogger(path: directory.file(name), configuration: configuration)
+            let model = CounterModel()
+            model.set(logger: journal)
+            for value in 1...50 { model.dispatch("set") { _ in model.commit { $0.update(value, \.count) } } }
+            journal.close()
+            return try Data(contentsOf: URL(fileURLWithPath: directory.file(name)))
+        }
+        let first = try record("a.rewind"), second = try record("b.rewind")
+        #expect(first == second)
+        let reader = try JournalReader(path: directory.file("a.rewind"))
+        #expect(reader.allEvents().map(\.sequence) == Array(1...UInt64(reader.eventCount)))
+        #expect(reader.sources.map(\.source.instanceID) == [1])
+    }
+
+    @Test("a journal that cannot be created says why")
+    func unwritable() {
+        #expect(throws: JournalWriteError.self) { try JournalLogger(path: "/nonexistent-dir/x.rewind") }
+    }
+}
