@@ -70,33 +70,41 @@ final class CaptureSession {
         return try body()
     }
 
-    /// Values that are leaves whichever path captures them.
+    /// Values that are leaves whichever path captures them. The type is looked up first, so that a
+    /// struct (the common case) costs one dictionary lookup instead of a cast per leaf type.
     static func captureLeaf(_ value: Any) -> StateValue? {
-        switch value {
-        case let value as String: .string(value)
-        case let value as Bool: .bool(value)
-        case let value as Int: .integer(Int64(value))
-        case let value as Double: .floatingPoint(value)
-        case let value as Int64: .integer(value)
-        case let value as Int32: .integer(Int64(value))
-        case let value as Int16: .integer(Int64(value))
-        case let value as Int8: .integer(Int64(value))
-        case let value as UInt: unsigned(UInt64(value))
-        case let value as UInt64: unsigned(value)
-        case let value as UInt32: .integer(Int64(value))
-        case let value as UInt16: .integer(Int64(value))
-        case let value as UInt8: .integer(Int64(value))
-        case let value as Float: .floatingPoint(Double(value))
-        case let value as Substring: .string(String(value))
-        case let value as Character: .string(String(value))
-        case let value as Date: .string(TimestampText.format(value))
-        case let value as URL: .string(value.absoluteString)
-        case let value as UUID: .string(value.uuidString)
-        case let value as Data: .string(value.base64EncodedString())
-        case let value as Decimal: .floatingPoint(NSDecimalNumber(decimal: value).doubleValue)
-        default: nil
-        }
+        guard let convert = leafConverters[ObjectIdentifier(type(of: value))] else { return nil }
+        return convert(value)
     }
+
+    private static let leafConverters: [ObjectIdentifier: @Sendable (Any) -> StateValue] = {
+        var table: [ObjectIdentifier: @Sendable (Any) -> StateValue] = [:]
+        func add<T>(_ type: T.Type, _ convert: @escaping @Sendable (T) -> StateValue) {
+            table[ObjectIdentifier(type)] = { convert($0 as! T) }
+        }
+        add(String.self) { .string($0) }
+        add(Bool.self) { .bool($0) }
+        add(Int.self) { .integer(Int64($0)) }
+        add(Double.self) { .floatingPoint($0) }
+        add(Int64.self) { .integer($0) }
+        add(Int32.self) { .integer(Int64($0)) }
+        add(Int16.self) { .integer(Int64($0)) }
+        add(Int8.self) { .integer(Int64($0)) }
+        add(UInt.self) { unsigned(UInt64($0)) }
+        add(UInt64.self) { unsigned($0) }
+        add(UInt32.self) { .integer(Int64($0)) }
+        add(UInt16.self) { .integer(Int64($0)) }
+        add(UInt8.self) { .integer(Int64($0)) }
+        add(Float.self) { .floatingPoint(Double($0)) }
+        add(Substring.self) { .string(String($0)) }
+        add(Character.self) { .string(String($0)) }
+        add(Date.self) { .string(TimestampText.format($0)) }
+        add(URL.self) { .string($0.absoluteString) }
+        add(UUID.self) { .string($0.uuidString) }
+        add(Data.self) { .string($0.base64EncodedString()) }
+        add(Decimal.self) { .floatingPoint(NSDecimalNumber(decimal: $0).doubleValue) }
+        return table
+    }()
 
     static func unsigned(_ value: UInt64) -> StateValue {
         value <= UInt64(Int64.max) ? .integer(Int64(value)) : .unsignedInteger(value)

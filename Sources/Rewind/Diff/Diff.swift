@@ -31,6 +31,11 @@ enum StateDiffer {
     static func collect(_ old: StateValue, _ new: StateValue, at path: StatePath, into changes: inout [StateChange]) {
         guard old != new else { return }
         switch (old, new) {
+        case (.object(let oldFields), .object(let newFields)) where oldFields.keys == newFields.keys:
+            // The common case — same fields, same order — needs no set arithmetic.
+            for index in oldFields.values.indices where oldFields.values[index] != newFields.values[index] {
+                collect(oldFields.values[index], newFields.values[index], at: path.appending(.key(oldFields.keys[index])), into: &changes)
+            }
         case (.object(let oldFields), .object(let newFields)):
             let commonInOldOrder = oldFields.keys.filter { newFields[$0] != nil }
             let commonInNewOrder = newFields.keys.filter { oldFields[$0] != nil }

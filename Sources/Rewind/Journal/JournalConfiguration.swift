@@ -23,7 +23,7 @@ public struct JournalConfiguration: Sendable {
     /// named `name.rewind`, `name.1.rewind`, `name.2.rewind`, …
     public var rotationSize: Int? = nil
     /// zlib's compression level, 1 (fastest) to 9 (smallest).
-    public var compressionLevel: Int32 = 6
+    public var compressionLevel: Int32 = 1
     /// How states and values are captured (redaction rules, depth limit).
     public var captureOptions: CaptureOptions = .current
     /// Write fixed times, sequence numbers and instance numbers (counting from 1 in the order they

@@ -18,6 +18,9 @@ final class JournalEncoder {
         var stateRecordsSinceKeyframe = 0
         var keyframedInBlock = false
         var commitDepth = 0
+        /// During a commit: the state so far, rebuilt from the state before it and the changes the
+        /// commit made; `nil` once a change could not be applied (see `encode(_:)`).
+        var derivedState: StateValue?
     }
 
     init(path: String, configuration: JournalConfiguration, header: JournalHeader) throws(JournalWriteError) {
@@ -50,10 +53,21 @@ final class JournalEncoder {
         var newState: StateValue?
         switch event.kind {
         case .willMutate:
+            if track.commitDepth == 0 { track.derivedState = track.state }
             track.commitDepth += 1
         case .didMutate(_, let state):
             track.commitDepth = max(0, track.commitDepth - 1)
-            newState = state.tree(options: options)
+            // Capturing a whole state is the writer's biggest cost. Between keyframes, the state after
+            // a commit is the state before it with the commit's changes applied, when every change
+            // named a stored property: Swift key paths to computed properties and to properties with
+            // observers do not name themselves (they print as `<computed …>`), so a named write has
+            // no side effects. Keyframes are always captured from the real state.
+            if track.commitDepth == 0, let derived = track.derivedState, !needsKeyframe(track) {
+                newState = derived
+            } else {
+                newState = state.tree(options: options)
+            }
+            if track.commitDepth == 0 { track.derivedState = nil }
         case .change(let changedPath, let changedValue, let state):
             let text = changedPath.description
             path = text
@@ -61,6 +75,10 @@ final class JournalEncoder {
             value = options.redaction.visibleChange(at: text, value: changedValue.tree(options: options)) {
                 stateTree = stateTree ?? state?.tree(options: options)
                 return stateTree
+            }
+            if track.commitDepth > 0, let derived = track.derivedState {
+                track.derivedState = text.unicodeScalars.contains("…") ? nil
+                    : (try? StatePath(parsing: text)).flatMap { derived.setting(value ?? .null, at: $0) }
             }
             if track.commitDepth == 0 {
                 // Outside a commit no didMutate follows: this event carries the state.
@@ -70,6 +88,7 @@ final class JournalEncoder {
             }
         case .replace(let state), .created(.some(let state)):
             newState = state.tree(options: options)
+            if track.commitDepth > 0 { track.derivedState = newState }
         case .activity(let activity):
             value = activity.tree(options: options)
         case .willDispatch, .didDispatch, .created(.none), .released:
@@ -98,10 +117,13 @@ final class JournalEncoder {
     /// A keyframe at a source's first state in each block, every `keyframeInterval` state records,
     /// and whenever the diff would be larger than the state; otherwise the diff (or nothing, when
     /// nothing changed).
+    private func needsKeyframe(_ track: SourceTrack) -> Bool {
+        track.state == nil || !track.keyframedInBlock || track.stateRecordsSinceKeyframe >= configuration.keyframeInterval
+    }
+
     private func stateRecord(for track: inout SourceTrack, newState: StateValue) -> StateRecord? {
         defer { track.state = newState }
-        guard let previous = track.state, track.keyframedInBlock,
-              track.stateRecordsSinceKeyframe < configuration.keyframeInterval else {
+        guard let previous = track.state, !needsKeyframe(track) else {
             track.keyframedInBlock = true
             track.stateRecordsSinceKeyframe = 0
             return .keyframe(newState)

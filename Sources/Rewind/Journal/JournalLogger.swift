@@ -224,6 +224,9 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     }
 
     private func isSorted(_ batch: [Event]) -> Bool {
-        zip(batch, batch.dropFirst()).allSatisfy { $0.sequence < $1.sequence }
+        for index in batch.indices.dropFirst() where batch[index - 1].sequence > batch[index].sequence {
+            return false
+        }
+        return true
     }
 }

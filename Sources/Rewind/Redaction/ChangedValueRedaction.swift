@@ -8,11 +8,10 @@ extension Redaction {
     func visibleChange(at path: String, value: StateValue, state: () -> StateValue?) -> StateValue {
         if value.containsRedaction { return value }
         let hidden = StateValue.opaque(Redaction.redactedLeaf(typeName: value.shapeName))
-        if path.contains("…") || path.isEmpty {
+        if path.isEmpty || path.unicodeScalars.contains("…") {
             guard let state = state() else { return hidden }
             return state.contains(subtree: value) ? value : hidden
         }
-        let names = path.split(whereSeparator: { ".?[]".contains($0) })
-        return names.contains { redacts(key: String($0)) } ? hidden : value
+        return redacts(path: path) ? hidden : value
     }
 }

@@ -11,11 +11,25 @@
 /// ```
 public struct Redaction: Sendable, Equatable {
     /// Field names (normalised: lower case, without `_` and `-`) whose values are redacted.
-    public private(set) var keyNames: Set<String>
+    public private(set) var keyNames: Set<String> {
+        didSet { verdicts = Verdicts() }
+    }
+    /// Answers already given, per field name: capture asks about the same few names for every
+    /// state it records, and normalising a name costs allocations.
+    private var verdicts = Verdicts()
+
+    private final class Verdicts: Sendable {
+        let known = Locked<[String: Bool]>([:])
+        let paths = Locked<[String: Bool]>([:])
+    }
 
     /// Creates rules that redact the given field names (and every ``Secret``).
     public init(keyNames: some Sequence<String>) {
         self.keyNames = Set(keyNames.map(Self.normalised))
+    }
+
+    public static func == (lhs: Redaction, rhs: Redaction) -> Bool {
+        lhs.keyNames == rhs.keyNames
     }
 
     /// The names redacted when nothing else is configured.
@@ -40,9 +54,20 @@ public struct Redaction: Sendable, Equatable {
     /// Whether a field of this name is redacted.
     public func redacts(key: String) -> Bool {
         guard !keyNames.isEmpty else { return false }
+        if let known = verdicts.known.withLock({ $0[key] }) { return known }
         let name = Self.normalised(key)
-        if keyNames.contains(name) { return true }
-        return keyNames.contains { name.hasSuffix($0) }
+        let verdict = keyNames.contains(name) || keyNames.contains { name.hasSuffix($0) }
+        verdicts.known.withLock { $0[key] = verdict }
+        return verdict
+    }
+
+    /// Whether any field name along a path (`profile.pin`, `items[…].token`) is redacted.
+    func redacts(path: String) -> Bool {
+        if let known = verdicts.paths.withLock({ $0[path] }) { return known }
+        let names = path.split(whereSeparator: { ".?[]".contains($0) })
+        let verdict = names.contains { redacts(key: String($0)) }
+        verdicts.paths.withLock { $0[path] = verdict }
+        return verdict
     }
 
     /// The rules every capture uses unless told otherwise. Set it once at start-up.
