@@ -43,10 +43,26 @@ final class JournalEncoder {
         if renumbering != nil {
             (sequence, time, sourceID) = renumbering!.map(event)
         }
-        var track = tracks[sourceID] ?? SourceTrack()
         if !builder.contains(source: sourceID) {
             blockSources.append((sourceID, event.source))
         }
+        // The track is modified in place: copying it out and back would copy its state tree.
+        let (path, value, record) = describe(event, track: &tracks[sourceID, default: SourceTrack()])
+        if renumbering != nil {
+            builder.append(renumbering!.deterministicCopy(of: event, sequence: sequence), time: time, sequence: sequence, sourceID: sourceID, path: path, value: value, state: record)
+        } else {
+            builder.append(event, time: time, sequence: sequence, sourceID: sourceID, path: path, value: value, state: record)
+        }
+        if case .released = event.kind { tracks[sourceID] = nil }
+        eventsWritten += 1
+        if builder.recordBytes >= configuration.blockSize {
+            try sealBlock()
+        }
+    }
+
+    /// What an event's record holds besides its fixed fields: the changed path, the value (a
+    /// change's new value or an activity), and the state record; updates the source's track.
+    private func describe(_ event: Event, track: inout SourceTrack) -> (path: String?, value: StateValue?, record: StateRecord?) {
         let options = configuration.captureOptions
         var path: String?
         var value: StateValue?
@@ -77,13 +93,12 @@ final class JournalEncoder {
                 return stateTree
             }
             if track.commitDepth > 0, let derived = track.derivedState {
-                track.derivedState = text.unicodeScalars.contains("…") ? nil
-                    : (try? StatePath(parsing: text)).flatMap { derived.setting(value ?? .null, at: $0) }
+                track.derivedState = parsedPath(text).flatMap { derived.setting(value ?? .null, at: $0) }
             }
             if track.commitDepth == 0 {
                 // Outside a commit no didMutate follows: this event carries the state.
                 newState = stateTree ?? state?.tree(options: options) ?? track.state.flatMap { previous in
-                    (try? StatePath(parsing: text)).flatMap { previous.setting(value ?? .null, at: $0) }
+                    parsedPath(text).flatMap { previous.setting(value ?? .null, at: $0) }
                 }
             }
         case .replace(let state), .created(.some(let state)):
@@ -95,16 +110,17 @@ final class JournalEncoder {
             break
         }
         let record = newState.flatMap { stateRecord(for: &track, newState: $0) }
-        if renumbering != nil {
-            builder.append(renumbering!.deterministicCopy(of: event, sequence: sequence), time: time, sequence: sequence, sourceID: sourceID, path: path, value: value, state: record)
-        } else {
-            builder.append(event, time: time, sequence: sequence, sourceID: sourceID, path: path, value: value, state: record)
-        }
-        if case .released = event.kind { tracks[sourceID] = nil } else { tracks[sourceID] = track }
-        eventsWritten += 1
-        if builder.recordBytes >= configuration.blockSize {
-            try sealBlock()
-        }
+        return (path, value, record)
+    }
+
+    /// Parsed paths, by their text: the same few paths change again and again.
+    private var parsedPaths: [String: StatePath] = [:]
+
+    private func parsedPath(_ text: String) -> StatePath? {
+        if let known = parsedPaths[text] { return known }
+        guard !text.unicodeScalars.contains("…"), let parsed = try? StatePath(parsing: text) else { return nil }
+        if parsedPaths.count < 4_096 { parsedPaths[text] = parsed }
+        return parsed
     }
 
     /// Records that a writer in drop mode dropped events.
