@@ -20,8 +20,9 @@ final class StorageCore<Value>: @unchecked Sendable {
     /// Nesting of commits and batch updates; subscribers hear of changes once the outermost ends.
     private var batchDepth = 0
     private var changedDuringBatch = false
-    /// The name of the running commit, given to the change events it causes.
-    private var runningCommitName: String?
+    /// The running commit's name, logger and parent dispatch, given to the change events it causes
+    /// (looked up once per commit rather than once per event).
+    private var runningCommit: (name: String, logger: (any CycleLogging)?, parent: UInt64?)?
 
     private(set) var channel: EventChannel?
     private var announced = false
@@ -106,19 +107,20 @@ final class StorageCore<Value>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let logger = activeLogger()
+        let parent = logger == nil ? nil : DispatchScope.currentDispatch
         let start = logger == nil ? 0 : EventTime.monotonicNow()
         if let logger {
-            channel!.emit(.willMutate, name: name, description: description, callSite: callSite, to: logger)
+            channel!.emit(.willMutate, name: name, description: description, callSite: callSite, parent: parent, to: logger)
         }
-        let outerCommitName = runningCommitName
-        runningCommitName = name
+        let outerCommit = runningCommit
+        runningCommit = (name, logger, parent)
         batchDepth += 1
         defer {
             batchDepth -= 1
-            runningCommitName = outerCommitName
+            runningCommit = outerCommit
             if let logger {
                 let duration = Duration.nanoseconds(Int64(EventTime.monotonicNow() - start))
-                channel!.emit(.didMutate(duration: duration, state: CapturedValue(value)), name: name, description: description, callSite: callSite, to: logger)
+                channel!.emit(.didMutate(duration: duration, state: CapturedValue(value)), name: name, description: description, callSite: callSite, parent: parent, to: logger)
             }
             if batchDepth == 0, changedDuringBatch {
                 changedDuringBatch = false
@@ -146,10 +148,11 @@ final class StorageCore<Value>: @unchecked Sendable {
         defer { lock.unlock() }
         guard shouldUpdate(value[keyPath: keyPath]) else { return }
         value[keyPath: keyPath] = newValue
-        if let logger = activeLogger() {
+        if let logger = runningCommit.map({ $0.logger }) ?? activeLogger() {
             channel!.emit(
                 .change(path: ChangedPath(keyPath), value: CapturedValue(newValue), state: CapturedValue(value)),
-                name: runningCommitName ?? "update", callSite: callSite, to: logger
+                name: runningCommit?.name ?? "update", callSite: callSite,
+                parent: runningCommit.map { $0.parent } ?? DispatchScope.currentDispatch, to: logger
             )
         }
         noteChange()
@@ -159,8 +162,11 @@ final class StorageCore<Value>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         change(&value)
-        if let logger = activeLogger() {
-            channel!.emit(.replace(state: CapturedValue(value)), name: runningCommitName ?? name, callSite: callSite, to: logger)
+        if let logger = runningCommit.map({ $0.logger }) ?? activeLogger() {
+            channel!.emit(
+                .replace(state: CapturedValue(value)), name: runningCommit?.name ?? name, callSite: callSite,
+                parent: runningCommit.map { $0.parent } ?? DispatchScope.currentDispatch, to: logger
+            )
         }
         noteChange()
     }

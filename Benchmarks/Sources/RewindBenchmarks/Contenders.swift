@@ -13,6 +13,13 @@ enum Contender: String, CaseIterable {
     case naive
     /// A full state snapshot per event kept in memory, as Redux DevTools does.
     case snapshots
+    /// A logger that does nothing: what making and handing over the events costs on its own.
+    case discard
+}
+
+/// Receives events and drops them.
+struct DiscardingLogger: CycleLogging {
+    func log(_ event: Event) {}
 }
 
 /// The hand-written logger: each event becomes a JSON line with its state, written at once.

@@ -46,6 +46,8 @@ enum Measurement {
         case .snapshots:
             snapshots = SnapshotLogger()
             logger = snapshots
+        case .discard:
+            logger = DiscardingLogger()
         }
         var samples = [UInt64](repeating: 0, count: workload.commits)
         let start = EventTime.monotonicNow()

@@ -16,16 +16,24 @@ public struct EventTime: Sendable, Hashable, Comparable {
     }
 
     /// The current time on both clocks.
+    ///
+    /// Only the monotonic clock is read; the wall-clock time is the monotonic time plus the offset
+    /// between the clocks measured once per process. That halves the cost of timestamping an event,
+    /// keeps wall times in the same order as the events, and means a wall-clock adjustment during a
+    /// recording does not show up in it (as in NanoLog and other low-overhead loggers).
+    @inline(__always)
     public static func now() -> EventTime {
-        var wall = timespec()
-        var monotonic = timespec()
-        clock_gettime(CLOCK_REALTIME, &wall)
-        clock_gettime(CLOCK_MONOTONIC, &monotonic)
-        return EventTime(
-            wallNanoseconds: Int64(wall.tv_sec) * 1_000_000_000 + Int64(wall.tv_nsec),
-            monotonicNanoseconds: UInt64(monotonic.tv_sec) * 1_000_000_000 + UInt64(monotonic.tv_nsec)
-        )
+        let monotonic = monotonicNow()
+        return EventTime(wallNanoseconds: Int64(bitPattern: monotonic) &+ wallOffset, monotonicNanoseconds: monotonic)
     }
+
+    /// Wall-clock time minus monotonic time, in nanoseconds, measured when first needed.
+    private static let wallOffset: Int64 = {
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        let monotonic = monotonicNow()
+        return Int64(wall.tv_sec) * 1_000_000_000 + Int64(wall.tv_nsec) - Int64(bitPattern: monotonic)
+    }()
 
     /// The current monotonic clock reading alone, for measuring durations.
     public static func monotonicNow() -> UInt64 {

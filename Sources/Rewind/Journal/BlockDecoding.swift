@@ -69,4 +69,58 @@ enum BlockDecoding {
         }
         return (events, sources)
     }
+
+    /// The state records of one source in a block, up to and including `sequence`, in record order:
+    /// what rebuilding a state needs, without materialising every event of the block.
+    static func stateRecords(in payload: [UInt8], source sourceID: UInt64, through sequence: UInt64) throws(JournalFormatError) -> [StateRecord] {
+        var reader = ByteReader(payload)
+        let stringCount = try reader.count(atMost: reader.remaining)
+        var strings: [String] = []
+        strings.reserveCapacity(stringCount)
+        for _ in 0..<stringCount { strings.append(try reader.string()) }
+        let sourceCount = try reader.count(atMost: reader.remaining / 4)
+        var wanted: UInt64?
+        for index in 0..<sourceCount {
+            if try reader.varint() == sourceID { wanted = UInt64(index) }
+            for _ in 0..<3 { _ = try reader.varint() }
+        }
+        guard let wanted else { return [] }
+        _ = try reader.varint()
+        _ = try reader.signedVarint()
+        var records: [StateRecord] = []
+        var previousSequence: UInt64 = 0
+        while !reader.isAtEnd {
+            let first = try reader.byte()
+            guard let kind = EventRecordFlags.category(first) else { throw .malformed("unknown event kind", at: reader.offset - 1) }
+            let eventSequence = previousSequence &+ UInt64(bitPattern: try reader.signedVarint())
+            previousSequence = eventSequence
+            _ = try reader.varint()  // monotonic delta
+            _ = try reader.varint()  // wall correction
+            let source = try reader.varint()
+            _ = try reader.varint()  // name
+            if first & EventRecordFlags.hasDescription != 0 { _ = try reader.varint() }
+            for _ in 0..<3 { _ = try reader.varint() }  // file, function, line
+            if first & EventRecordFlags.hasParent != 0 { _ = try reader.varint() }
+            switch kind {
+            case .dropped: for _ in 0..<3 { _ = try reader.varint() }
+            case .didDispatch, .didMutate: _ = try reader.varint()
+            case .change:
+                _ = try reader.varint()
+                try StateValueCoding.skip(in: &reader)
+            case .activity: try StateValueCoding.skip(in: &reader)
+            default: break
+            }
+            guard first & EventRecordFlags.hasState != 0 else { continue }
+            let tag = try reader.byte()
+            let relevant = source == wanted && eventSequence <= sequence
+            switch (tag, relevant) {
+            case (1, true): records.append(.keyframe(try StateValueCoding.read(from: &reader, strings: strings)))
+            case (2, true): records.append(.diff(try StateValueCoding.readDiff(from: &reader, strings: strings)))
+            case (1, false): try StateValueCoding.skip(in: &reader)
+            case (2, false): try StateValueCoding.skipDiff(in: &reader)
+            default: throw .malformed("unknown state record \(tag)", at: reader.offset - 1)
+            }
+        }
+        return records
+    }
 }

@@ -168,14 +168,27 @@ public final class JournalReader: @unchecked Sendable {
     /// Replays one block's state records for a source up to `sequence`; `nil` when the block has
     /// none by then.
     private func rebuildState(of sourceID: UInt64, at sequence: UInt64, inBlock index: Int) throws(JournalReadError) -> StateValue? {
+        let block = blocks[index]
+        let records: [StateRecord]
+        if let cached = cache.withLock({ $0.first { $0.offset == block.offset }?.events }) {
+            records = cached.filter { $0.source.instanceID == sourceID && $0.sequence <= sequence }.compactMap(\.stateRecord)
+        } else {
+            guard case .success(let payload) = payload(at: block.offset, frame: block.frame) else {
+                throw .damagedBlock(path, offset: block.offset, reason: "it no longer reads back")
+            }
+            do {
+                records = try BlockDecoding.stateRecords(in: payload, source: sourceID, through: sequence)
+            } catch {
+                throw .damagedBlock(path, offset: block.offset, reason: "its events cannot be decoded: \(error)")
+            }
+        }
         var state: StateValue?
-        for event in try events(inBlock: index) where event.source.instanceID == sourceID && event.sequence <= sequence {
-            switch event.stateRecord {
+        for record in records {
+            switch record {
             case .keyframe(let tree): state = tree
             case .diff(let changes):
                 guard let base = state else { continue }
                 state = (try? apply(changes, to: base)) ?? base
-            case nil: continue
             }
         }
         return state
