@@ -57,7 +57,7 @@ extension CyclerType {
     }
 
     var channel: EventChannel {
-        state.core.channel(framework: .cycler, type: Self.self)
+        state.core.channel(for: Self.self)
     }
 
     /// Changes the state in one transaction: subscribers hear of it once, at the end, and the loggers
@@ -70,10 +70,9 @@ extension CyclerType {
         line: UInt = #line,
         _ mutate: (MutableStorage<State>) throws -> Void
     ) rethrows {
-        _ = channel
         try state.core.commit(
             name: name, description: description, callSite: CallSite(file: file, function: function, line: line),
-            mutable: state.mutableView, mutate
+            unitType: Self.self, mutable: state.mutableView, mutate
         )
     }
 
@@ -94,11 +93,12 @@ extension CyclerType {
             return try action(CyclerWeakContext(self, dispatch: nil))
         }
         let callSite = CallSite(file: file, function: function, line: line)
-        let start = EventTime.monotonicNow()
-        let sequence = channel.emit(.willDispatch, name: name, description: description, callSite: callSite, to: logger)
+        let start = EventTime.now()
+        let sequence = channel.emit(.willDispatch, name: name, description: description, callSite: callSite, at: start, to: logger)
         defer {
-            let duration = Duration.nanoseconds(Int64(EventTime.monotonicNow() - start))
-            channel.emit(.didDispatch(duration: duration), name: name, description: description, callSite: callSite, parent: sequence, to: logger)
+            let end = EventTime.now()
+            let duration = Duration.nanoseconds(Int64(end.monotonicNanoseconds - start.monotonicNanoseconds))
+            channel.emit(.didDispatch(duration: duration), name: name, description: description, callSite: callSite, parent: sequence, at: end, to: logger)
         }
         return try DispatchScope.run(inside: sequence) {
             try action(CyclerWeakContext(self, dispatch: sequence))

@@ -65,7 +65,7 @@ public class Storage<Value>: @unchecked Sendable {
     /// Sends this storage's events to `logger` — for a storage used without a cycler. A cycler's
     /// `set(logger:)` does this for its own state.
     public func set(logger: (any CycleLogging)?) {
-        core.channel(framework: .cycler, type: Self.self).set(logger: logger)
+        core.channel(for: Self.self).set(logger: logger)
     }
 }
 

@@ -2,31 +2,40 @@ import Foundation
 @preconcurrency import OpenCombine
 import Rewind
 
+/// What a running commit gives the change events it causes. Declared outside the generic
+/// `StorageCore` so that using it needs no generic metadata at run time: this is the hottest path.
+struct RunningCommit {
+    var name: String
+    var logger: (any CycleLogging)?
+    var parent: UInt64?
+}
+
 /// The shared inside of a ``Storage`` and its ``MutableStorage`` view: the value, the subscribers,
 /// the commit lock, and — because `CyclerType` only requires a `state` property — the cycler's
 /// logging channel and activity stream.
 ///
-/// Thread safety: every field is read and written with `lock` held. The lock is recursive because a
-/// commit's closure reads `state.value`, and subscribers may read the state or commit again from the
-/// thread that notifies them.
+/// Thread safety: every field is read and written with `lock` held — which is also why the fields
+/// opt out of Swift's dynamic exclusivity checks, a measurable cost on the commit path. The lock is
+/// recursive because a commit's closure reads `state.value`, and subscribers may read the state or
+/// commit again from the thread that notifies them.
 final class StorageCore<Value>: @unchecked Sendable {
     // Unchecked: all mutable state below is guarded by `lock`.
     let lock = NSRecursiveLock()
-    var value: Value
-    private var subscribers: [(token: Storage<Value>.Token, notify: (Value) -> Void)] = []
-    private var nextToken = 0
-    private var subject: CurrentValueSubject<Value, Never>?
+    @exclusivity(unchecked) var value: Value
+    @exclusivity(unchecked) private var subscribers: [(token: Storage<Value>.Token, notify: (Value) -> Void)] = []
+    @exclusivity(unchecked) private var nextToken = 0
+    @exclusivity(unchecked) private var subject: CurrentValueSubject<Value, Never>?
 
     /// Nesting of commits and batch updates; subscribers hear of changes once the outermost ends.
-    private var batchDepth = 0
-    private var changedDuringBatch = false
+    @exclusivity(unchecked) private var batchDepth = 0
+    @exclusivity(unchecked) private var changedDuringBatch = false
     /// The running commit's name, logger and parent dispatch, given to the change events it causes
     /// (looked up once per commit rather than once per event).
-    private var runningCommit: (name: String, logger: (any CycleLogging)?, parent: UInt64?)?
+    @exclusivity(unchecked) private var runningCommit: RunningCommit?
 
-    private(set) var channel: EventChannel?
-    private var announced = false
-    var activitySubject: AnyObject?
+    @exclusivity(unchecked) private(set) var channel: EventChannel?
+    @exclusivity(unchecked) private var announced = false
+    @exclusivity(unchecked) var activitySubject: AnyObject?
 
     init(_ value: Value) {
         self.value = value
@@ -68,6 +77,7 @@ final class StorageCore<Value>: @unchecked Sendable {
             changedDuringBatch = true
             return
         }
+        guard !subscribers.isEmpty || subject != nil else { return }
         let current = value
         for subscriber in subscribers {
             subscriber.notify(current)
@@ -78,17 +88,22 @@ final class StorageCore<Value>: @unchecked Sendable {
     // MARK: Logging
 
     /// The channel of the unit owning this storage, made on first use with that unit's identity.
-    func channel(framework: EventSource.Framework, type: Any.Type) -> EventChannel {
-        lock.withLock {
-            if let channel { return channel }
-            let created = EventChannel(source: EventSource(framework: framework, type: type))
-            channel = created
-            return created
-        }
+    func channel(for unitType: Any.Type) -> EventChannel {
+        lock.withLock { channelMadeIfNeeded(for: unitType) }
     }
 
-    /// The logger to use now, after announcing the unit (its `created` event) the first time.
-    func activeLogger() -> (any CycleLogging)? {
+    /// Call with `lock` held.
+    private func channelMadeIfNeeded(for unitType: Any.Type) -> EventChannel {
+        if let channel { return channel }
+        let created = EventChannel(source: EventSource(framework: .cycler, type: unitType))
+        channel = created
+        return created
+    }
+
+    /// The logger to use now, after announcing the unit (its `created` event) the first time. With a
+    /// unit type, the unit's channel is made if it does not exist yet. Call with `lock` held.
+    func activeLogger(unitType: Any.Type? = nil) -> (any CycleLogging)? {
+        if let unitType { _ = channelMadeIfNeeded(for: unitType) }
         guard let channel, let logger = channel.logger else { return nil }
         if !announced {
             announced = true
@@ -101,26 +116,27 @@ final class StorageCore<Value>: @unchecked Sendable {
 
     /// Runs one commit: a transaction that is logged as a mutation and tells subscribers once.
     func commit(
-        name: String, description: String, callSite: CallSite, mutable: MutableStorage<Value>,
+        name: String, description: String, callSite: CallSite, unitType: Any.Type, mutable: MutableStorage<Value>,
         _ mutate: (MutableStorage<Value>) throws -> Void
     ) rethrows {
         lock.lock()
         defer { lock.unlock() }
-        let logger = activeLogger()
+        let logger = activeLogger(unitType: unitType)
         let parent = logger == nil ? nil : DispatchScope.currentDispatch
-        let start = logger == nil ? 0 : EventTime.monotonicNow()
-        if let logger {
-            channel!.emit(.willMutate, name: name, description: description, callSite: callSite, parent: parent, to: logger)
+        let start = logger == nil ? nil : EventTime.now()
+        if let logger, let start {
+            channel!.emit(.willMutate, name: name, description: description, callSite: callSite, parent: parent, at: start, to: logger)
         }
         let outerCommit = runningCommit
-        runningCommit = (name, logger, parent)
+        runningCommit = RunningCommit(name: name, logger: logger, parent: parent)
         batchDepth += 1
         defer {
             batchDepth -= 1
             runningCommit = outerCommit
-            if let logger {
-                let duration = Duration.nanoseconds(Int64(EventTime.monotonicNow() - start))
-                channel!.emit(.didMutate(duration: duration, state: CapturedValue(value)), name: name, description: description, callSite: callSite, parent: parent, to: logger)
+            if let logger, let start {
+                let end = EventTime.now()
+                let duration = Duration.nanoseconds(Int64(end.monotonicNanoseconds - start.monotonicNanoseconds))
+                channel!.emit(.didMutate(duration: duration, state: CapturedValue(value)), name: name, description: description, callSite: callSite, parent: parent, at: end, to: logger)
             }
             if batchDepth == 0, changedDuringBatch {
                 changedDuringBatch = false
@@ -148,11 +164,11 @@ final class StorageCore<Value>: @unchecked Sendable {
         defer { lock.unlock() }
         guard shouldUpdate(value[keyPath: keyPath]) else { return }
         value[keyPath: keyPath] = newValue
-        if let logger = runningCommit.map({ $0.logger }) ?? activeLogger() {
+        let context = runningCommit ?? RunningCommit(name: "update", logger: activeLogger(), parent: DispatchScope.currentDispatch)
+        if let logger = context.logger {
             channel!.emit(
                 .change(path: ChangedPath(keyPath), value: CapturedValue(newValue), state: CapturedValue(value)),
-                name: runningCommit?.name ?? "update", callSite: callSite,
-                parent: runningCommit.map { $0.parent } ?? DispatchScope.currentDispatch, to: logger
+                name: context.name, callSite: callSite, parent: context.parent, to: logger
             )
         }
         noteChange()
@@ -162,11 +178,9 @@ final class StorageCore<Value>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         change(&value)
-        if let logger = runningCommit.map({ $0.logger }) ?? activeLogger() {
-            channel!.emit(
-                .replace(state: CapturedValue(value)), name: runningCommit?.name ?? name, callSite: callSite,
-                parent: runningCommit.map { $0.parent } ?? DispatchScope.currentDispatch, to: logger
-            )
+        let context = runningCommit ?? RunningCommit(name: name, logger: activeLogger(), parent: DispatchScope.currentDispatch)
+        if let logger = context.logger {
+            channel!.emit(.replace(state: CapturedValue(value)), name: context.name, callSite: callSite, parent: context.parent, to: logger)
         }
         noteChange()
     }

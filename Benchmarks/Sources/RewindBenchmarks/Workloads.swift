@@ -1,4 +1,5 @@
 import Cycler
+import Foundation
 import Rewind
 
 /// The two workloads of the recording benchmark.
@@ -9,7 +10,9 @@ enum Workload: String, CaseIterable {
     case todo
 
     var commits: Int {
-        switch self {
+        // For profiling under callgrind, where a million commits take too long.
+        if let override = ProcessInfo.processInfo.environment["REWIND_BENCH_COMMITS"].flatMap(Int.init) { return override }
+        return switch self {
         case .counter: 1_000_000
         case .todo: 100_000
         }

@@ -36,14 +36,17 @@ public final class EventChannel: Sendable {
     /// Records one event and hands it to `logger`; returns its sequence number.
     ///
     /// - Parameter parent: the dispatch it happened inside; by default the one running on this task.
+    /// - Parameter time: when it happened; by default now. A unit that has just read the clock (to
+    ///   time a mutation, say) passes that reading, since reading the clock is a measurable part of
+    ///   the cost of an event.
     @discardableResult
     public func emit(
         _ kind: Event.Kind, name: String = "", description: String = "", callSite: CallSite,
-        parent: UInt64? = DispatchScope.currentDispatch, to logger: any CycleLogging
+        parent: UInt64? = DispatchScope.currentDispatch, at time: EventTime = .now(), to logger: any CycleLogging
     ) -> UInt64 {
         let sequence = EventSequence.next()
         logger.log(Event(
-            sequence: sequence, time: .now(), source: source, kind: kind, name: name,
+            sequence: sequence, time: time, source: source, kind: kind, name: name,
             description: description, callSite: callSite, parent: parent
         ))
         return sequence
