@@ -35,11 +35,17 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),
+        // Sample view models and the scripted session behind `rewind demo` and the fixtures.
+        .target(
+            name: "RewindSamples",
+            dependencies: ["Rewind", "Cycler"]
+        ),
         // The `rewind` command-line tool and terminal viewer.
         .executableTarget(
             name: "rewind",
             dependencies: [
                 "Rewind",
+                "RewindSamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Viewer"
@@ -60,6 +66,11 @@ let package = Package(
             name: "journal-crash-recorder",
             dependencies: ["Rewind", "Cycler"],
             path: "Tests/Support/JournalCrashRecorder"
+        ),
+        .testTarget(
+            name: "CommandLineTests",
+            dependencies: ["Rewind", "RewindSamples", "rewind"],
+            exclude: ["Golden"]
         ),
         .testTarget(
             name: "CyclerTests",

@@ -1,16 +1,49 @@
 import ArgumentParser
+import Foundation
 import Rewind
 
 /// `rewind`: records of unidirectional view models, on the command line and in the terminal.
-@main
 struct RewindCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rewind",
         abstract: "Step through, diff and replay recordings of Cycler, Ricemill, Unio and Flask view models.",
         discussion: """
-            Attach a logger to a view model to record its dispatches, mutations, state changes and \
-            activities; then open the recording here.
+            Attach a JournalLogger to a view model to record its dispatches, mutations, state changes \
+            and activities into a .rewind journal; then read it here.
+
+            Try it:  rewind demo        (records a sample session and shows how to open it)
+            Exit codes: 0 success; 1 the answer is "no" (damage found, differences found); 2 bad usage \
+            or unreadable input.
             """,
-        version: RewindVersion.current
+        version: RewindVersion.current,
+        subcommands: [
+            InfoCommand.self, LogCommand.self, ShowCommand.self, DiffCommand.self, BlameCommand.self,
+            VerifyCommand.self, RecoverCommand.self, ExportCommand.self, DemoCommand.self,
+        ]
     )
+}
+
+/// Runs the command with the project's exit codes: argument errors exit 2 (ArgumentParser's
+/// default is 64), failures print one line on standard error, never a crash trace.
+@main
+enum Main {
+    static func main() {
+        do {
+            var command = try RewindCommand.parseAsRoot()
+            try command.run()
+        } catch let failure as CommandFailure {
+            Output.error("rewind: \(failure.description)")
+            exit(ExitStatus.badInput)
+        } catch let code as ExitCode {
+            exit(code.rawValue)
+        } catch {
+            let status = RewindCommand.exitCode(for: error)
+            if status == .success {
+                RewindCommand.exit(withError: error)  // --help and --version
+            }
+            // One line, as for every other bad input; the usage is one --help away.
+            Output.error("rewind: \(RewindCommand.message(for: error)) (see 'rewind --help')")
+            exit(status == .validationFailure ? ExitStatus.badInput : status.rawValue)
+        }
+    }
 }

@@ -88,11 +88,11 @@ extension CyclerType {
         _ action: (CyclerWeakContext<Self>) throws -> Result
     ) rethrows -> Result {
         let channel = self.channel
-        let logger = state.core.lock.withLock { state.core.activeLogger() }
+        let callSite = CallSite(file: file, function: function, line: line)
+        let logger = state.core.lock.withLock { state.core.activeLogger(callSite: callSite) }
         guard let logger else {
             return try action(CyclerWeakContext(self, dispatch: nil))
         }
-        let callSite = CallSite(file: file, function: function, line: line)
         let start = EventTime.now()
         let sequence = channel.emit(.willDispatch, name: name, description: description, callSite: callSite, at: start, to: logger)
         defer {
@@ -110,7 +110,7 @@ extension CyclerType {
         let core = state.core
         let channel = self.channel
         let subject = core.lock.withLock {
-            if let logger = core.activeLogger() {
+            if let logger = core.activeLogger(unitType: Self.self, callSite: callSite) {
                 channel.emit(.activity(CapturedValue(activity)), callSite: callSite, to: logger)
             }
             return core.activitySubject as? PassthroughSubject<Activity, Never>

@@ -43,7 +43,7 @@ final class StorageCore<Value>: @unchecked Sendable {
 
     deinit {
         if announced, let channel, let logger = channel.logger {
-            channel.emit(.released, callSite: CallSite(), parent: nil, to: logger)
+            channel.emit(.released, callSite: .unknown, parent: nil, to: logger)
         }
     }
 
@@ -102,12 +102,12 @@ final class StorageCore<Value>: @unchecked Sendable {
 
     /// The logger to use now, after announcing the unit (its `created` event) the first time. With a
     /// unit type, the unit's channel is made if it does not exist yet. Call with `lock` held.
-    func activeLogger(unitType: Any.Type? = nil) -> (any CycleLogging)? {
+    func activeLogger(unitType: Any.Type? = nil, callSite: CallSite) -> (any CycleLogging)? {
         if let unitType { _ = channelMadeIfNeeded(for: unitType) }
         guard let channel, let logger = channel.logger else { return nil }
         if !announced {
             announced = true
-            channel.emit(.created(state: CapturedValue(value)), callSite: CallSite(), parent: nil, to: logger)
+            channel.emit(.created(state: CapturedValue(value)), callSite: callSite, parent: nil, to: logger)
         }
         return logger
     }
@@ -121,7 +121,7 @@ final class StorageCore<Value>: @unchecked Sendable {
     ) rethrows {
         lock.lock()
         defer { lock.unlock() }
-        let logger = activeLogger(unitType: unitType)
+        let logger = activeLogger(unitType: unitType, callSite: callSite)
         let parent = logger == nil ? nil : DispatchScope.currentDispatch
         let start = logger == nil ? nil : EventTime.now()
         if let logger, let start {
@@ -164,7 +164,7 @@ final class StorageCore<Value>: @unchecked Sendable {
         defer { lock.unlock() }
         guard shouldUpdate(value[keyPath: keyPath]) else { return }
         value[keyPath: keyPath] = newValue
-        let context = runningCommit ?? RunningCommit(name: "update", logger: activeLogger(), parent: DispatchScope.currentDispatch)
+        let context = runningCommit ?? RunningCommit(name: "update", logger: activeLogger(callSite: callSite), parent: DispatchScope.currentDispatch)
         if let logger = context.logger {
             channel!.emit(
                 .change(path: ChangedPath(keyPath), value: CapturedValue(newValue), state: CapturedValue(value)),
@@ -178,7 +178,7 @@ final class StorageCore<Value>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         change(&value)
-        let context = runningCommit ?? RunningCommit(name: name, logger: activeLogger(), parent: DispatchScope.currentDispatch)
+        let context = runningCommit ?? RunningCommit(name: name, logger: activeLogger(callSite: callSite), parent: DispatchScope.currentDispatch)
         if let logger = context.logger {
             channel!.emit(.replace(state: CapturedValue(value)), name: context.name, callSite: callSite, parent: context.parent, to: logger)
         }

@@ -44,8 +44,10 @@ struct JournalRandomAccessTests {
                     items.remove(at: Int(generator.next() % UInt64(items.count)))
                     state.update(items, \.items)
                 }
-            case 3:
+            case 3 where step % 2 == 0:
                 model.commit("select") { $0.update(Int(generator.next() % 10), \.selected) }
+            case 3:
+                model.commit("deselect") { $0.update(nil, \.selected) }
             default:
                 model.commit("rename") { $0.update("board \(step)", \.title) }
             }

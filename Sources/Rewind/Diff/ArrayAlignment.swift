@@ -17,7 +17,44 @@ enum ArrayAlignment {
     /// that differ everywhere) elements are paired by position, which is quadratic in nothing.
     static let tableLimit = 4_000_000
 
+    /// Elements that carry an identity — objects with an `id` field, as `Identifiable` models encode —
+    /// are matched by it, so an edited item stays itself and an inserted one is an insertion. Other
+    /// elements are matched by equality.
     static func align(_ old: [StateValue], _ new: [StateValue]) -> [Step] {
+        if let oldIDs = identities(old), let newIDs = identities(new) {
+            return alignByIdentity(old, new, oldIDs, newIDs)
+        }
+        return alignByEquality(old, new)
+    }
+
+    private static func identities(_ elements: [StateValue]) -> [StateValue]? {
+        guard !elements.isEmpty else { return nil }
+        var ids: [StateValue] = []
+        ids.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .object(let fields) = element, let id = fields["id"] else { return nil }
+            ids.append(id)
+        }
+        return ids
+    }
+
+    private static func alignByIdentity(_ old: [StateValue], _ new: [StateValue], _ oldIDs: [StateValue], _ newIDs: [StateValue]) -> [Step] {
+        let matches = oldIDs.count * newIDs.count <= tableLimit
+            ? commonSubsequence(oldIDs, 0..<oldIDs.count, newIDs, 0..<newIDs.count) : []
+        var steps: [Step] = []
+        var oldCursor = 0, newCursor = 0
+        for (oldIndex, newIndex) in matches + [(old.count, new.count)] {
+            appendHunk(&steps, old: oldCursor..<oldIndex, new: newCursor..<newIndex, pairingLeftovers: false)
+            if oldIndex < old.count {
+                steps.append(old[oldIndex] == new[newIndex] ? .keep(old: oldIndex, new: newIndex) : .edit(old: oldIndex, new: newIndex))
+            }
+            oldCursor = oldIndex + 1
+            newCursor = newIndex + 1
+        }
+        return steps
+    }
+
+    private static func alignByEquality(_ old: [StateValue], _ new: [StateValue]) -> [Step] {
         var prefix = 0
         while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
         var suffix = 0
@@ -47,9 +84,10 @@ enum ArrayAlignment {
     }
 
     /// A run of removed and inserted elements between two kept ones: pairs are edits in place, the
-    /// rest are removals or insertions.
-    private static func appendHunk(_ steps: inout [Step], old: Range<Int>, new: Range<Int>) {
-        let paired = min(old.count, new.count)
+    /// rest are removals or insertions. Elements matched by identity are not paired: a different
+    /// identity is a different element.
+    private static func appendHunk(_ steps: inout [Step], old: Range<Int>, new: Range<Int>, pairingLeftovers: Bool = true) {
+        let paired = pairingLeftovers ? min(old.count, new.count) : 0
         for offset in 0..<paired {
             steps.append(.edit(old: old.lowerBound + offset, new: new.lowerBound + offset))
         }

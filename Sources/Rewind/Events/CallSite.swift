@@ -17,9 +17,12 @@ public struct CallSite: Sendable, Hashable, CustomStringConvertible {
         self.line = line
     }
 
-    /// `File.swift:42`: the file's last path component and the line.
+    /// For events no line of user code caused (a unit released by its last reference going away).
+    public static let unknown = CallSite(file: "", function: "", line: 0)
+
+    /// `File.swift:42`: the file's last path component and the line; empty when unknown.
     public var description: String {
-        "\(fileName):\(line)"
+        line == 0 && file.utf8CodeUnitCount == 0 ? "" : "\(fileName):\(line)"
     }
 
     /// The file's last path component.

@@ -47,6 +47,11 @@ public struct EventTime: Sendable, Hashable, Comparable {
         Date(timeIntervalSince1970: Double(wallNanoseconds) / 1_000_000_000)
     }
 
+    /// A wall-clock time as ISO 8601 text in UTC with microseconds: `2026-01-01T00:00:00.001000Z`.
+    public static func iso8601(wallNanoseconds: Int64) -> String {
+        TimestampText.format(Date(timeIntervalSince1970: Double(wallNanoseconds) / 1_000_000_000))
+    }
+
     public static func < (lhs: EventTime, rhs: EventTime) -> Bool {
         lhs.monotonicNanoseconds < rhs.monotonicNanoseconds
     }

@@ -40,4 +40,10 @@ public enum VisibleText {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
             || scalar.value == 0x2028 || scalar.value == 0x2029
     }
+
+    /// `text` padded with spaces to at least `width` characters, for aligned columns; never cut.
+    public static func padded(_ text: String, to width: Int) -> String {
+        let count = text.count
+        return count >= width ? text : text + String(repeating: " ", count: width - count)
+    }
 }

@@ -15,15 +15,9 @@ struct BlockBuilder {
     private var wallBase: Int64 = 0
     private var monotonicBase: UInt64 = 0
     /// What the index keeps per source: how many events, and the first and last sequence number.
-    private(set) var sourceSummaries: [UInt64: SourceSummary] = [:]
+    private(set) var sourceSummaries: [UInt64: JournalBlock.SourceSummary] = [:]
     /// The wall-clock time the first event arrived, for the time-based flush.
     private(set) var openedAtMonotonic: UInt64 = 0
-
-    struct SourceSummary: Equatable {
-        var eventCount: Int
-        var firstSequence: UInt64
-        var lastSequence: UInt64
-    }
 
     var isEmpty: Bool { eventCount == 0 }
     /// The size of the records so far, which the flush policy compares with the block size.
@@ -47,7 +41,7 @@ struct BlockBuilder {
         lastSequence = max(lastSequence, sequence)
         firstWall = min(firstWall, time.wallNanoseconds)
         lastWall = max(lastWall, time.wallNanoseconds)
-        sourceSummaries[sourceID, default: SourceSummary(eventCount: 0, firstSequence: sequence, lastSequence: sequence)].record(sequence)
+        sourceSummaries[sourceID, default: JournalBlock.SourceSummary(eventCount: 0, firstSequence: sequence, lastSequence: sequence)].add(sequence)
 
         let category = dropped == nil ? event.kind.category : .dropped
         var flags: UInt8 = 0
@@ -127,14 +121,6 @@ struct BlockBuilder {
         payload.signedVarint(wallBase)
         payload.append(records.bytes)
         return payload.bytes
-    }
-}
-
-extension BlockBuilder.SourceSummary {
-    mutating func record(_ sequence: UInt64) {
-        eventCount += 1
-        firstSequence = min(firstSequence, sequence)
-        lastSequence = max(lastSequence, sequence)
     }
 }
 

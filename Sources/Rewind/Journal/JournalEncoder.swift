@@ -92,8 +92,17 @@ final class JournalEncoder {
                 stateTree = stateTree ?? state?.tree(options: options)
                 return stateTree
             }
-            if track.commitDepth > 0, let derived = track.derivedState {
-                track.derivedState = parsedPath(text).flatMap { derived.setting(value ?? .null, at: $0) }
+            if track.commitDepth > 0 {
+                if let stateTree {
+                    // Captured for the redaction check: the real state after this change.
+                    track.derivedState = stateTree
+                } else if let derived = track.derivedState, let value, value != .null {
+                    track.derivedState = parsedPath(text).flatMap { derived.setting(value, at: $0) }
+                } else {
+                    // A change to nil: Codable drops the field, reflection keeps it as null — only a
+                    // capture can tell, so the commit's state will be captured.
+                    track.derivedState = nil
+                }
             }
             if track.commitDepth == 0 {
                 // Outside a commit no didMutate follows: this event carries the state.

@@ -7,14 +7,14 @@ final class JournalFile {
     private let descriptor: Int32
     private(set) var size = 0
     private(set) var entries: [IndexEntry] = []
-    private var sources: [UInt64: EventSource] = [:]
+    private var sources: [UInt64: RecordedSource] = [:]
     private var sourceOrder: [UInt64] = []
 
     /// What the index keeps about one block.
     struct IndexEntry: Equatable {
         var offset: Int
         var frame: BlockFrame
-        var sources: [(id: UInt64, summary: BlockBuilder.SourceSummary)]
+        var sources: [(id: UInt64, summary: JournalBlock.SourceSummary)]
 
         static func == (lhs: IndexEntry, rhs: IndexEntry) -> Bool {
             lhs.offset == rhs.offset && lhs.frame == rhs.frame && lhs.sources.map(\.id) == rhs.sources.map(\.id)
@@ -58,13 +58,22 @@ final class JournalFile {
             eventCount: UInt32(builder.eventCount), firstSequence: builder.firstSequence, lastSequence: builder.lastSequence,
             firstWallNanoseconds: builder.firstWall, lastWallNanoseconds: builder.lastWall, payloadCRC: Zlib.crc32(compressed)
         )
-        let offset = size
-        try write(frame.encoded() + compressed)
-        for (id, source) in blockSources where sources[id] == nil {
-            sources[id] = source
-            sourceOrder.append(id)
-        }
         let summaries = builder.sourceSummaries.sorted { $0.key < $1.key }.map { (id: $0.key, summary: $0.value) }
+        let recorded = blockSources.map {
+            RecordedSource(instanceID: $0.id, framework: $0.source.framework.rawValue, typeName: $0.source.typeName, label: $0.source.label)
+        }
+        try append(frame: frame, payload: compressed, sources: recorded, summaries: summaries)
+    }
+
+    /// Appends a block that is already compressed and framed — a block copied from another journal
+    /// by recovery, which checked it.
+    func append(frame: BlockFrame, payload: [UInt8], sources blockSources: [RecordedSource], summaries: [(id: UInt64, summary: JournalBlock.SourceSummary)]) throws(JournalWriteError) {
+        let offset = size
+        try write(frame.encoded() + payload)
+        for source in blockSources where sources[source.instanceID] == nil {
+            sources[source.instanceID] = source
+            sourceOrder.append(source.instanceID)
+        }
         entries.append(IndexEntry(offset: offset, frame: frame, sources: summaries))
     }
 
@@ -81,7 +90,7 @@ final class JournalFile {
             let source = sources[id]!
             position[id] = index
             payload.varint(id)
-            payload.string(source.framework.rawValue)
+            payload.string(source.framework)
             payload.string(source.typeName)
             if let label = source.label {
                 payload.byte(1)

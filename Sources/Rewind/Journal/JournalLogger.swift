@@ -213,7 +213,9 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
             let ordered = batch.count > 1 && !isSorted(batch) ? batch.sorted { $0.sequence < $1.sequence } : batch
             for event in ordered { try encoder.encode(event) }
             if let (range, source) = dropped { try encoder.encodeDropped(range, source: source) }
-            if seal || encoder.openBlockAge >= UInt64(configuration.flushInterval.nanoseconds) {
+            // Deterministic journals seal blocks by size only, so that timing cannot move boundaries.
+            let aged = !configuration.deterministic && encoder.openBlockAge >= UInt64(configuration.flushInterval.nanoseconds)
+            if seal || aged {
                 try encoder.sealBlock()
             }
             if sync { encoder.sync() }

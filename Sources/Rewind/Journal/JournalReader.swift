@@ -44,7 +44,13 @@ public final class JournalReader: @unchecked Sendable {
     ///
     /// - Throws: ``JournalReadError`` for a missing file, a directory, an empty file, a file that is
     ///   not a journal, or a newer format. Damage inside the file is not an error: see ``damage``.
-    public init(path: String) throws(JournalReadError) {
+    public convenience init(path: String) throws(JournalReadError) {
+        try self.init(path: path, ignoringIndex: false)
+    }
+
+    /// Opens a journal; with `ignoringIndex`, the blocks are walked even when an index exists (for
+    /// verification and recovery).
+    init(path: String, ignoringIndex: Bool) throws(JournalReadError) {
         self.path = path
         var status = stat()
         guard stat(path, &status) == 0 else {
@@ -76,7 +82,7 @@ public final class JournalReader: @unchecked Sendable {
             }
         }
         hasIndex = false
-        if !loadIndex() {
+        if ignoringIndex || !loadIndex() {
             walkBlocks(final: true)
         }
     }

@@ -66,8 +66,9 @@ public struct RecordedEvent: Sendable, Equatable {
     /// Whether this event changed (or re-stated) its source's state.
     public var carriesState: Bool { stateRecord != nil }
 
-    /// `File.swift:42`.
+    /// `File.swift:42`, or empty when no line of user code caused the event.
     public var callSite: String {
+        guard !file.isEmpty else { return "" }
         let name = file.split(separator: "/").last.map(String.init) ?? file
         return "\(name):\(line)"
     }

@@ -73,10 +73,10 @@ public final class ConsoleLogger: CycleLogging {
     }
 
     func line(for event: Event) -> String {
-        let sequence = "#\(event.sequence)".padded(to: 5)
-        let source = VisibleText.escaped(event.source.description).padded(to: 12)
-        let kind = event.kind.name.padded(to: 13)
-        let name = VisibleText.escaped(event.name).padded(to: 18)
+        let sequence = VisibleText.padded("#\(event.sequence)", to: 5)
+        let source = VisibleText.padded(VisibleText.escaped(event.source.description), to: 12)
+        let kind = VisibleText.padded(event.kind.name, to: 13)
+        let name = VisibleText.padded(VisibleText.escaped(event.name), to: 18)
         var detail = formatter.detail(of: event)
         if detail.isEmpty { detail = event.callSite.description }
         return [

@@ -53,10 +53,3 @@ public struct EventFormatter: Sendable {
         return String(format: "%02d:%02d:%02d.%03d", Int(secondsOfDay / 3600), Int(secondsOfDay / 60 % 60), Int(secondsOfDay % 60), Int(milliseconds % 1000))
     }
 }
-
-extension String {
-    /// The text padded with spaces to at least `width` characters; never cut.
-    func padded(to width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
-    }
-}

@@ -1,0 +1,66 @@
+import Rewind
+
+/// The scripted session behind `rewind demo` and the fixtures: the sample view models driven
+/// through a fixed sequence of actions.
+public enum DemoSession {
+    /// Which samples to run.
+    public enum Sample: String, CaseIterable, Sendable {
+        case counter, todo
+    }
+
+    /// Runs the session for `samples`, logging to `logger`. The view models are released at the end,
+    /// so their `released` events are part of the recording.
+    public static func run(_ samples: [Sample] = Sample.allCases, logger: any CycleLogging) {
+        for sample in samples {
+            switch sample {
+            case .counter: runCounter(logger: logger)
+            case .todo: runTodo(logger: logger)
+            }
+        }
+    }
+
+    /// Records the session into a journal at `path`; deterministic journals are byte-identical from
+    /// one run to the next.
+    public static func record(_ samples: [Sample] = Sample.allCases, to path: String, deterministic: Bool = false) throws(JournalWriteError) {
+        var configuration = JournalConfiguration()
+        configuration.deterministic = deterministic
+        // Small blocks, so that even this short session spans several and damage loses only part.
+        configuration.blockSize = 512
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        run(samples, logger: journal)
+        journal.close()
+    }
+
+    /// The counter part of the session; `step` is the step size the script sets halfway (tests change
+    /// it to record a deliberately different session).
+    public static func runCounter(logger: any CycleLogging, step: Int = 3) {
+        let counter = CounterSample()
+        counter.set(logger: logger)
+        for _ in 0..<4 { counter.increment() }
+        counter.decrement()
+        counter.setStep(step)
+        for _ in 0..<3 { counter.increment() }
+        counter.setEnabled(false)
+        counter.decrement()
+        counter.setEnabled(true)
+        counter.reset()
+        counter.increment()
+    }
+
+    static func runTodo(logger: any CycleLogging) {
+        let todo = TodoSample()
+        todo.set(logger: logger)
+        todo.add("Milk", tags: ["dairy"])
+        todo.add("Eggs")
+        todo.add("Bread", tags: ["bakery", "fresh"])
+        todo.toggle(id: 2)
+        todo.addFirst("Coffee")
+        todo.rename(id: 3, to: "Sourdough")
+        todo.setFilter(.active)
+        todo.toggle(id: 1)
+        todo.remove(id: 2)
+        todo.add("Jam \u{1B}[31m(red)")
+        todo.setFilter(.all)
+        todo.toggle(id: 4)
+    }
+}

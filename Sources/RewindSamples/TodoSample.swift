@@ -1,0 +1,96 @@
+import Cycler
+import Rewind
+
+/// A todo list with nested state: items with tags, a filter, an item being edited. Used by
+/// `rewind demo` and the fixtures.
+public final class TodoSample: CyclerType, Sendable {
+    /// What the list tells its screen.
+    public enum Activity: Codable, Equatable, Sendable {
+        case saved(itemCount: Int)
+    }
+
+    /// How the list is filtered.
+    public enum Filter: String, Codable, Sendable {
+        case all, active, done
+    }
+
+    /// One todo.
+    public struct Item: Codable, Equatable, Sendable {
+        public var id: Int
+        public var title: String
+        public var done: Bool
+        public var tags: [String]
+    }
+
+    /// The list's state.
+    public struct State: Codable, Equatable, Sendable {
+        public var title = "Groceries"
+        public var filter = Filter.all
+        public var items: [Item] = []
+        public var editing: Int?
+        public var nextID = 1
+    }
+
+    public let state: Storage<State> = .init(.init())
+
+    public init() {}
+
+    /// Appends an item.
+    public func add(_ title: String, tags: [String] = []) {
+        dispatch("add", "append \(title)") { context in
+            context.commit("append item") { state in
+                let item = Item(id: state.value.nextID, title: title, done: false, tags: tags)
+                state.update(state.value.items + [item], \.items)
+                state.update(state.value.nextID + 1, \.nextID)
+            }
+            context.emit(.saved(itemCount: context.currentState?.items.count ?? 0))
+        }
+    }
+
+    /// Marks an item done or not done.
+    public func toggle(id: Int) {
+        dispatch("toggle") { context in
+            context.commit("toggle done") { state in
+                guard let index = state.value.items.firstIndex(where: { $0.id == id }) else { return }
+                var items = state.value.items
+                items[index].done.toggle()
+                state.update(items, \.items)
+            }
+        }
+    }
+
+    /// Inserts an item at the top.
+    public func addFirst(_ title: String) {
+        commit("prepend item") { state in
+            let item = Item(id: state.value.nextID, title: title, done: false, tags: [])
+            state.update([item] + state.value.items, \.items)
+            state.update(state.value.nextID + 1, \.nextID)
+        }
+    }
+
+    /// Removes an item.
+    public func remove(id: Int) {
+        commit("remove item") { state in
+            state.update(state.value.items.filter { $0.id != id }, \.items)
+        }
+    }
+
+    /// Renames an item, editing it in the meantime.
+    public func rename(id: Int, to title: String) {
+        dispatch("rename") { context in
+            context.commit("start editing") { $0.update(id, \.editing) }
+            context.commit("rename item") { state in
+                guard let index = state.value.items.firstIndex(where: { $0.id == id }) else { return }
+                var items = state.value.items
+                items[index].title = title
+                state.update(items, \.items)
+                state.update(nil, \.editing)
+            }
+        }
+    }
+
+    /// Shows some of the items.
+    public func setFilter(_ filter: Filter) {
+        commit("set filter") { $0.updateIfChanged(filter, \.filter) }
+    }
+}

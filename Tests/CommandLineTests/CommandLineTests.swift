@@ -1,0 +1,154 @@
+import Foundation
+@testable import Rewind
+import RewindSamples
+import Testing
+
+@Suite("rewind commands on the fixtures")
+struct CommandLineTests {
+    @Test("each command's output matches its golden file", arguments: [
+        ("info-counter", ["info", "Fixtures/counter.rewind"]),
+        ("info-todo-json", ["info", "Fixtures/todo.rewind", "--json"]),
+        ("log-todo", ["log", "Fixtures/todo.rewind"]),
+        ("log-todo-filtered", ["log", "Fixtures/todo.rewind", "--kind", "change,activity", "--grep", "items", "--from", "10", "--to", "80"]),
+        ("log-demo-source", ["log", "Fixtures/demo.rewind", "--source", "CounterSample", "--kind", "activity"]),
+        ("log-counter-json", ["log", "Fixtures/counter.rewind", "--json", "--to", "12"]),
+        ("show-todo", ["show", "Fixtures/todo.rewind", "--at", "60"]),
+        ("show-todo-json", ["show", "Fixtures/todo.rewind", "--at", "60", "--json"]),
+        ("diff-steps", ["diff", "Fixtures/todo.rewind", "20", "60"]),
+        ("diff-same-state", ["diff", "Fixtures/counter.rewind", "2", "3"]),
+        ("diff-itself", ["diff", "Fixtures/todo.rewind", "Fixtures/todo.rewind"]),
+        ("blame-done", ["blame", "Fixtures/todo.rewind", "items[1].done"]),
+        ("blame-count", ["blame", "Fixtures/counter.rewind", "count", "--source", "CounterSample#1"]),
+        ("verify-clean", ["verify", "Fixtures/todo.rewind"]),
+        ("verify-flipped-byte", ["verify", "Fixtures/counter-flipped-byte.rewind"]),
+        ("verify-torn-tail", ["verify", "Fixtures/todo-torn-tail.rewind"]),
+        ("verify-truncated-index", ["verify", "Fixtures/demo-truncated-index.rewind"]),
+        ("log-damaged", ["log", "Fixtures/counter-flipped-byte.rewind", "--kind", "activity"]),
+        ("export-counter", ["export", "Fixtures/counter.rewind", "--format", "json"]),
+        ("bad-missing-file", ["info", "Fixtures/missing.rewind"]),
+        ("bad-directory", ["log", "Fixtures"]),
+        ("bad-not-a-journal", ["info", "Fixtures/README.md"]),
+        ("bad-unknown-source", ["log", "Fixtures/demo.rewind", "--source", "NoSuchModel"]),
+        ("bad-step-out-of-range", ["show", "Fixtures/todo.rewind", "--at", "100000"]),
+        ("bad-malformed-key-path", ["blame", "Fixtures/todo.rewind", "items[x"]),
+        ("bad-unknown-kind", ["log", "Fixtures/todo.rewind", "--kind", "mutation"]),
+        ("bad-usage", ["diff", "Fixtures/todo.rewind"]),
+    ])
+    func golden(name: String, arguments: [String]) throws {
+        try CommandRunner.expectGolden(name, arguments)
+    }
+
+    @Test("bad input exits 2 with one line on standard error and no crash trace")
+    func badInputIsOneLine() throws {
+        let directory = NSTemporaryDirectory() + "rewind-cli-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        FileManager.default.createFile(atPath: directory + "/empty.rewind", contents: Data())
+        var future = JournalHeader(formatVersion: 7, createdWallNanoseconds: 0, createdMonotonicNanoseconds: 0, writerVersion: "9.9").encoded()
+        future += [UInt8](repeating: 0, count: 64)
+        FileManager.default.createFile(atPath: directory + "/future.rewind", contents: Data(future))
+        let cases: [[String]] = [
+            ["info", directory + "/empty.rewind"], ["info", directory + "/future.rewind"],
+            ["info", "Fixtures/missing.rewind"], ["show", "Fixtures/todo.rewind", "--at", "0"],
+            ["blame", "Fixtures/todo.rewind", "a..b"], ["log", "Fixtures/todo.rewind", "--from", "9", "--to", "3"],
+            ["show", "Fixtures/todo.rewind"], ["diff", "Fixtures/todo.rewind", "x", "y"],
+        ]
+        for arguments in cases {
+            let result = try CommandRunner.run(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.standardOutput.isEmpty, "\(arguments)")
+            #expect(!result.standardError.isEmpty && !result.standardError.contains("Backtrac"), "\(arguments): \(result.standardError)")
+        }
+        #expect(try CommandRunner.run(["info", directory + "/future.rewind"]).standardError.contains("newer"))
+        #expect(try CommandRunner.run(["info", directory + "/empty.rewind"]).standardError.contains("empty"))
+    }
+
+    @Test("log --json writes one JSON object per line with the stable keys")
+    func jsonLines() throws {
+        let result = try CommandRunner.run(["log", "Fixtures/demo.rewind", "--json"])
+        #expect(result.status == 0)
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(lines.count == (try JournalReader(path: CommandRunner.repositoryRoot + "/Fixtures/demo.rewind").eventCount))
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            for key in ["seq", "time", "source", "kind", "name", "description", "file", "line", "parent"] {
+                #expect(object.keys.contains(key), "missing \(key) in \(line)")
+            }
+        }
+        // The recorded escape sequence is escaped in JSON, never written raw.
+        #expect(!result.standardOutput.contains("\u{1B}"))
+        #expect(result.standardOutput.contains("\\u001b[31m"))
+    }
+
+    @Test("log streams into a pipe that closes early")
+    func pipeClosesEarly() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "'\(CommandRunner.binary)' log Fixtures/demo.rewind | head -n 3"]
+        process.currentDirectoryURL = URL(fileURLWithPath: CommandRunner.repositoryRoot)
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.split(separator: "\n").count == 3)
+        #expect(error.fileHandleForReading.readDataToEndOfFile().isEmpty)
+    }
+
+    @Test("diff of a recording with a deliberately changed one exits 1 at the right step")
+    func diffFindsTheChangedStep() throws {
+        let directory = NSTemporaryDirectory() + "rewind-cli-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var configuration = JournalConfiguration()
+        configuration.deterministic = true
+        configuration.blockSize = 512
+        let changed = directory + "/changed.rewind"
+        let journal = try JournalLogger(path: changed, configuration: configuration)
+        DemoSession.runCounter(logger: journal, step: 2)
+        journal.close()
+
+        let fixture = try JournalReader(path: CommandRunner.repositoryRoot + "/Fixtures/counter.rewind").allEvents()
+        let expected = try #require(fixture.firstIndex { $0.kind == .change && $0.name == "set step" }) + 1
+        let result = try CommandRunner.run(["diff", "Fixtures/counter.rewind", changed])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("the recordings diverge at event \(expected):"))
+        #expect(result.standardOutput.contains("change set step at CounterSample.swift:"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("event: value 3 vs 2"), "\(result.standardOutput)")
+    }
+
+    @Test("recover writes a clean journal with everything that survived")
+    func recover() throws {
+        let directory = NSTemporaryDirectory() + "rewind-cli-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for damaged in ["todo-torn-tail", "counter-flipped-byte", "demo-truncated-index"] {
+            let output = directory + "/\(damaged).rewind"
+            let result = try CommandRunner.run(["recover", "Fixtures/\(damaged).rewind", "-o", output])
+            #expect(result.status == 0, "\(damaged): \(result.standardError)")
+            #expect(result.standardOutput.hasPrefix("wrote "))
+            let survivors = try JournalReader(path: CommandRunner.repositoryRoot + "/Fixtures/\(damaged).rewind").allEvents()
+            #expect(try JournalReader(path: output).allEvents() == survivors)
+            #expect(try CommandRunner.run(["verify", output]).status == 0)
+        }
+    }
+
+    @Test("regenerating the fixtures gives byte-identical files")
+    func fixturesAreDeterministic() throws {
+        let directory = NSTemporaryDirectory() + "rewind-cli-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (sample, name) in [("counter", "counter"), ("todo", "todo")] {
+            let path = directory + "/\(name).rewind"
+            #expect(try CommandRunner.run(["demo", "--deterministic", "--sample", sample, "-o", path]).status == 0)
+            let fresh = try Data(contentsOf: URL(fileURLWithPath: path))
+            let committed = try Data(contentsOf: URL(fileURLWithPath: CommandRunner.repositoryRoot + "/Fixtures/\(name).rewind"))
+            #expect(fresh == committed, "Fixtures/\(name).rewind is not what regenerate.sh makes")
+        }
+    }
+}
+
+extension JournalReader {
+    func allEvents() -> [RecordedEvent] { Array(events()) }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import Rewind
+
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Summarise a journal: format, writer, sources, events, time span, sizes, integrity.",
+        discussion: "Example:  rewind info Fixtures/todo.rewind --json | jq .sources"
+    )
+
+    @Argument(help: "The journal (.rewind file).") var file: String
+    @Flag(help: "Write the summary as one JSON object.") var json = false
+
+    func run() throws {
+        let reader = try JournalOpening.open(file)
+        let output = Output()
+        let sizes = reader.payloadSizes
+        let span = reader.timeSpan
+        let integrity = reader.damage.isEmpty
+            ? (reader.hasIndex ? "clean" : "no index (the writer did not close it); blocks intact")
+            : "damaged: \(reader.damage.count) region(s) unreadable; run 'rewind verify'"
+        if json {
+            output.line(JSONText.object { object in
+                object.field("file", file)
+                object.field("format_version", reader.header.formatVersion)
+                object.field("writer", reader.header.writerVersion)
+                object.field("created", EventTime.iso8601(wallNanoseconds: reader.header.createdWallNanoseconds))
+                object.field("events", reader.eventCount)
+                object.field("first_seq", reader.sequenceRange?.lowerBound)
+                object.field("last_seq", reader.sequenceRange?.upperBound)
+                object.field("first_time", span.map { EventTime.iso8601(wallNanoseconds: $0.lowerBound) })
+                object.field("last_time", span.map { EventTime.iso8601(wallNanoseconds: $0.upperBound) })
+                object.field("file_bytes", reader.fileSize)
+                object.field("blocks", reader.blocks.count)
+                object.field("compressed_bytes", sizes.compressed)
+                object.field("uncompressed_bytes", sizes.uncompressed)
+                object.field("has_index", reader.hasIndex)
+                object.field("clean", reader.damage.isEmpty && reader.hasIndex)
+                object.raw("damage", "[" + reader.damage.map { JSONText.string($0.description) }.joined(separator: ",") + "]")
+                object.raw("sources", "[" + reader.sources.map { summary in
+                    JSONText.object {
+                        $0.field("id", summary.source.instanceID)
+                        $0.field("framework", summary.source.framework)
+                        $0.field("type", summary.source.typeName)
+                        $0.field("label", summary.source.label)
+                        $0.field("events", summary.eventCount)
+                        $0.field("first_seq", summary.sequences.lowerBound)
+                        $0.field("last_seq", summary.sequences.upperBound)
+                    }
+                }.joined(separator: ",") + "]")
+            })
+            return
+        }
+        let ratio = sizes.compressed > 0 ? String(format: "%.1f×", Double(sizes.uncompressed) / Double(sizes.compressed)) : "—"
+        output.line("File        \(VisibleText.escaped(file)) (\(Self.bytes(reader.fileSize)))")
+        output.line("Format      version \(reader.header.formatVersion), written by Rewind \(VisibleText.escaped(reader.header.writerVersion))")
+        output.line("Created     \(EventTime.iso8601(wallNanoseconds: reader.header.createdWallNanoseconds))")
+        if let range = reader.sequenceRange, let span {
+            let seconds = Double(span.upperBound - span.lowerBound) / 1e9
+            output.line("Events      \(reader.eventCount) (steps \(range.lowerBound)–\(range.upperBound)) over \(String(format: "%.3f", seconds)) s")
+            output.line("Time        \(EventTime.iso8601(wallNanoseconds: span.lowerBound)) – \(EventTime.iso8601(wallNanoseconds: span.upperBound))")
+        } else {
+            output.line("Events      0")
+        }
+        output.line("Blocks      \(reader.blocks.count): \(Self.bytes(sizes.compressed)) compressed, \(Self.bytes(sizes.uncompressed)) uncompressed (\(ratio))")
+        output.line("Integrity   \(integrity)")
+        output.line("Sources")
+        for summary in reader.sources {
+            let label = summary.source.label.map { " \"\(VisibleText.escaped($0))\"" } ?? ""
+            output.line("  #\(summary.source.instanceID)  \(VisibleText.padded(summary.source.framework, to: 9)) \(VisibleText.padded(VisibleText.escaped(summary.source.typeName) + label, to: 20)) \(summary.eventCount) events (steps \(summary.sequences.lowerBound)–\(summary.sequences.upperBound))")
+        }
+    }
+
+    static func bytes(_ count: Int) -> String {
+        switch count {
+        case ..<1024: "\(count) B"
+        case ..<(1024 * 1024): String(format: "%.1f KiB", Double(count) / 1024)
+        default: String(format: "%.1f MiB", Double(count) / 1_048_576)
+        }
+    }
+}

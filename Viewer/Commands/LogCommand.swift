@@ -1,0 +1,53 @@
+import Foundation
+import ArgumentParser
+import Rewind
+
+struct LogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "log",
+        abstract: "List events, one aligned line each (or JSON Lines), with filters.",
+        discussion: """
+            Kinds: \(Event.Category.allCases.map { $0.rawValue }.joined(separator: ", ")).
+            Examples:
+              rewind log Fixtures/todo.rewind --kind didMutate,activity
+              rewind log Fixtures/todo.rewind --json | jq -c 'select(.kind == "change")'
+            """
+    )
+
+    @Argument(help: "The journal (.rewind file).") var file: String
+    @Option(help: "Only this source: a label, Type#id, a type name or an id.") var source: String?
+    @Option(help: "Only these kinds, comma-separated.") var kind: String?
+    @Option(help: "Only events whose name, description, path or value contains this text.") var grep: String?
+    @Option(help: "From this step on.") var from: UInt64?
+    @Option(help: "Up to this step.") var to: UInt64?
+    @Flag(help: "Write JSON Lines: one object per event.") var json = false
+
+    func run() throws {
+        let reader = try JournalOpening.open(file)
+        var filter = EventFilter(text: grep)
+        if let source { filter.sourceIDs = [try JournalOpening.source(source, in: reader).instanceID] }
+        if let kind { filter.kinds = try Self.kinds(kind) }
+        if from != nil || to != nil {
+            guard (from ?? 0) <= (to ?? .max) else { throw CommandFailure("--from \(from!) is after --to \(to!)") }
+            filter.sequences = (from ?? 0)...(to ?? .max)
+        }
+        let output = Output()
+        let text = EventText(reader: reader, style: output.style)
+        for event in reader.events(matching: filter) {
+            output.line(json ? EventText.json(event) : text.line(event))
+        }
+        output.flush()
+        JournalOpening.warnAboutDamage(in: reader)
+    }
+
+    static func kinds(_ text: String) throws -> Set<Event.Category> {
+        var kinds = Set<Event.Category>()
+        for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let kind = Event.Category(rawValue: name) else {
+                throw CommandFailure("unknown kind '\(VisibleText.escaped(name))'; kinds are: \(Event.Category.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            kinds.insert(kind)
+        }
+        return kinds
+    }
+}

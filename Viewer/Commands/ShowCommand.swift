@@ -1,0 +1,33 @@
+import ArgumentParser
+import Rewind
+
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show a source's state at one step, as an indented tree or as JSON.",
+        discussion: "Example:  rewind show Fixtures/todo.rewind --at 40 --source TodoSample"
+    )
+
+    @Argument(help: "The journal (.rewind file).") var file: String
+    @Option(help: "The step (sequence number).") var at: UInt64
+    @Option(help: "The source (default: the source of the event at that step).") var source: String?
+    @Flag(help: "Write the state as JSON.") var json = false
+
+    func run() throws {
+        let reader = try JournalOpening.open(file)
+        let event = try JournalOpening.step(at, in: reader)
+        let chosen = try source.map { try JournalOpening.source($0, in: reader) } ?? event.source
+        let state: StateValue?
+        do { state = try reader.state(of: chosen.instanceID, at: at) } catch { throw CommandFailure(error) }
+        let output = Output()
+        guard let state else {
+            throw CommandFailure("\(VisibleText.escaped(chosen.description)) has no state at step \(at) (it first appears at step \(reader.sources.first { $0.source == chosen }?.sequences.lowerBound ?? 0))")
+        }
+        if json {
+            output.line(JSONText.value(state))
+        } else {
+            output.line("\(VisibleText.escaped(chosen.description)) at step \(at) (\(event.kind.rawValue) \(VisibleText.escaped(event.name)))")
+            output.line(state.indentedDescription())
+        }
+    }
+}
