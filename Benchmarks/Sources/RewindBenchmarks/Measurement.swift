@@ -19,6 +19,18 @@ enum Measurement {
         var callerEventP50: Double { callerCommitP50 / Double(Workload.eventsPerCommit) }
         var callerEventP99: Double { callerCommitP99 / Double(Workload.eventsPerCommit) }
         var bytesPerEvent: Double { Double(bytesOnDisk) / Double(events) }
+
+        /// Each figure's median over several runs of the same contender.
+        static func median(of runs: [Result]) -> Result {
+            func middle<T: Comparable>(_ values: [T]) -> T { values.sorted()[values.count / 2] }
+            var result = runs[0]
+            result.callerCommitP50 = middle(runs.map(\.callerCommitP50))
+            result.callerCommitP99 = middle(runs.map(\.callerCommitP99))
+            result.eventsPerSecond = middle(runs.map(\.eventsPerSecond))
+            result.bytesOnDisk = middle(runs.map(\.bytesOnDisk))
+            result.peakResidentKilobytes = middle(runs.map(\.peakResidentKilobytes))
+            return result
+        }
     }
 
     struct ReadResult: Codable {

@@ -22,6 +22,8 @@ if let run = option("--run") {
 }
 
 let outputPath = option("--output") ?? "benchmark-results.json"
+// This machine's timings wander from run to run; each figure is the median of several runs.
+let repeats = option("--repeat").flatMap(Int.init) ?? 3
 let workloads = option("--workload").map { [Workload(rawValue: $0)!] } ?? Workload.allCases
 let scratch = option("--keep") ?? NSTemporaryDirectory() + "rewind-bench-\(getpid())"
 try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -30,16 +32,20 @@ var results: [Measurement.Result] = []
 for workload in workloads {
     for contender in Contender.allCases {
         let file = "\(scratch)/\(workload.rawValue)-\(contender.rawValue)" + (contender == .journal ? ".rewind" : ".jsonl")
-        FileHandle.standardError.write(Data("running \(workload.rawValue) / \(contender.rawValue)…\n".utf8))
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = ["--run", "\(workload.rawValue):\(contender.rawValue)", "--file", file]
-        let pipe = Pipe()
-        child.standardOutput = pipe
-        try child.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        child.waitUntilExit()
-        results.append(try JSONDecoder().decode(Measurement.Result.self, from: data))
+        var runs: [Measurement.Result] = []
+        for run in 1...repeats {
+            FileHandle.standardError.write(Data("running \(workload.rawValue) / \(contender.rawValue) (\(run) of \(repeats))…\n".utf8))
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+            child.arguments = ["--run", "\(workload.rawValue):\(contender.rawValue)", "--file", file]
+            let pipe = Pipe()
+            child.standardOutput = pipe
+            try child.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            child.waitUntilExit()
+            runs.append(try JSONDecoder().decode(Measurement.Result.self, from: data))
+        }
+        results.append(Measurement.Result.median(of: runs))
     }
 }
 
