@@ -1,7 +1,7 @@
 /// Reads the payload of one events block back into ``RecordedEvent``s.
 enum BlockDecoding {
-    static func events(in payload: [UInt8]) throws(JournalFormatError) -> (events: [RecordedEvent], sources: [RecordedSource]) {
-        var reader = ByteReader(payload)
+    /// The string and source tables at the start of a block's payload.
+    private static func tables(_ reader: inout ByteReader) throws(JournalFormatError) -> (strings: [String], sources: [RecordedSource]) {
         let stringCount = try reader.count(atMost: reader.remaining)
         var strings: [String] = []
         strings.reserveCapacity(stringCount)
@@ -15,6 +15,12 @@ enum BlockDecoding {
             let labelReference = try reader.count(atMost: strings.count)
             sources.append(RecordedSource(instanceID: id, framework: framework, typeName: typeName, label: labelReference == 0 ? nil : strings[labelReference - 1]))
         }
+        return (strings, sources)
+    }
+
+    static func events(in payload: [UInt8]) throws(JournalFormatError) -> (events: [RecordedEvent], sources: [RecordedSource]) {
+        var reader = ByteReader(payload)
+        let (strings, sources) = try tables(&reader)
         let monotonicBase = try reader.varint()
         let wallBase = try reader.signedVarint()
         var events: [RecordedEvent] = []
@@ -74,17 +80,9 @@ enum BlockDecoding {
     /// what rebuilding a state needs, without materialising every event of the block.
     static func stateRecords(in payload: [UInt8], source sourceID: UInt64, through sequence: UInt64) throws(JournalFormatError) -> [StateRecord] {
         var reader = ByteReader(payload)
-        let stringCount = try reader.count(atMost: reader.remaining)
-        var strings: [String] = []
-        strings.reserveCapacity(stringCount)
-        for _ in 0..<stringCount { strings.append(try reader.string()) }
-        let sourceCount = try reader.count(atMost: reader.remaining / 4)
-        var wanted: UInt64?
-        for index in 0..<sourceCount {
-            if try reader.varint() == sourceID { wanted = UInt64(index) }
-            for _ in 0..<3 { _ = try reader.varint() }
-        }
-        guard let wanted else { return [] }
+        let (strings, sources) = try tables(&reader)
+        guard let position = sources.firstIndex(where: { $0.instanceID == sourceID }) else { return [] }
+        let wanted = UInt64(position)
         _ = try reader.varint()
         _ = try reader.signedVarint()
         var records: [StateRecord] = []
