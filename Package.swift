@@ -40,15 +40,23 @@ let package = Package(
             name: "RewindSamples",
             dependencies: ["Rewind", "Cycler"]
         ),
-        // The `rewind` command-line tool and terminal viewer.
+        // The terminal viewer's model, update and view, and its screen: a library so that tests and
+        // the benchmark drive it without a terminal.
+        .target(
+            name: "RewindViewer",
+            dependencies: ["Rewind"],
+            path: "Viewer/Core"
+        ),
+        // The `rewind` command-line tool and the terminal around the viewer.
         .executableTarget(
             name: "rewind",
             dependencies: [
                 "Rewind",
                 "RewindSamples",
+                "RewindViewer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Viewer"
+            path: "Viewer/CLI"
         ),
         .testTarget(
             name: "RewindTests",
@@ -70,6 +78,11 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: ["Rewind", "RewindSamples", "rewind"],
+            exclude: ["Golden"]
+        ),
+        .testTarget(
+            name: "ViewerTests",
+            dependencies: ["Rewind", "RewindViewer", "rewind"],
             exclude: ["Golden"]
         ),
         .testTarget(

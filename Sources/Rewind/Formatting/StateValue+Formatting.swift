@@ -85,7 +85,7 @@ extension StateValue: CustomStringConvertible {
     }
 
     /// A field name as shown: bare when it is an identifier, quoted otherwise.
-    static func displayKey(_ key: String) -> String {
+    public static func displayKey(_ key: String) -> String {
         StatePath.isPlainIdentifier(key) ? key : VisibleText.quoted(key)
     }
 

@@ -21,7 +21,7 @@ public struct EventFilter: Sendable {
     }
 
     /// Whether a block can hold matching events, judged from the index alone.
-    func mayMatch(_ block: JournalBlock) -> Bool {
+    public func mayMatch(_ block: JournalBlock) -> Bool {
         if let sequences, block.lastSequence < sequences.lowerBound || block.firstSequence > sequences.upperBound { return false }
         if let wallTimes, block.lastWallNanoseconds < wallTimes.lowerBound || block.firstWallNanoseconds > wallTimes.upperBound { return false }
         if let sourceIDs, sourceIDs.isDisjoint(with: block.sources.keys) { return false }

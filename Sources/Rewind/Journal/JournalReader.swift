@@ -249,7 +249,9 @@ public final class JournalReader: @unchecked Sendable {
         JournalEvents(reader: self, filter: filter)
     }
 
-    func recordDamage(blockAt index: Int, reason: String) {
+    /// Adds a block that failed to read back to ``damage`` (readers with an index find damaged blocks
+    /// only when they read them).
+    public func recordDamage(blockAt index: Int, reason: String) {
         let block = blocks[index]
         let entry = JournalDamage(byteRange: block.offset..<(block.offset + block.frame.totalLength), sequences: block.firstSequence...block.lastSequence, reason: reason)
         if !damage.contains(entry) { damage.append(entry) }

@@ -11,15 +11,17 @@ struct RewindCommand: ParsableCommand {
             Attach a JournalLogger to a view model to record its dispatches, mutations, state changes \
             and activities into a .rewind journal; then read it here.
 
-            Try it:  rewind demo        (records a sample session and shows how to open it)
+            Try it:  rewind demo        (records a sample session and opens it in the viewer)
+                     rewind FILE        (the viewer: ←/→ step, ? for every key, q to quit)
             Exit codes: 0 success; 1 the answer is "no" (damage found, differences found); 2 bad usage \
             or unreadable input.
             """,
         version: RewindVersion.current,
         subcommands: [
-            InfoCommand.self, LogCommand.self, ShowCommand.self, DiffCommand.self, BlameCommand.self,
+            ViewCommand.self, InfoCommand.self, LogCommand.self, ShowCommand.self, DiffCommand.self, BlameCommand.self,
             VerifyCommand.self, RecoverCommand.self, ExportCommand.self, DemoCommand.self,
-        ]
+        ],
+        defaultSubcommand: ViewCommand.self
     )
 }
 

@@ -6,7 +6,7 @@ import RewindSamples
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Record the sample view models through a scripted session, and show how to look at it.",
+        abstract: "Record the sample view models through a scripted session and open the viewer on it.",
         discussion: "Example:  rewind demo -o demo.rewind && rewind log demo.rewind --kind activity"
     )
 
@@ -26,8 +26,12 @@ struct DemoCommand: ParsableCommand {
         }
         let path = output ?? (NSTemporaryDirectory() + "rewind-demo-\(getpid()).rewind")
         do { try DemoSession.record(samples, to: path, deterministic: deterministic) } catch { throw CommandFailure(error.description) }
+        if isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 {
+            try ViewCommand.open(path)
+            return
+        }
         let out = Output()
         out.line("recorded \(samples.map(\.rawValue).joined(separator: " and ")) into \(path)")
-        out.line("look at it with:  rewind info \(path)   rewind log \(path)   rewind show \(path) --at 20")
+        out.line("open it in a terminal with:  rewind \(path)   (or: rewind log \(path), rewind show \(path) --at 20)")
     }
 }

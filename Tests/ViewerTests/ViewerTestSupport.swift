@@ -1,0 +1,34 @@
+import Foundation
+import Rewind
+import RewindViewer
+import Testing
+
+enum ViewerFixtures {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden").path
+
+    static func timeline(_ name: String) throws -> Timeline {
+        Timeline(reader: try JournalReader(path: root + "/Fixtures/" + name))
+    }
+
+    /// A model after pressing `keys`.
+    static func model(_ timeline: Timeline, width: Int = 80, height: Int = 24, keys: [Key]) -> ViewerModel {
+        var model = ViewerModel(width: width, height: height, colors: false, title: "Fixtures/" + timeline.reader.path.split(separator: "/").last!)
+        for key in keys { model.handle(key, timeline: timeline) }
+        return model
+    }
+
+    /// Keys typed as text, one character each.
+    static func typing(_ text: String) -> [Key] { text.map { Key.character($0) } }
+
+    /// Compares a rendered frame with its golden text; REWIND_UPDATE_GOLDEN=1 rewrites it.
+    static func expectFrame(_ name: String, _ frame: ScreenBuffer, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let path = golden + "/" + name + ".txt"
+        if ProcessInfo.processInfo.environment["REWIND_UPDATE_GOLDEN"] == "1" {
+            try (frame.plainText + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(frame.plainText + "\n" == expected, "frame differs from Golden/\(name).txt (REWIND_UPDATE_GOLDEN=1 swift test --filter ViewerTests)", sourceLocation: sourceLocation)
+    }
+}
