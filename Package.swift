@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Rewind", targets: ["Rewind"]),
         .library(name: "Cycler", targets: ["Cycler"]),
+        .library(name: "RewindViewer", targets: ["RewindViewer"]),
         .executable(name: "rewind", targets: ["rewind"]),
     ],
     dependencies: [

@@ -15,6 +15,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Rewind", package: "main"),
                 .product(name: "Cycler", package: "main"),
+                .product(name: "RewindViewer", package: "main"),
             ],
             path: "Sources/RewindBenchmarks"
         ),

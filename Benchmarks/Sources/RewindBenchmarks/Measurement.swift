@@ -116,6 +116,7 @@ enum Measurement {
     struct Report: Codable {
         var results: [Result]
         var reads: ReadResult?
+        var viewer: ViewerMeasurement.Result?
         var machine: String
 
         func table() -> String {
@@ -136,6 +137,11 @@ enum Measurement {
                 lines.append("")
                 lines.append(String(format: "state at %d random steps of the %d-event counter journal: open %.1f ms; read p50 %.2f ms, p99 %.2f ms, max %.2f ms",
                                     reads.reads, reads.journalEvents, reads.openMilliseconds, reads.p50Milliseconds, reads.p99Milliseconds, reads.maxMilliseconds))
+            }
+            if let viewer {
+                lines.append(String(format: "viewer on the %d-event counter journal (200×60): first frame %.1f ms; step p50 %.2f ms, max %.2f ms; jump p50 %.2f ms, max %.2f ms; search to the last event %.0f ms; peak memory %.1f MB",
+                                    viewer.journalEvents, viewer.firstFrameMilliseconds, viewer.stepP50Milliseconds, viewer.stepMaxMilliseconds,
+                                    viewer.jumpP50Milliseconds, viewer.jumpMaxMilliseconds, viewer.searchMilliseconds, viewer.peakResidentMegabytes))
             }
             lines.append("machine: \(machine)")
             return lines.joined(separator: "\n")

@@ -12,6 +12,12 @@ func option(_ name: String) -> String? {
     arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 }
 
+if let path = option("--run-viewer") {
+    // Child mode: the viewer on a journal, alone in its process so its peak memory is its own.
+    FileHandle.standardOutput.write(try JSONEncoder().encode(try ViewerMeasurement.run(path: path)))
+    exit(0)
+}
+
 if let run = option("--run") {
     // Child mode: one workload with one contender.
     let parts = run.split(separator: ":").map(String.init)
@@ -50,10 +56,21 @@ for workload in workloads {
 }
 
 var reads: Measurement.ReadResult?
+var viewer: ViewerMeasurement.Result?
 if workloads.contains(.counter) {
     reads = try Measurement.randomStateReads(path: "\(scratch)/counter-journal.rewind", count: 1_000)
+    FileHandle.standardError.write(Data("running the viewer on the counter journal…\n".utf8))
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    child.arguments = ["--run-viewer", "\(scratch)/counter-journal.rewind"]
+    let pipe = Pipe()
+    child.standardOutput = pipe
+    try child.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    child.waitUntilExit()
+    viewer = try JSONDecoder().decode(ViewerMeasurement.Result.self, from: data)
 }
-let report = Measurement.Report(results: results, reads: reads, machine: Measurement.machineDescription())
+let report = Measurement.Report(results: results, reads: reads, viewer: viewer, machine: Measurement.machineDescription())
 print(report.table())
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

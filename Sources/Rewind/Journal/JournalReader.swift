@@ -147,6 +147,14 @@ public final class JournalReader: @unchecked Sendable {
 
     // MARK: Random access
 
+    /// Where the event with this sequence number is: its block and its index in the block's events.
+    public func location(ofSequence sequence: UInt64) throws(JournalReadError) -> (block: Int, index: Int)? {
+        for block in candidateBlocks(containing: sequence) {
+            if let index = try events(inBlock: block).firstIndex(where: { $0.sequence == sequence }) { return (block, index) }
+        }
+        return nil
+    }
+
     /// The event with this sequence number, or `nil` if the journal does not hold it.
     public func event(sequence: UInt64) throws(JournalReadError) -> RecordedEvent? {
         for index in candidateBlocks(containing: sequence) {
