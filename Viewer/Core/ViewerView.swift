@@ -39,8 +39,7 @@ public enum ViewerView {
         var title = " rewind  \(model.title.isEmpty ? timeline.reader.path : model.title)"
         let damage = timeline.reader.damage
         if !damage.isEmpty {
-            let lost = damage.compactMap(\.sequences).reduce(0) { $0 + Int($1.upperBound - $1.lowerBound + 1) }
-            title += "  ⚠ damaged: \(lost) events lost, showing what survived"
+            title += "  ⚠ damaged: \(timeline.reader.lostEventCount) events lost, showing what survived"
         }
         screen.write(title, row: 0, column: 0, style: damage.isEmpty ? titleStyle : CellStyle(color: 31, reverse: true, bold: true))
     }
@@ -61,7 +60,7 @@ public enum ViewerView {
             }
             let lane = sources.firstIndex { $0.instanceID == event.source.instanceID } ?? 0
             let marker = position == model.position ? "▶" : " "
-            let time = Self.relative(event.wallNanoseconds - start)
+            let time = EventFormatter.elapsed(nanoseconds: event.wallNanoseconds - start)
             let laneText = "[\(lane + 1)]"
             let text = "\(marker)#\(event.sequence) \(time) "
             screen.write(text, row: row, column: 0, limit: width)
@@ -174,10 +173,4 @@ public enum ViewerView {
         }
     }
 
-    /// `+MM:SS.mmm`.
-    static func relative(_ nanoseconds: Int64) -> String {
-        let milliseconds = max(0, nanoseconds / 1_000_000)
-        let text = String(format: "%02d:%02d.%03d", Int(milliseconds / 60_000), Int(milliseconds / 1000 % 60), Int(milliseconds % 1000))
-        return "+" + text
-    }
 }

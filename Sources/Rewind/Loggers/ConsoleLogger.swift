@@ -58,7 +58,7 @@ public final class ConsoleLogger: CycleLogging {
             case .didMutate:
                 entry.commitDepth = max(entry.commitDepth - 1, 0)
                 if let previous = entry.state, let state {
-                    for line in renderer.lines(from: previous, to: state) { write(paint(line)) }
+                    for line in renderer.lines(from: previous, to: state) { write(style.paint(line)) }
                 }
                 entry.state = state
             case .released:
@@ -81,24 +81,9 @@ public final class ConsoleLogger: CycleLogging {
         if detail.isEmpty { detail = event.callSite.description }
         return [
             style.paint(sequence, .dim), EventFormatter.timeOfDay(event.time), style.paint(source, .cyan),
-            style.paint(kind, color(of: event.kind.category)), name, detail,
+            style.paint(kind, TerminalStyle.color(for: event.kind.category)), name, detail,
         ].joined(separator: " ")
     }
 
-    private func color(of category: Event.Category) -> TerminalStyle.Color {
-        switch category {
-        case .willDispatch, .didDispatch: .blue
-        case .willMutate, .didMutate, .change, .replace: .yellow
-        case .activity: .magenta
-        case .created, .released, .dropped: .dim
-        }
-    }
 
-    private func paint(_ line: DiffRenderer.Line) -> String {
-        switch line.marker {
-        case .context: line.rendered
-        case .removed: style.paint(line.rendered, .red)
-        case .added: style.paint(line.rendered, .green)
-        }
-    }
 }

@@ -46,6 +46,12 @@ public struct EventFormatter: Sendable {
         }
     }
 
+    /// Time since the start of a recording: `+MM:SS.mmm`.
+    public static func elapsed(nanoseconds: Int64) -> String {
+        let milliseconds = max(0, nanoseconds / 1_000_000)
+        return String(format: "+%02d:%02d.%03d", Int(milliseconds / 60_000), Int(milliseconds / 1000 % 60), Int(milliseconds % 1000))
+    }
+
     /// The wall-clock time of day in UTC with milliseconds: `20:14:42.123`.
     public static func timeOfDay(_ time: EventTime) -> String {
         let milliseconds = time.wallNanoseconds / 1_000_000

@@ -30,4 +30,24 @@ public struct TerminalStyle: Sendable, Equatable {
     public func paint(_ text: String, _ color: Color) -> String {
         usesColor ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
     }
+
+    /// The colour events of a kind are shown in, everywhere Rewind prints them.
+    public static func color(for category: Event.Category) -> Color {
+        switch category {
+        case .willDispatch, .didDispatch: .blue
+        case .willMutate, .didMutate, .change, .replace: .yellow
+        case .activity: .magenta
+        case .created, .released: .dim
+        case .dropped: .red
+        }
+    }
+
+    /// A diff line with its marker, in red or green when colour is on.
+    public func paint(_ line: DiffRenderer.Line) -> String {
+        switch line.marker {
+        case .context: line.rendered
+        case .removed: paint(line.rendered, .red)
+        case .added: paint(line.rendered, .green)
+        }
+    }
 }

@@ -53,7 +53,7 @@ struct DiffCommand: ParsableCommand {
             output.line("no differences")
             return
         }
-        for line in lines { output.line(Self.paint(line, output.style)) }
+        for line in lines { output.line(output.style.paint(line)) }
         output.flush()
         throw ExitCode(ExitStatus.no)
     }
@@ -103,7 +103,7 @@ struct DiffCommand: ParsableCommand {
                 let lines = DiffRenderer().lines(from: leftState ?? .null, to: rightState ?? .null)
                 if !lines.isEmpty {
                     output.line("  state (- \(arguments[0]), + \(arguments[1])):")
-                    for line in lines { output.line("  " + Self.paint(line, output.style)) }
+                    for line in lines { output.line("  " + output.style.paint(line)) }
                 }
                 output.flush()
                 throw ExitCode(ExitStatus.no)
@@ -111,11 +111,4 @@ struct DiffCommand: ParsableCommand {
         }
     }
 
-    static func paint(_ line: DiffRenderer.Line, _ style: TerminalStyle) -> String {
-        switch line.marker {
-        case .context: line.rendered
-        case .removed: style.paint(line.rendered, .red)
-        case .added: style.paint(line.rendered, .green)
-        }
-    }
 }

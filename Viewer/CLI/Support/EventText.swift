@@ -18,7 +18,7 @@ struct EventText {
             style.paint(VisibleText.padded("#\(event.sequence)", to: 6), .dim),
             relativeTime(event.wallNanoseconds),
             style.paint(VisibleText.padded(VisibleText.escaped(event.source.description), to: sourceWidth), .cyan),
-            style.paint(VisibleText.padded(event.kind.rawValue, to: 13), color(event.kind)),
+            style.paint(VisibleText.padded(event.kind.rawValue, to: 13), TerminalStyle.color(for: event.kind)),
             VisibleText.padded(VisibleText.escaped(event.name), to: 16),
             VisibleText.padded(VisibleText.escaped(event.callSite), to: 26),
         ]
@@ -45,25 +45,7 @@ struct EventText {
 
     /// `+MM:SS.mmm` from the first event.
     func relativeTime(_ wall: Int64) -> String {
-        let milliseconds = max(0, (wall - startNanoseconds) / 1_000_000)
-        let minutes = milliseconds / 60_000
-        let seconds = (milliseconds / 1000) % 60
-        return "+" + pad(minutes, 2) + ":" + pad(seconds, 2) + "." + pad(milliseconds % 1000, 3)
-    }
-
-    private func pad(_ number: Int64, _ width: Int) -> String {
-        let text = String(number)
-        return String(repeating: "0", count: max(0, width - text.count)) + text
-    }
-
-    private func color(_ kind: Event.Category) -> TerminalStyle.Color {
-        switch kind {
-        case .willDispatch, .didDispatch: .blue
-        case .willMutate, .didMutate, .change, .replace: .yellow
-        case .activity: .magenta
-        case .created, .released: .dim
-        case .dropped: .red
-        }
+        EventFormatter.elapsed(nanoseconds: wall - startNanoseconds)
     }
 
     /// The event as one JSON object with stable keys; `state` is added by export.

@@ -23,9 +23,8 @@ enum JournalOpening {
         let count = reader.damage.count
         guard count > reported[ObjectIdentifier(reader), default: 0] else { return }
         reported[ObjectIdentifier(reader)] = count
-        let lost = reader.damage.compactMap(\.sequences).reduce(0) { $0 + Int($1.upperBound - $1.lowerBound + 1) }
         let path = VisibleText.escaped(reader.path)
-        Output.error("warning: \(path) is damaged (\(count) region\(count == 1 ? "" : "s"), \(lost) events lost); showing what survived — run 'rewind verify \(path)' for details")
+        Output.error("warning: \(path) is damaged (\(count) region\(count == 1 ? "" : "s"), \(reader.lostEventCount) events lost); showing what survived — run 'rewind verify \(path)' for details")
     }
 
     /// How much damage has been reported per open journal. The command line is single-threaded.
