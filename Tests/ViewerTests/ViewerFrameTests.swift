@@ -116,6 +116,28 @@ struct ViewerFrameTests {
         #expect(model.quitting)
     }
 
+    @Test("search skips blocks that cannot match and finds what a full scan finds")
+    func searchAcrossBlocks() throws {
+        let timeline = try ViewerFixtures.timeline("demo.rewind")
+        #expect(timeline.reader.blocks.count > 3)
+        for word in ["Sourdough", "reset", "didReachBigNumber", "nothing_like_this", "step: 3", "12"] {
+            let matcher = EventFilter(text: word)
+            let expected = (1..<timeline.count).first { position in
+                let event = timeline.event(at: position)!
+                return matcher.matches(event) || event.source.description.localizedCaseInsensitiveContains(word)
+            }
+            #expect(timeline.search(word, from: 0, forward: true) == expected, "\(word)")
+            if let expected {
+                #expect(timeline.search(word, from: timeline.count - 1, forward: false) != nil, "\(word) backwards")
+                #expect(expected > 0)
+            }
+        }
+        // Only plain words are judged from the string table.
+        let reader = timeline.reader
+        #expect(reader.blocks.indices.contains { !reader.block($0, mayContainWord: "Sourdough") })
+        #expect(reader.blocks.indices.allSatisfy { reader.block($0, mayContainWord: "step: 3") })
+    }
+
     @Test("follow mode shows events written after the viewer opened")
     func follow() throws {
         let directory = NSTemporaryDirectory() + "rewind-viewer-" + UUID().uuidString

@@ -101,11 +101,21 @@ public final class Timeline {
         try? reader.state(of: source, at: sequence)
     }
 
-    /// The next position after (or before) `position` whose event matches `text`.
+    /// The next position after (or before) `position` whose event matches `text`. Blocks whose
+    /// string tables show they cannot match are skipped without decoding their events.
     public func search(_ text: String, from position: Int, forward: Bool) -> Int? {
         let matcher = EventFilter(text: text)
         var candidate = position + (forward ? 1 : -1)
+        var checkedBlock: Int?
         while candidate >= 0, candidate < count {
+            if matches == nil, let (block, _) = location(of: candidate), block != checkedBlock {
+                checkedBlock = block
+                if !reader.block(block, mayContainWord: text) {
+                    // Jump past the block: to the next block's first event, or the previous one's last.
+                    candidate = forward ? blockStarts[block] + reader.blocks[block].eventCount : blockStarts[block] - 1
+                    continue
+                }
+            }
             if let event = event(at: candidate), matcher.matches(event) || event.source.description.localizedCaseInsensitiveContains(text) {
                 return candidate
             }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads the payload of one events block back into ``RecordedEvent``s.
 enum BlockDecoding {
     /// The string and source tables at the start of a block's payload.
@@ -16,6 +18,13 @@ enum BlockDecoding {
             sources.append(RecordedSource(instanceID: id, framework: framework, typeName: typeName, label: labelReference == 0 ? nil : strings[labelReference - 1]))
         }
         return (strings, sources)
+    }
+
+    /// Whether any string of the block's string table contains `word` (case-insensitively): every
+    /// name, path, field name and string value of the block is in that table.
+    static func stringTable(of payload: [UInt8], containsWord word: String) throws(JournalFormatError) -> Bool {
+        var reader = ByteReader(payload)
+        return try tables(&reader).strings.contains { $0.range(of: word, options: .caseInsensitive) != nil }
     }
 
     static func events(in payload: [UInt8]) throws(JournalFormatError) -> (events: [RecordedEvent], sources: [RecordedSource]) {
