@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Rewind", targets: ["Rewind"]),
         .library(name: "Cycler", targets: ["Cycler"]),
+        .library(name: "Ricemill", targets: ["Ricemill"]),
+        .library(name: "CombineOperators", targets: ["CombineOperators"]),
         .library(name: "RewindViewer", targets: ["RewindViewer"]),
         .executable(name: "rewind", targets: ["rewind"]),
     ],
@@ -36,10 +38,24 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),
+        // Combine operators OpenCombine 0.14 lacks (merge, combineLatest), shared by Ricemill and Unio.
+        .target(
+            name: "CombineOperators",
+            dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]
+        ),
+        // The Ricemill input/output machines (seeds 000/004) on OpenCombine.
+        .target(
+            name: "Ricemill",
+            dependencies: [
+                "Rewind",
+                "CombineOperators",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
         // Sample view models and the scripted session behind `rewind demo` and the fixtures.
         .target(
             name: "RewindSamples",
-            dependencies: ["Rewind", "Cycler"]
+            dependencies: ["Rewind", "Cycler", "Ricemill", .product(name: "OpenCombine", package: "OpenCombine")]
         ),
         // The terminal viewer's model, update and view, and its screen: a library so that tests and
         // the benchmark drive it without a terminal.
@@ -91,6 +107,22 @@ let package = Package(
             dependencies: [
                 "Cycler",
                 "Rewind",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
+        .testTarget(
+            name: "CombineOperatorsTests",
+            dependencies: [
+                "CombineOperators",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
+        .testTarget(
+            name: "RicemillTests",
+            dependencies: [
+                "Ricemill",
+                "Rewind",
+                "RewindSamples",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),

@@ -94,7 +94,7 @@ extension CyclerType {
             return try action(CyclerWeakContext(self, dispatch: nil))
         }
         let start = EventTime.now()
-        let sequence = channel.emit(.willDispatch, name: name, description: description, callSite: callSite, at: start, to: logger)
+        let sequence = channel.emit(.willDispatch(), name: name, description: description, callSite: callSite, at: start, to: logger)
         defer {
             let end = EventTime.now()
             let duration = Duration.nanoseconds(Int64(end.monotonicNanoseconds - start.monotonicNanoseconds))

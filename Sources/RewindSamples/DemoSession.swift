@@ -1,11 +1,12 @@
 import Rewind
+import Ricemill
 
 /// The scripted session behind `rewind demo` and the fixtures: the sample view models driven
 /// through a fixed sequence of actions.
 public enum DemoSession {
     /// Which samples to run.
     public enum Sample: String, CaseIterable, Sendable {
-        case counter, todo
+        case counter, todo, ricemill
     }
 
     /// Runs the session for `samples`, logging to `logger`. The view models are released at the end,
@@ -15,6 +16,7 @@ public enum DemoSession {
             switch sample {
             case .counter: runCounter(logger: logger)
             case .todo: runTodo(logger: logger)
+            case .ricemill: runRicemillCounter(logger: logger)
             }
         }
     }
@@ -62,5 +64,18 @@ public enum DemoSession {
         todo.add("Jam \u{1B}[31m(red)")
         todo.setFilter(.all)
         todo.toggle(id: 4)
+    }
+
+    /// The Ricemill counter: the toggle on, up three, down one, the toggle off and on, then down
+    /// past zero (it stops at zero).
+    public static func runRicemillCounter(logger: any CycleLogging) {
+        let counter = RicemillCounterSample()
+        counter.set(logger: logger)
+        counter.input.isOn.wrappedValue = true
+        for _ in 0..<3 { counter.input.increment.send() }
+        counter.input.decrement.send()
+        counter.input.isOn.wrappedValue = false
+        counter.input.isOn.wrappedValue = true
+        for _ in 0..<3 { counter.input.decrement.send() }
     }
 }

@@ -12,7 +12,7 @@ struct EventChannelTests {
         let source = EventSource(framework: .ricemill, typeName: "Counter", label: "main counter")
         let channel = EventChannel(source: source)
         let site = CallSite(file: "App/Counter.swift", function: "increment()", line: 12)
-        let dispatch = channel.emit(.willDispatch, name: "increment", description: "by one", callSite: site, to: memory)
+        let dispatch = channel.emit(.willDispatch(), name: "increment", description: "by one", callSite: site, to: memory)
         DispatchScope.run(inside: dispatch) {
             channel.emit(.activity(CapturedValue("tick")), callSite: site, to: memory)
         }
@@ -80,7 +80,7 @@ struct EventChannelTests {
         let hooks = Hooks()
         let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Counter"))
         let site = CallSite(file: "F.swift", function: "f()", line: 7)
-        channel.emit(.willDispatch, name: "inc", callSite: site, to: hooks)
+        channel.emit(.willDispatch(), name: "inc", callSite: site, to: hooks)
         channel.emit(.willMutate, name: "inc", callSite: site, to: hooks)
         channel.emit(.change(path: ChangedPath(\Count.count), value: CapturedValue(1), state: CapturedValue(Count(count: 1))), name: "inc", callSite: site, to: hooks)
         channel.emit(.didMutate(duration: .zero, state: CapturedValue(Count(count: 1))), name: "inc", callSite: site, to: hooks)
@@ -120,7 +120,7 @@ struct OutputLoggerTests {
         let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "CartViewModel", instanceID: 1))
         let site = CallSite(file: "App/CartViewModel.swift", function: "add()", line: 30)
         channel.emit(.created(state: CapturedValue(Cart(items: [], total: 0))), callSite: site, to: logger)
-        let dispatch = channel.emit(.willDispatch, name: "add", callSite: site, to: logger)
+        let dispatch = channel.emit(.willDispatch(), name: "add", callSite: site, to: logger)
         channel.emit(.willMutate, name: "add", callSite: site, parent: dispatch, to: logger)
         channel.emit(.change(path: ChangedPath(\Cart.items), value: CapturedValue(["tea"]), state: CapturedValue(Cart(items: ["tea"], total: 0))), name: "add", callSite: site, parent: dispatch, to: logger)
         channel.emit(.didMutate(duration: .microseconds(4), state: CapturedValue(Cart(items: ["tea"], total: 3))), name: "add", callSite: site, parent: dispatch, to: logger)

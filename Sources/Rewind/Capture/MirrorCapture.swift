@@ -58,6 +58,17 @@ extension CaptureSession {
         return fields
     }
 
+    /// Captures named values as an object, redacting by name as for any other field.
+    func capture(_ stateFields: StateFields, depth: Int) -> StateValue {
+        var fields: OrderedDictionary<String, StateValue> = [:]
+        for (name, value) in stateFields.fields {
+            fields[name] = options.redaction.redacts(key: name)
+                ? .opaque(Redaction.redactedLeaf(typeName: Self.typeName(of: value)))
+                : capture(value, depth: depth + 1)
+        }
+        return .object(fields)
+    }
+
     private func captureEnumCase(_ value: Any, mirror: Mirror, depth: Int) -> StateValue {
         guard let payload = mirror.children.first else {
             // A case without associated values is its name, as Codable writes a raw-value enum.

@@ -53,6 +53,7 @@ final class CaptureSession {
     func specialCase(_ value: Any, depth: Int) -> StateValue? {
         if let leaf = Self.captureLeaf(value) { return leaf }
         if let secret = value as? any SecretValue { return .opaque(secret.redactedLeaf) }
+        if let stateFields = value as? StateFields { return capture(stateFields, depth: depth) }
         guard depth < options.maximumDepth else {
             return .opaque(OpaqueValue(typeName: Self.typeName(of: value), summary: "<too deep>"))
         }

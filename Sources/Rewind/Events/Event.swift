@@ -42,8 +42,10 @@ public struct Event: Sendable {
 extension Event {
     /// What happened, with the values involved.
     public enum Kind: Sendable {
-        /// A dispatch (an action) is about to run.
-        case willDispatch
+        /// A dispatch (an action, an input value, a mixer) is about to run; `input` is the value it
+        /// carries, when it has one: a Ricemill or Unio input's value, a Flask mixer's payload, a
+        /// replayable Cycler action.
+        case willDispatch(input: CapturedValue? = nil)
         /// A dispatch finished; `duration` is measured from its `willDispatch`.
         case didDispatch(duration: Duration)
         /// A commit (a mutation transaction) is about to run.

@@ -49,6 +49,7 @@ struct BlockBuilder {
         if parent != nil { flags |= EventRecordFlags.hasParent }
         if dropped == nil, !event.description.isEmpty { flags |= EventRecordFlags.hasDescription }
         if state != nil { flags |= EventRecordFlags.hasState }
+        if dropped == nil, category == .willDispatch, value != nil { flags |= EventRecordFlags.hasInput }
         records.byte(EventRecordFlags.kindCode(category) | flags)
         records.signedVarint(Int64(bitPattern: sequence &- previousSequence))
         records.signedVarint(Int64(bitPattern: time.monotonicNanoseconds &- previousMonotonic))
@@ -76,6 +77,8 @@ struct BlockBuilder {
             StateValueCoding.write(value ?? .null, to: &records, strings: &strings)
         case (.activity, _):
             StateValueCoding.write(value ?? .null, to: &records, strings: &strings)
+        case (.willDispatch, _):
+            if let value { StateValueCoding.write(value, to: &records, strings: &strings) }
         default:
             break
         }
@@ -129,6 +132,8 @@ enum EventRecordFlags {
     static let hasParent: UInt8 = 0x10
     static let hasDescription: UInt8 = 0x20
     static let hasState: UInt8 = 0x40
+    /// A dispatch carrying its input value (a payload follows).
+    static let hasInput: UInt8 = 0x80
 
     static let kinds = Event.Category.allCases
 

@@ -70,6 +70,8 @@ enum BlockDecoding {
                 event.value = try StateValueCoding.read(from: &reader, strings: strings)
             case .activity:
                 event.value = try StateValueCoding.read(from: &reader, strings: strings)
+            case .willDispatch where first & EventRecordFlags.hasInput != 0:
+                event.value = try StateValueCoding.read(from: &reader, strings: strings)
             default:
                 break
             }

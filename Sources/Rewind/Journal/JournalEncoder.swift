@@ -115,7 +115,9 @@ final class JournalEncoder {
             if track.commitDepth > 0 { track.derivedState = newState }
         case .activity(let activity):
             value = activity.tree(options: options)
-        case .willDispatch, .didDispatch, .created(.none), .released:
+        case .willDispatch(let input):
+            value = input?.tree(options: options)
+        case .didDispatch, .created(.none), .released:
             break
         }
         let record = newState.flatMap { stateRecord(for: &track, newState: $0) }

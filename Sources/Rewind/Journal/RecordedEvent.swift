@@ -55,7 +55,8 @@ public struct RecordedEvent: Sendable, Equatable {
     public var duration: Duration?
     /// For `change`: the changed path, as text.
     public var path: String?
-    /// For `change`: the new value; for `activity`: the activity.
+    /// For `change`: the new value; for `activity`: the activity; for `willDispatch`: the input the
+    /// dispatch carried, if any.
     public var value: StateValue?
     /// For `dropped`: how many events were dropped, and their sequence range.
     public var dropped: DroppedRange?

@@ -17,7 +17,9 @@ public struct EventFormatter: Sendable {
     /// What the event carries, on one line: the changed path and value, the activity, the duration.
     public func detail(of event: Event) -> String {
         switch event.kind {
-        case .willDispatch, .willMutate, .released:
+        case .willDispatch(let input):
+            return input.map { $0.tree(options: captureOptions).compactDescription(limit: valueWidth) } ?? ""
+        case .willMutate, .released:
             return ""
         case .didDispatch(let duration), .didMutate(let duration, _):
             return Self.format(duration)

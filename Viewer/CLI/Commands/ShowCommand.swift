@@ -26,7 +26,8 @@ struct ShowCommand: ParsableCommand {
         if json {
             output.line(JSONText.value(state))
         } else {
-            output.line("\(VisibleText.escaped(chosen.description)) at step \(at) (\(event.kind.rawValue) \(VisibleText.escaped(event.name)))")
+            let what = [event.kind.rawValue, VisibleText.escaped(event.name.isEmpty ? event.path ?? "" : event.name)].filter { !$0.isEmpty }.joined(separator: " ")
+            output.line("\(VisibleText.escaped(chosen.description)) at step \(at) (\(what))")
             output.line(state.indentedDescription())
         }
     }

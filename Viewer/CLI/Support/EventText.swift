@@ -34,6 +34,8 @@ struct EventText {
             return "\(VisibleText.escaped(event.path ?? "")) = \((event.value ?? .null).compactDescription(limit: 80))"
         case .activity:
             return (event.value ?? .null).compactDescription(limit: 80)
+        case .willDispatch:
+            return event.value.map { $0.compactDescription(limit: 80) } ?? ""
         case .didDispatch, .didMutate:
             return event.duration.map(EventFormatter.format) ?? ""
         case .dropped:

@@ -1,0 +1,53 @@
+@preconcurrency import OpenCombine
+import Rewind
+
+/// A machine's input from outside: each input subject as a ``SubjectProxy`` and, for a
+/// ``BindableInputType``, each `@Published` property as a ``Binding``. Everything sent through it is
+/// logged as a dispatch named after the input property.
+///
+/// ```swift
+/// viewModel.input.increment.send()
+/// viewModel.input.isOn.wrappedValue = true
+/// ```
+@dynamicMemberLookup
+public final class InputProxy<Input: InputType> {
+    let input: Input
+    let recorder: MachineRecorder?
+
+    /// Wraps an input that belongs to no machine (nothing is logged).
+    public init(_ input: Input) {
+        self.input = input
+        self.recorder = nil
+    }
+
+    init(_ input: Input, recorder: MachineRecorder) {
+        self.input = input
+        self.recorder = recorder
+    }
+
+    /// An input subject.
+    public subscript<S: Subject>(dynamicMember keyPath: KeyPath<Input, S>) -> SubjectProxy<S> {
+        let subject = input[keyPath: keyPath]
+        let name = recorder?.name(of: keyPath, in: input, value: subject, valueType: S.self) ?? ""
+        return SubjectProxy(subject, name: name, recorder: recorder)
+    }
+}
+
+extension InputProxy where Input: BindableInputType {
+    /// A `@Published` input property as a binding; writing it is a logged dispatch.
+    public subscript<Value>(dynamicMember keyPath: ReferenceWritableKeyPath<Input, Value>) -> Binding<Value> {
+        let input = self.input
+        guard let recorder else {
+            return Binding(get: { input[keyPath: keyPath] }, set: { input[keyPath: keyPath] = $0 })
+        }
+        let name = recorder.name(of: keyPath, in: input, value: input[keyPath: keyPath], valueType: Value.self)
+        return Binding(
+            get: { input[keyPath: keyPath] },
+            set: { newValue in
+                recorder.dispatch(name: name, value: newValue, callSite: .unknown) {
+                    input[keyPath: keyPath] = newValue
+                }
+            }
+        )
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Reads the Swift code blocks of one README section, to check that they match compiled code.
+enum ReadmeSection {
+    static let readmePath = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("README.md").path
+
+    /// The ```swift blocks between `heading` and the next heading of the same level, as trimmed,
+    /// non-empty lines with trailing `// …` comments removed.
+    static func swiftBlocks(under heading: String) throws -> [[String]] {
+        let lines = try String(contentsOfFile: readmePath, encoding: .utf8).components(separatedBy: "\n")
+        guard let start = lines.firstIndex(of: heading) else { return [] }
+        let level = heading.prefix { $0 == "#" } + " "
+        var blocks: [[String]] = []
+        var current: [String]?
+        for line in lines[(start + 1)...] {
+            if current == nil, line.hasPrefix(level) { break }
+            if line.hasPrefix("```swift") { current = []; continue }
+            if line.hasPrefix("```"), let block = current {
+                blocks.append(block)
+                current = nil
+                continue
+            }
+            if current != nil, let kept = normalized(line) { current!.append(kept) }
+        }
+        return blocks
+    }
+
+    static func trimmedLines(ofFile path: String) throws -> [String] {
+        try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n").compactMap(normalized)
+    }
+
+    /// Whether every line of `block` appears in `lines`, in the same order.
+    static func contains(_ lines: [String], _ block: [String]) -> Bool {
+        var remaining = block[...]
+        for line in lines where line == remaining.first {
+            remaining = remaining.dropFirst()
+            if remaining.isEmpty { return true }
+        }
+        return remaining.isEmpty
+    }
+
+    private static func normalized(_ line: String) -> String? {
+        var text = line
+        if let comment = text.range(of: "  //") { text = String(text[..<comment.lowerBound]) }
+        text = text.trimmingCharacters(in: .whitespaces)
+        return text.isEmpty ? nil : text
+    }
+}
