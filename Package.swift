@@ -43,11 +43,21 @@ let package = Package(
             name: "CombineOperators",
             dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]
         ),
+        // What Ricemill and Unio share to log units built from publishers: inputs as dispatches,
+        // state properties as key-path changes, outputs as activities.
+        .target(
+            name: "ReactiveRecording",
+            dependencies: [
+                "Rewind",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
         // The Ricemill input/output machines (seeds 000/004) on OpenCombine.
         .target(
             name: "Ricemill",
             dependencies: [
                 "Rewind",
+                "ReactiveRecording",
                 "CombineOperators",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]

@@ -1,4 +1,5 @@
 @preconcurrency import OpenCombine
+import ReactiveRecording
 import Rewind
 
 /// A machine's input from outside: each input subject as a ``SubjectProxy`` and, for a
@@ -12,7 +13,7 @@ import Rewind
 @dynamicMemberLookup
 public final class InputProxy<Input: InputType> {
     let input: Input
-    let recorder: MachineRecorder?
+    let recorder: UnitRecorder?
 
     /// Wraps an input that belongs to no machine (nothing is logged).
     public init(_ input: Input) {
@@ -20,7 +21,7 @@ public final class InputProxy<Input: InputType> {
         self.recorder = nil
     }
 
-    init(_ input: Input, recorder: MachineRecorder) {
+    init(_ input: Input, recorder: UnitRecorder) {
         self.input = input
         self.recorder = recorder
     }
@@ -28,7 +29,7 @@ public final class InputProxy<Input: InputType> {
     /// An input subject.
     public subscript<S: Subject>(dynamicMember keyPath: KeyPath<Input, S>) -> SubjectProxy<S> {
         let subject = input[keyPath: keyPath]
-        let name = recorder?.name(of: keyPath, in: input, value: subject, valueType: S.self) ?? ""
+        let name = recorder?.name(of: keyPath, in: input, value: subject) { $0 is S } ?? ""
         return SubjectProxy(subject, name: name, recorder: recorder)
     }
 }
@@ -40,7 +41,9 @@ extension InputProxy where Input: BindableInputType {
         guard let recorder else {
             return Binding(get: { input[keyPath: keyPath] }, set: { input[keyPath: keyPath] = $0 })
         }
-        let name = recorder.name(of: keyPath, in: input, value: input[keyPath: keyPath], valueType: Value.self)
+        let name = recorder.name(of: keyPath, in: input, value: input[keyPath: keyPath]) {
+            ($0 as? any PublishedStorage)?.holds(Value.self) == true
+        }
         return Binding(
             get: { input[keyPath: keyPath] },
             set: { newValue in

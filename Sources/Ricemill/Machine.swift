@@ -1,4 +1,5 @@
 @preconcurrency import OpenCombine
+import ReactiveRecording
 import Rewind
 
 /// The base of the README's view models: a machine that is its own resolver.
@@ -114,12 +115,12 @@ extension AnyResolverBasedMachine: ObservableObject where Output: StoredOutputTy
 /// What every machine holds: the recorder, and the store, extra and subscriptions `polish` returned.
 /// Its release is the machine's: the subscriptions are cancelled and the release is logged.
 final class MachineCore {
-    let recorder: MachineRecorder
+    let recorder: UnitRecorder
     let store: AnyObject
     let extra: Any
     let cancellables: [AnyCancellable]
 
-    private init(recorder: MachineRecorder, store: AnyObject, extra: Any, cancellables: [AnyCancellable]) {
+    private init(recorder: UnitRecorder, store: AnyObject, extra: Any, cancellables: [AnyCancellable]) {
         self.recorder = recorder
         self.store = store
         self.extra = extra
@@ -129,7 +130,7 @@ final class MachineCore {
     static func make<Resolver: ResolverType>(
         input: Resolver.Input, store: Resolver.Store, extra: Resolver.Extra, resolver: Resolver.Type
     ) -> (MachineCore, InputProxy<Resolver.Input>, OutputProxy<Resolver.Output>) {
-        let recorder = MachineRecorder(source: EventSource(framework: .ricemill, type: Resolver.self), store: store)
+        let recorder = UnitRecorder(source: EventSource(framework: .ricemill, type: Resolver.self), stateProperties: PublishedProperties.of(store))
         let polished = Resolver.polish(input: Publishing(input), store: store, extra: extra)
         guard let output = polished.output ?? (store as? Resolver.Output) else {
             // `Polished(cancellables:)` is only available when the store is the output type.

@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import OpenCombine
+import ReactiveRecording
 import Rewind
 
 extension StoreType where ObjectWillChangePublisher == ObservableObjectPublisher {
@@ -40,7 +41,7 @@ final class ChangeNotifiers: Sendable {
             // Objects that have gone: their identifiers may be reused.
             entries = entries.filter { $0.value.object != nil }
             let publisher = ObservableObjectPublisher()
-            let subscriptions = PublishedProperty.of(object).map { property in
+            let subscriptions = PublishedProperties.of(object).map { property in
                 // The first value is the current one, sent on subscription: not a change.
                 property.publisher.dropFirst().sink { [publisher] _ in publisher.send() }
             }

@@ -1,4 +1,5 @@
 @preconcurrency import OpenCombine
+import ReactiveRecording
 import Rewind
 
 /// A machine's output from outside: publishers (each value they deliver is logged as an activity
@@ -13,7 +14,7 @@ import Rewind
 @dynamicMemberLookup
 public final class OutputProxy<Output: OutputType> {
     let output: Output
-    let recorder: MachineRecorder?
+    let recorder: UnitRecorder?
 
     /// Wraps an output that belongs to no machine (nothing is logged).
     public init(_ output: Output) {
@@ -21,7 +22,7 @@ public final class OutputProxy<Output: OutputType> {
         self.recorder = nil
     }
 
-    init(_ output: Output, recorder: MachineRecorder) {
+    init(_ output: Output, recorder: UnitRecorder) {
         self.output = output
         self.recorder = recorder
     }
@@ -40,7 +41,7 @@ public final class OutputProxy<Output: OutputType> {
     public subscript<P: Publisher>(dynamicMember keyPath: KeyPath<Output, P>) -> AnyPublisher<P.Output, P.Failure> {
         let publisher = output[keyPath: keyPath]
         guard let recorder else { return publisher.eraseToAnyPublisher() }
-        let name = recorder.name(of: keyPath, in: output, value: publisher, valueType: P.self)
+        let name = recorder.name(of: keyPath, in: output, value: publisher) { $0 is P }
         return publisher
             .handleEvents(receiveOutput: { recorder.outputValue($0, name: name) })
             .eraseToAnyPublisher()

@@ -1,4 +1,5 @@
 @preconcurrency import OpenCombine
+import ReactiveRecording
 import Rewind
 
 /// One input subject as seen from outside the machine: values sent through it are dispatches of
@@ -11,14 +12,14 @@ import Rewind
 public struct SubjectProxy<S: Subject> {
     let subject: S
     let name: String
-    let recorder: MachineRecorder?
+    let recorder: UnitRecorder?
 
     /// Wraps a subject that belongs to no machine (nothing is logged).
     public init(_ subject: S) {
         self.init(subject, name: "", recorder: nil)
     }
 
-    init(_ subject: S, name: String, recorder: MachineRecorder?) {
+    init(_ subject: S, name: String, recorder: UnitRecorder?) {
         self.subject = subject
         self.name = name
         self.recorder = recorder
