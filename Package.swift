@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Rewind", targets: ["Rewind"]),
         .library(name: "Cycler", targets: ["Cycler"]),
         .library(name: "Ricemill", targets: ["Ricemill"]),
+        .library(name: "Unio", targets: ["Unio"]),
         .library(name: "CombineOperators", targets: ["CombineOperators"]),
         .library(name: "RewindViewer", targets: ["RewindViewer"]),
         .executable(name: "rewind", targets: ["rewind"]),
@@ -62,10 +63,21 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),
+        // The Unio input/output streams (seed 002), with RxSwift's relays, subjects and bags on
+        // OpenCombine.
+        .target(
+            name: "Unio",
+            dependencies: [
+                "Rewind",
+                "ReactiveRecording",
+                "CombineOperators",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
         // Sample view models and the scripted session behind `rewind demo` and the fixtures.
         .target(
             name: "RewindSamples",
-            dependencies: ["Rewind", "Cycler", "Ricemill", .product(name: "OpenCombine", package: "OpenCombine")]
+            dependencies: ["Rewind", "Cycler", "Ricemill", "Unio", .product(name: "OpenCombine", package: "OpenCombine")]
         ),
         // The terminal viewer's model, update and view, and its screen: a library so that tests and
         // the benchmark drive it without a terminal.
@@ -127,10 +139,23 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),
+        // Checks that a README section's code blocks appear in a test file that compiles them.
+        .target(name: "ReadmeChecking", path: "Tests/Support/ReadmeChecking"),
         .testTarget(
             name: "RicemillTests",
             dependencies: [
+                "ReadmeChecking",
                 "Ricemill",
+                "Rewind",
+                "RewindSamples",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
+        .testTarget(
+            name: "UnioTests",
+            dependencies: [
+                "ReadmeChecking",
+                "Unio",
                 "Rewind",
                 "RewindSamples",
                 .product(name: "OpenCombine", package: "OpenCombine"),

@@ -1,12 +1,13 @@
 import Rewind
 import Ricemill
+import Unio
 
 /// The scripted session behind `rewind demo` and the fixtures: the sample view models driven
 /// through a fixed sequence of actions.
 public enum DemoSession {
     /// Which samples to run.
     public enum Sample: String, CaseIterable, Sendable {
-        case counter, todo, ricemill
+        case counter, todo, ricemill, unio
     }
 
     /// Runs the session for `samples`, logging to `logger`. The view models are released at the end,
@@ -17,6 +18,7 @@ public enum DemoSession {
             case .counter: runCounter(logger: logger)
             case .todo: runTodo(logger: logger)
             case .ricemill: runRicemillCounter(logger: logger)
+            case .unio: runGitHubSearch(logger: logger)
             }
         }
     }
@@ -77,5 +79,29 @@ public enum DemoSession {
         counter.input.isOn.wrappedValue = false
         counter.input.isOn.wrappedValue = true
         for _ in 0..<3 { counter.input.decrement.send() }
+    }
+
+    /// The Unio search: typing "s", "sw", "swift" quickly (one search after the debounce), a pause,
+    /// an empty text (ignored), a failing search, then "rx". The clock is virtual: the script moves
+    /// it, so the session takes no real time and is the same every run.
+    public static func runGitHubSearch(logger: any CycleLogging) {
+        let scheduler = VirtualTimeScheduler()
+        let apiStream = GitHubSearchAPIStream(scheduler: scheduler)
+        apiStream.set(logger: logger)
+        let search = GitHubSearchViewStream(input: .init(), state: .init(), extra: .init(apiStream: apiStream, scheduler: scheduler))
+        search.set(logger: logger)
+        let errors = search.output.error.subscribe(onNext: { _ in })
+        for text in ["s", "sw", "swift"] {
+            search.input.searchText(text)
+            scheduler.advance(by: .milliseconds(120))
+        }
+        scheduler.advance(by: .milliseconds(600))
+        search.input.searchText("")
+        scheduler.advance(by: .milliseconds(600))
+        search.input.searchText("fail")
+        scheduler.advance(by: .milliseconds(600))
+        search.input.searchText("rx")
+        scheduler.advance(by: .milliseconds(600))
+        errors.cancel()
     }
 }

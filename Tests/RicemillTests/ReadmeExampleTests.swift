@@ -1,6 +1,7 @@
 @preconcurrency import OpenCombine
 import Rewind
 import Ricemill
+import ReadmeChecking
 import Testing
 
 // The README's Ricemill example, compiled and run here; a test below checks that the README's code

@@ -1,14 +1,15 @@
 import Foundation
 
-/// Reads the Swift code blocks of one README section, to check that they match compiled code.
-enum ReadmeSection {
+/// Reads the Swift code blocks of one README section, so that a test can check that they appear in
+/// a file the compiler builds: the README's examples cannot drift from code that compiles.
+public enum ReadmeSection {
     static let readmePath = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("README.md").path
 
     /// The ```swift blocks between `heading` and the next heading of the same level, as trimmed,
     /// non-empty lines with trailing `// …` comments removed.
-    static func swiftBlocks(under heading: String) throws -> [[String]] {
+    public static func swiftBlocks(under heading: String) throws -> [[String]] {
         let lines = try String(contentsOfFile: readmePath, encoding: .utf8).components(separatedBy: "\n")
         guard let start = lines.firstIndex(of: heading) else { return [] }
         let level = heading.prefix { $0 == "#" } + " "
@@ -27,12 +28,12 @@ enum ReadmeSection {
         return blocks
     }
 
-    static func trimmedLines(ofFile path: String) throws -> [String] {
+    public static func trimmedLines(ofFile path: String) throws -> [String] {
         try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n").compactMap(normalized)
     }
 
     /// Whether every line of `block` appears in `lines`, in the same order.
-    static func contains(_ lines: [String], _ block: [String]) -> Bool {
+    public static func contains(_ lines: [String], _ block: [String]) -> Bool {
         var remaining = block[...]
         for line in lines where line == remaining.first {
             remaining = remaining.dropFirst()
