@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Cycler", targets: ["Cycler"]),
         .library(name: "Ricemill", targets: ["Ricemill"]),
         .library(name: "Unio", targets: ["Unio"]),
+        .library(name: "Flask", targets: ["Flask"]),
         .library(name: "CombineOperators", targets: ["CombineOperators"]),
         .library(name: "RewindViewer", targets: ["RewindViewer"]),
         .executable(name: "rewind", targets: ["rewind"]),
@@ -74,10 +75,15 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),
+        // The Flask substances, mixers, reactors and flux (seed 001).
+        .target(
+            name: "Flask",
+            dependencies: ["Rewind"]
+        ),
         // Sample view models and the scripted session behind `rewind demo` and the fixtures.
         .target(
             name: "RewindSamples",
-            dependencies: ["Rewind", "Cycler", "Ricemill", "Unio", .product(name: "OpenCombine", package: "OpenCombine")]
+            dependencies: ["Rewind", "Cycler", "Ricemill", "Unio", "Flask", .product(name: "OpenCombine", package: "OpenCombine")]
         ),
         // The terminal viewer's model, update and view, and its screen: a library so that tests and
         // the benchmark drive it without a terminal.
@@ -160,6 +166,10 @@ let package = Package(
                 "RewindSamples",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
+        ),
+        .testTarget(
+            name: "FlaskTests",
+            dependencies: ["Flask", "Rewind", "RewindSamples", "ReadmeChecking"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -11,6 +11,7 @@ out=Fixtures
 "$rewind" demo --deterministic --sample todo -o "$out/todo.rewind" >/dev/null
 "$rewind" demo --deterministic --sample ricemill -o "$out/ricemill.rewind" >/dev/null
 "$rewind" demo --deterministic --sample unio -o "$out/unio.rewind" >/dev/null
+"$rewind" demo --deterministic --sample flask -o "$out/flask.rewind" >/dev/null
 "$rewind" demo --deterministic -o "$out/demo.rewind" >/dev/null
 
 size() { stat -c %s "$1"; }

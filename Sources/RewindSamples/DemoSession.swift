@@ -1,3 +1,4 @@
+import Flask
 import Rewind
 import Ricemill
 import Unio
@@ -7,7 +8,7 @@ import Unio
 public enum DemoSession {
     /// Which samples to run.
     public enum Sample: String, CaseIterable, Sendable {
-        case counter, todo, ricemill, unio
+        case counter, todo, ricemill, unio, flask
     }
 
     /// Runs the session for `samples`, logging to `logger`. The view models are released at the end,
@@ -19,6 +20,7 @@ public enum DemoSession {
             case .todo: runTodo(logger: logger)
             case .ricemill: runRicemillCounter(logger: logger)
             case .unio: runGitHubSearch(logger: logger)
+            case .flask: runFlask(logger: logger)
             }
         }
     }
@@ -103,5 +105,40 @@ public enum DemoSession {
         search.input.searchText("rx")
         scheduler.advance(by: .milliseconds(600))
         errors.cancel()
+    }
+
+    /// Flask in both styles: sign-ins through the process's mixers (one aborted for lack of a
+    /// user name, two held by a lock and run in order when it is released), then chained mixes of a
+    /// feed and a profile (one reacted, one aborted), then a rollback.
+    public static func runFlask(logger: any CycleLogging) {
+        Flux.bus.set(logger: logger)
+        defer { Flux.bus.set(logger: nil) }
+        let app = FlaskSample.AppReactiveSubstance(name: "app")
+        let feed = Flask.newSubstance(definedBy: FlaskSample.FeedState.self, named: "feed")
+        let profile = Flask.newSubstance(definedBy: FlaskSample.ProfileState.self, named: "profile")
+        for substance in [app, feed, profile] as [SubstanceConcrete] { substance.set(logger: logger) }
+        let screen = FlaskSample.Screen()
+        Flask.attachReactor(to: screen, mixing: [app, feed, profile])
+
+        Flask.substances(reactTo: FlaskSample.EnvMixers.login, payload: ["username": "ada"])
+        Flask.substances(reactTo: FlaskSample.EnvMixers.login, payload: [:])
+        let lock = Flask.lock()
+        Flask.substances(reactTo: FlaskSample.EnvMixers.logout)
+        Flask.substances(reactTo: FlaskSample.EnvMixers.login, payload: ["username": "grace"])
+        lock.release()
+
+        feed.captureState()
+        Flask.getReactor(attachedTo: screen)
+            .mixing(feed) { substance in
+                substance.prop.items.append("hello")
+                substance.prop.info.nest.foo = "mutated"
+            }.with(profile) { substance in
+                substance.prop.posts += 1
+            }.andReact()
+        Flask.getReactor(attachedTo: screen)
+            .mixing(profile) { substance in substance.prop.name = "discarded" }
+            .andAbort()
+        feed.rollbackState()
+        Flask.detachReactor(from: screen)
     }
 }

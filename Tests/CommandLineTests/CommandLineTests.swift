@@ -139,7 +139,7 @@ struct CommandLineTests {
         let directory = NSTemporaryDirectory() + "rewind-cli-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        for (sample, name) in [("counter", "counter"), ("todo", "todo"), ("ricemill", "ricemill"), ("unio", "unio")] {
+        for (sample, name) in [("counter", "counter"), ("todo", "todo"), ("ricemill", "ricemill"), ("unio", "unio"), ("flask", "flask")] {
             let path = directory + "/\(name).rewind"
             #expect(try CommandRunner.run(["demo", "--deterministic", "--sample", sample, "-o", path]).status == 0)
             let fresh = try Data(contentsOf: URL(fileURLWithPath: path))

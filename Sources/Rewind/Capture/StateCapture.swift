@@ -54,6 +54,8 @@ final class CaptureSession {
         if let leaf = Self.captureLeaf(value) { return leaf }
         if let secret = value as? any SecretValue { return .opaque(secret.redactedLeaf) }
         if let stateFields = value as? StateFields { return capture(stateFields, depth: depth) }
+        // A value already captured (a framework that compares trees logs them as they are).
+        if let tree = value as? StateValue { return tree }
         guard depth < options.maximumDepth else {
             return .opaque(OpaqueValue(typeName: Self.typeName(of: value), summary: "<too deep>"))
         }

@@ -1,0 +1,113 @@
+import Foundation
+import Rewind
+
+/// Flask's high-level API: reactors, mixers, substances, locks and the archive store.
+///
+/// ```swift
+/// Flask.attachReactor(to: self, mixing: [Subs.appReactive])
+/// Flask.substances(reactTo: EnvMixers.login, payload: ["username": "foo"])
+/// let lock = Flask.lock()
+/// lock.release()
+/// ```
+public enum Flask {
+    // MARK: Reactors
+
+    /// Attaches a reactor to `owner` that calls its `flaskReactions(reaction:)` for changes of
+    /// `substances`. It replaces any reactor the owner had, and is released once the owner is gone.
+    public static func attachReactor<Owner: FlaskReactor>(to owner: Owner, mixing substances: [SubstanceConcrete]) {
+        let reactor = Reactor(owner: owner, substances: substances)
+        reactor.handler = { owner, reaction in owner.flaskReactions(reaction: reaction) }
+        Reactors.shared.attach(reactor, to: owner)
+    }
+
+    /// Makes a reactor attached to `owner` for changes of `substances`; set its `handler`.
+    @discardableResult
+    public static func reactor<Owner: AnyObject>(attachedTo owner: Owner, mixing substances: [SubstanceConcrete]) -> Reactor<Owner> {
+        let reactor = Reactor(owner: owner, substances: substances)
+        Reactors.shared.attach(reactor, to: owner)
+        return reactor
+    }
+
+    /// Makes a reactor attached to `owner` for changes of `substance`; set its `handler`.
+    @discardableResult
+    public static func reactor<Owner: AnyObject>(attachedTo owner: Owner, mixing substance: SubstanceConcrete) -> Reactor<Owner> {
+        reactor(attachedTo: owner, mixing: [substance])
+    }
+
+    /// The reactor attached to `owner`; one watching nothing (that can still start chain
+    /// reactions) if it has none.
+    public static func getReactor(attachedTo owner: AnyObject) -> ReactorConcrete {
+        Reactors.shared.reactor(of: owner) ?? ReactorConcrete(substances: [])
+    }
+
+    /// Detaches `owner`'s reactor; returns whether it had one.
+    @discardableResult
+    public static func detachReactor(from owner: AnyObject) -> Bool {
+        Reactors.shared.detach(from: owner)
+    }
+
+    /// Releases the reactors whose owners are gone now, rather than at the next use of the reactors.
+    public static func purgeReactors() {
+        Reactors.shared.purge()
+    }
+
+    // MARK: Mixers
+
+    /// Applies `mixer` to every reactive substance that defines it, with `payload`, as one mix on
+    /// the flux (in its turn, after any lock is released).
+    public static func substances<Mixer: RawRepresentable>(reactTo mixer: Mixer, payload: MixerPayload? = nil) where Mixer.RawValue == String {
+        let key = MixerKey(mixer)
+        Flux.bus.perform { apply(key, payload: payload, lock: nil) }
+    }
+
+    private static func apply(_ key: MixerKey, payload: MixerPayload?, lock: FluxLock?) {
+        for substance in MixerRegistry.shared.substances(for: key) where substance.handles(key) {
+            substance.apply(key, payload: payload, lock: lock)
+        }
+    }
+
+    // MARK: Substances
+
+    /// A substance of `state`'s type with its default value.
+    public static func newSubstance<T: State>(definedBy state: T.Type) -> Substance<T> {
+        Substance<T>()
+    }
+
+    /// A named substance of `state`'s type; with `archive`, restored from and saved to the archive
+    /// store.
+    public static func newSubstance<T: State>(definedBy state: T.Type, named name: String, archive: Bool = false) -> Substance<T> {
+        Substance<T>(name: name, archive: archive)
+    }
+
+    // MARK: Locks
+
+    /// Pauses the flux until the lock is released.
+    public static func lock() -> FluxLock {
+        FluxLock(bus: Flux.bus)
+    }
+
+    /// Pauses the flux, then applies `mixer` alone; its reactions receive the lock as
+    /// `reaction.onLock` so that they can release it when their work is done.
+    @discardableResult
+    public static func lock<Mixer: RawRepresentable>(withMixer mixer: Mixer, payload: MixerPayload? = nil) -> FluxLock where Mixer.RawValue == String {
+        let key = MixerKey(mixer)
+        let lock = FluxLock(bus: Flux.bus, mixerName: key.name)
+        Flux.bus.perform(bypassingLocks: true) { apply(key, payload: payload, lock: lock) }
+        return lock
+    }
+
+    /// Releases every lock and runs the mixes that waited.
+    public static func removeLocks() {
+        Flux.bus.removeLocks()
+    }
+
+    // MARK: Archiving
+
+    private static let store = Locked<any ArchiveStore>(JSONFileArchiveStore(directory: JSONFileArchiveStore.defaultDirectory))
+
+    /// Where substances archive their state. Set it before making archived substances.
+    public static var archiveStore: any ArchiveStore {
+        get { store.withLock { $0 } }
+        set { store.withLock { $0 = newValue } }
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import Rewind
+
+/// What every substance is, whatever its state type: a named unit on the flux with its own logging
+/// channel. Reactors and chain reactions work with substances through this class.
+open class SubstanceConcrete: Hashable, @unchecked Sendable {
+    // Unchecked: see `Substance`.
+    let channel: EventChannel
+    private let givenName: String?
+
+    init(name: String?) {
+        givenName = name
+        channel = EventChannel(source: EventSource(framework: .flask, typeName: EventSource.shortTypeName(Self.self), label: name))
+    }
+
+    /// The substance's name: the one it was made with, or its type's.
+    public func name() -> String {
+        givenName ?? EventSource.shortTypeName(type(of: self))
+    }
+
+    /// Sends this substance's events to `logger` instead of the process-wide default; `nil` goes back
+    /// to the default. The substance is announced to the logger with its state now.
+    public func set(logger: (any CycleLogging)?) {
+        channel.set(logger: logger)
+        announceIfNeeded()
+    }
+
+    /// The substance as a source of events.
+    public var eventSource: EventSource { channel.source }
+
+    // Overridden by `Substance<T>`; these run on the flux.
+    func beginMix() {}
+    func commitMix() -> MixOutcome { MixOutcome(keyChanges: [:], logged: false) }
+    func abortMix() {}
+    func announceIfNeeded() {}
+
+    public static func == (lhs: SubstanceConcrete, rhs: SubstanceConcrete) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// What committing a mix changed: the dotted keys reactions see.
+struct MixOutcome {
+    let keyChanges: [String: (old: StateValue?, new: StateValue?)]
+    let logged: Bool
+}
+
+/// A store of state, changed only by mixes on the flux: the seed's `Substance`.
+///
+/// Read the committed state with ``state`` from anywhere; change it inside a mix through ``prop``:
+///
+/// ```swift
+/// let feed = Flask.newSubstance(definedBy: FeedState.self)
+/// Flask.getReactor(attachedTo: self)
+///     .mixing(feed) { substance in substance.prop.count = 10 }
+///     .andReact()
+/// feed.state.count   // 10
+/// ```
+///
+/// Every mix is logged (to ``set(logger:)``'s logger or the process-wide default) as a mutation
+/// with one change event per changed key and the state after it; aborted mixes and delivered
+/// reactions as activities.
+open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
+    // Unchecked: `committed`, `mixing` and `snapshot` are `Locked`; a mix's transaction runs on the
+    // flux, one at a time.
+    private let committed: Locked<T>
+    private let mixing = Locked<T?>(nil)
+    private let snapshot = Locked<T?>(nil)
+    private let isAnnounced = Locked(false)
+    private let archiving = Locked(ArchiveSchedule())
+    private var mixStartTree: StateValue?
+    private var mixStartTime: EventTime?
+
+    /// Whether changes are archived (after ``archiveDelay()``) to `Flask.archiveStore`.
+    public var shouldArchive: Bool {
+        get { archiving.withLock { $0.isEnabled } }
+        set { archiving.withLock { $0.isEnabled = newValue } }
+    }
+
+    /// A substance with the default state, not archived.
+    public required init() {
+        committed = Locked(T())
+        super.init(name: nil)
+        announceIfNeeded()
+    }
+
+    /// A named substance; with `archive`, its state is restored from the archive store and changes
+    /// are archived.
+    public required init(name: String, archive: Bool = false) {
+        committed = Locked(T())
+        super.init(name: name)
+        shouldArchive = archive
+        if archive { unarchive() }
+        announceIfNeeded()
+    }
+
+    /// The committed state.
+    public var state: T { committed.withLock { $0 } }
+
+    /// The committed state (the seed's name).
+    public func currentState() -> T { state }
+
+    /// The state being mixed: inside a mix, reads and writes go to the mix's copy, committed by
+    /// `react` and dropped by `abort`. Outside a mix it reads the committed state and writes are
+    /// ignored (change state through a mix).
+    public var prop: T {
+        get { mixing.withLock { $0 } ?? state }
+        set { mixing.withLock { if $0 != nil { $0 = newValue } } }
+    }
+
+    // MARK: Snapshots
+
+    /// Remembers the committed state, for ``rollbackState()``.
+    public func captureState() {
+        snapshot.withLock { $0 = state }
+    }
+
+    /// Puts back the state remembered by ``captureState()``, as a mix on the flux (reactors see the
+    /// changes). Does nothing if no state was captured.
+    public func rollbackState() {
+        guard let saved = snapshot.withLock({ $0 }) else { return }
+        Flux.bus.perform { [self] in
+            beginMix()
+            mixing.withLock { $0 = saved }
+            let outcome = commitMix(named: "rollback")
+            Reactors.shared.deliver(outcome, from: self, lock: nil)
+        }
+    }
+
+    // MARK: Transactions (on the flux)
+
+    override func beginMix() {
+        mixing.withLock { $0 = $0 ?? state }
+        if channel.logger != nil {
+            mixStartTree = StateCapture.capture(state)
+            mixStartTime = .now()
+        }
+    }
+
+    override func commitMix() -> MixOutcome {
+        commitMix(named: "mix")
+    }
+
+    func commitMix(named name: String) -> MixOutcome {
+        let old = state
+        guard let new = mixing.withLock({ value in defer { value = nil }; return value }) else {
+            return MixOutcome(keyChanges: [:], logged: false)
+        }
+        committed.withLock { $0 = new }
+        let keyChanges = StateKeys.changes(from: StateKeys.tree(of: old), to: StateKeys.tree(of: new))
+        let logged = logMutation(named: name, to: new)
+        if !keyChanges.isEmpty { scheduleArchive() }
+        return MixOutcome(keyChanges: keyChanges, logged: logged)
+    }
+
+    override func abortMix() {
+        mixing.withLock { $0 = nil }
+        mixStartTree = nil
+        mixStartTime = nil
+    }
+
+    /// Logs a committed mix: `willMutate`, a change per changed path (internal properties too: they
+    /// are part of the state the journal rebuilds), `didMutate` with the state.
+    private func logMutation(named name: String, to new: T) -> Bool {
+        defer { mixStartTree = nil; mixStartTime = nil }
+        guard let logger = channel.logger, let oldTree = mixStartTree, let start = mixStartTime else { return false }
+        announceIfNeeded()
+        let newTree = StateCapture.capture(new)
+        channel.emit(.willMutate, name: name, callSite: .unknown, at: start, to: logger)
+        for change in diff(oldTree, newTree).changes {
+            channel.emit(
+                .change(path: ChangedPath(name: change.path.description), value: CapturedValue(change.newValue ?? .null), state: nil),
+                callSite: .unknown, to: logger
+            )
+        }
+        let end = EventTime.now()
+        let duration = Duration.nanoseconds(Int64(end.monotonicNanoseconds - start.monotonicNanoseconds))
+        channel.emit(.didMutate(duration: duration, state: CapturedValue(newTree)), name: name, callSite: .unknown, at: end, to: logger)
+        return true
+    }
+
+    override func announceIfNeeded() {
+        guard let logger = channel.logger, isAnnounced.withLock({ announced in
+            defer { announced = true }
+            return !announced
+        }) else { return }
+        channel.emit(.created(state: CapturedValue(state)), callSite: .unknown, parent: nil, to: logger)
+    }
+
+    deinit {
+        if isAnnounced.withLock({ $0 }), let logger = channel.logger {
+            channel.emit(.released, callSite: .unknown, parent: nil, to: logger)
+        }
+    }
+
+    // MARK: Archiving
+
+    /// The key space of the archive key; override to separate versions of a state.
+    open func archiveKeySpace() -> String { "1" }
+
+    /// Where the state is archived: `Fx.<key space>.<name>`.
+    open func archiveKey() -> String { "Fx.\(archiveKeySpace()).\(name())" }
+
+    /// How long after a change the state is archived, in seconds; changes in between are archived
+    /// together.
+    open func archiveDelay() -> Double { 2.0 }
+
+    /// Whether archiving is off; by default, when ``shouldArchive`` is false.
+    open func archiveDisabled() -> Bool { !shouldArchive }
+
+    /// Archives the committed state now.
+    public func archiveNow() {
+        archiving.withLock { $0.generation += 1 }
+        guard let data = try? JSONEncoder().encode(state) else { return }
+        Flask.archiveStore.setData(data, forKey: archiveKey())
+    }
+
+    private func unarchive() {
+        guard let data = Flask.archiveStore.data(forKey: archiveKey()),
+              let restored = try? JSONDecoder().decode(T.self, from: data) else { return }
+        committed.withLock { $0 = restored }
+    }
+
+    private func scheduleArchive() {
+        guard !archiveDisabled() else { return }
+        let generation = archiving.withLock { schedule in
+            schedule.generation += 1
+            return schedule.generation
+        }
+        let delay = archiveDelay()
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in
+            guard let self, self.archiving.withLock({ $0.generation == generation }) else { return }
+            self.archiveNow()
+        }
+    }
+}
+
+/// Whether a substance archives, and which scheduled archive is the latest.
+struct ArchiveSchedule {
+    var isEnabled = false
+    var generation = 0
+}
