@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Ricemill", targets: ["Ricemill"]),
         .library(name: "Unio", targets: ["Unio"]),
         .library(name: "Flask", targets: ["Flask"]),
+        .library(name: "RewindTesting", targets: ["RewindTesting"]),
         .library(name: "CombineOperators", targets: ["CombineOperators"]),
         .library(name: "RewindViewer", targets: ["RewindViewer"]),
         .executable(name: "rewind", targets: ["rewind"]),
@@ -79,6 +80,11 @@ let package = Package(
         .target(
             name: "Flask",
             dependencies: ["Rewind"]
+        ),
+        // Test helpers: replay a recorded journal as a regression test (Swift Testing and XCTest).
+        .target(
+            name: "RewindTesting",
+            dependencies: ["Rewind", "CombineOperators"]
         ),
         // Sample view models and the scripted session behind `rewind demo` and the fixtures.
         .target(
@@ -169,7 +175,14 @@ let package = Package(
         ),
         .testTarget(
             name: "FlaskTests",
-            dependencies: ["Flask", "Rewind", "RewindSamples", "ReadmeChecking"]
+            dependencies: ["Flask", "Rewind", "RewindSamples", "RewindTesting", "ReadmeChecking"]
+        ),
+        .testTarget(
+            name: "ReplayTests",
+            dependencies: [
+                "Rewind", "RewindTesting", "RewindSamples", "Cycler", "Ricemill", "Unio", "Flask", "CombineOperators",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

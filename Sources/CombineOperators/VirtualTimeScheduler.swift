@@ -134,10 +134,18 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
     /// `limit` actions (repeating actions never run out).
     public func run(limit: Int = 100_000) {
         var remaining = limit
-        while remaining > 0, let due = lock.withLock({ state.queue.min { Self.precedes($0, $1) }?.due }) {
-            advance(to: due)
+        while remaining > 0, runNextAction() {
             remaining -= 1
         }
+    }
+
+    /// Moves the clock to the next scheduled action and runs it (with any due at the same time);
+    /// returns `false`, leaving the clock alone, when nothing is scheduled.
+    @discardableResult
+    public func runNextAction() -> Bool {
+        guard let due = lock.withLock({ state.queue.min { Self.precedes($0, $1) }?.due }) else { return false }
+        advance(to: due)
+        return true
     }
 
     private func enqueue(at date: SchedulerTimeType?, _ action: @escaping () -> Void) {

@@ -87,14 +87,21 @@ extension CyclerType {
         line: UInt = #line,
         _ action: (CyclerWeakContext<Self>) throws -> Result
     ) rethrows -> Result {
+        try runDispatch(name: name, description: description, input: nil, callSite: CallSite(file: file, function: function, line: line), action)
+    }
+
+    /// A dispatch, logged with the input it carries (a replayable action) if any.
+    func runDispatch<Result>(
+        name: String, description: String, input: CapturedValue?, callSite: CallSite,
+        _ action: (CyclerWeakContext<Self>) throws -> Result
+    ) rethrows -> Result {
         let channel = self.channel
-        let callSite = CallSite(file: file, function: function, line: line)
         let logger = state.core.lock.withLock { state.core.activeLogger(callSite: callSite) }
         guard let logger else {
             return try action(CyclerWeakContext(self, dispatch: nil))
         }
         let start = EventTime.now()
-        let sequence = channel.emit(.willDispatch(), name: name, description: description, callSite: callSite, at: start, to: logger)
+        let sequence = channel.emit(.willDispatch(input: input), name: name, description: description, callSite: callSite, at: start, to: logger)
         defer {
             let end = EventTime.now()
             let duration = Duration.nanoseconds(Int64(end.monotonicNanoseconds - start.monotonicNanoseconds))

@@ -51,6 +51,12 @@ where Mixers.RawValue == String {
         mixers.withLock { $0[key.identifier] != nil }
     }
 
+    func mixerKey(named name: String) -> MixerKey? {
+        guard let mixer = Mixers(rawValue: name) else { return nil }
+        let key = MixerKey(mixer)
+        return handles(key) ? key : nil
+    }
+
     /// Applies one mixer: a dispatch carrying the payload, around the mutation it commits or the
     /// abort. Runs on the flux.
     func apply(_ key: MixerKey, payload: MixerPayload?, lock: FluxLock?) {
@@ -99,6 +105,7 @@ struct MixerKey: Hashable, Sendable {
 /// Substances that answer mixers, as the registry sees them.
 protocol MixerReceiving: AnyObject {
     func handles(_ key: MixerKey) -> Bool
+    func mixerKey(named name: String) -> MixerKey?
     func apply(_ key: MixerKey, payload: MixerPayload?, lock: FluxLock?)
 }
 

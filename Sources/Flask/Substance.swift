@@ -118,10 +118,16 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
     /// changes). Does nothing if no state was captured.
     public func rollbackState() {
         guard let saved = snapshot.withLock({ $0 }) else { return }
+        replaceState(with: saved, named: "rollback")
+    }
+
+    /// Replaces the whole state with `new` as one mix on the flux, named `name` in the log;
+    /// reactors see what changed.
+    func replaceState(with new: T, named name: String) {
         Flux.bus.perform { [self] in
             beginMix()
-            mixing.withLock { $0 = saved }
-            let outcome = commitMix(named: "rollback")
+            mixing.withLock { $0 = new }
+            let outcome = commitMix(named: name)
             Reactors.shared.deliver(outcome, from: self, lock: nil)
         }
     }

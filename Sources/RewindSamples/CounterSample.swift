@@ -1,13 +1,23 @@
 import Cycler
 import Rewind
 
-/// A counter with activities: the Cycler README's view model, grown a little. Used by `rewind demo`
-/// and the fixtures.
-public final class CounterSample: CyclerType, Sendable {
+/// A counter with activities: the Cycler README's view model, grown a little, with its actions as a
+/// Codable enum so that a recorded session can be replayed. Used by `rewind demo`, the fixtures and
+/// the tests.
+public final class CounterSample: ReplayableCycler, Sendable {
     /// What the counter tells its screen without storing it.
     public enum Activity: Codable, Equatable, Sendable {
         case didReachBigNumber(Int)
         case didReset
+    }
+
+    /// What the counter can be asked to do.
+    public enum Action: Codable, Equatable, Sendable {
+        case increment
+        case decrement
+        case setStep(Int)
+        case setEnabled(Bool)
+        case reset
     }
 
     /// The counter's state.
@@ -19,44 +29,54 @@ public final class CounterSample: CyclerType, Sendable {
 
     public let state: Storage<State> = .init(.init())
 
+    /// A counter at zero.
     public init() {}
 
     /// Adds the step, and says so when the count passes 10.
-    public func increment() {
-        dispatch("increment", "add the step to the count") { context in
-            context.commit("add step") { state in
-                state.updateIfChanged(state.value.count + state.value.step, \.count)
-            }
-            if let count = context.currentState?.count, count > 10 {
-                context.emit(.didReachBigNumber(count))
-            }
-        }
+    public func increment(file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line) {
+        send(.increment, file: file, function: function, line: line)
     }
 
     /// Subtracts the step, never going below zero.
-    public func decrement() {
-        dispatch("decrement") { context in
-            context.commit("subtract step") { state in
-                state.updateIfChanged(max(0, state.value.count - state.value.step), \.count)
-            }
-        }
+    public func decrement(file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line) {
+        send(.decrement, file: file, function: function, line: line)
     }
 
     /// Changes the step.
-    public func setStep(_ step: Int) {
-        commit("set step") { $0.updateIfChanged(step, \.step) }
+    public func setStep(_ step: Int, file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line) {
+        send(.setStep(step), file: file, function: function, line: line)
     }
 
     /// Turns the buttons on or off.
-    public func setEnabled(_ isEnabled: Bool) {
-        commit("toggle") { $0.updateIfChanged(isEnabled, \.isEnabled) }
+    public func setEnabled(_ isEnabled: Bool, file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line) {
+        send(.setEnabled(isEnabled), file: file, function: function, line: line)
     }
 
     /// Back to zero.
-    public func reset() {
-        dispatch("reset") { context in
-            context.commit("reset") { $0.replace(State()) }
-            context.emit(.didReset)
+    public func reset(file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line) {
+        send(.reset, file: file, function: function, line: line)
+    }
+
+    public func handle(_ action: Action) {
+        switch action {
+        case .increment:
+            commit("add step") { state in
+                state.updateIfChanged(state.value.count + state.value.step, \.count)
+            }
+            if state.value.count > 10 {
+                emit(.didReachBigNumber(state.value.count))
+            }
+        case .decrement:
+            commit("subtract step") { state in
+                state.updateIfChanged(max(0, state.value.count - state.value.step), \.count)
+            }
+        case .setStep(let step):
+            commit("set step") { $0.updateIfChanged(step, \.step) }
+        case .setEnabled(let isEnabled):
+            commit("toggle") { $0.updateIfChanged(isEnabled, \.isEnabled) }
+        case .reset:
+            commit("reset") { $0.replace(State()) }
+            emit(.didReset)
         }
     }
 }

@@ -88,9 +88,9 @@ public enum DemoSession {
     /// it, so the session takes no real time and is the same every run.
     public static func runGitHubSearch(logger: any CycleLogging) {
         let scheduler = VirtualTimeScheduler()
-        let apiStream = GitHubSearchAPIStream(scheduler: scheduler)
+        let apiStream = GitHubSearchAPIStream(scheduler: .virtual(scheduler))
         apiStream.set(logger: logger)
-        let search = GitHubSearchViewStream(input: .init(), state: .init(), extra: .init(apiStream: apiStream, scheduler: scheduler))
+        let search = GitHubSearchViewStream(input: .init(), state: .init(), extra: .init(apiStream: apiStream, scheduler: .virtual(scheduler)))
         search.set(logger: logger)
         let errors = search.output.error.subscribe(onNext: { _ in })
         for text in ["s", "sw", "swift"] {

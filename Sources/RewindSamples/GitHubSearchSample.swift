@@ -4,8 +4,8 @@ import Unio
 
 /// The Unio README's GitHub repository search, without the network: a view stream that debounces
 /// the search text and asks an API stream, which answers from a fixed catalogue after a latency.
-/// Both run on a ``VirtualTimeScheduler``, so a session is driven by advancing the clock. Used by
-/// `rewind demo`, the fixtures and the tests.
+/// Both run on a `SessionScheduler`: real time in an app (and in the replay tests' recordings), a
+/// virtual clock in the demo and in replays. Used by `rewind demo`, the fixtures and the tests.
 public enum GitHub {
     /// A repository as the search API describes it.
     public struct Repository: Codable, Equatable, Sendable {
@@ -64,17 +64,17 @@ public final class GitHubSearchAPIStream: UnioStream<GitHubSearchAPIStream>, @un
 
     /// The clock and the answer's delay.
     public struct Extra: ExtraType {
-        public let scheduler: VirtualTimeScheduler
-        public let latency: VirtualTimeScheduler.SchedulerTimeType.Stride
+        public let scheduler: SessionScheduler
+        public let latency: SessionScheduler.SchedulerTimeType.Stride
 
-        public init(scheduler: VirtualTimeScheduler, latency: VirtualTimeScheduler.SchedulerTimeType.Stride = .milliseconds(200)) {
+        public init(scheduler: SessionScheduler, latency: SessionScheduler.SchedulerTimeType.Stride = .milliseconds(200)) {
             self.scheduler = scheduler
             self.latency = latency
         }
     }
 
     /// An API stream on `scheduler`.
-    public convenience init(scheduler: VirtualTimeScheduler) {
+    public convenience init(scheduler: SessionScheduler) {
         self.init(input: Input(), state: State(), extra: Extra(scheduler: scheduler))
     }
 
@@ -128,16 +128,16 @@ public final class GitHubSearchViewStream: UnioStream<GitHubSearchViewStream>, @
     /// The API stream and the clock.
     public struct Extra: ExtraType {
         public let apiStream: GitHubSearchAPIStream
-        public let scheduler: VirtualTimeScheduler
+        public let scheduler: SessionScheduler
 
-        public init(apiStream: GitHubSearchAPIStream, scheduler: VirtualTimeScheduler) {
+        public init(apiStream: GitHubSearchAPIStream, scheduler: SessionScheduler) {
             self.apiStream = apiStream
             self.scheduler = scheduler
         }
     }
 
     /// A search stream with its own API stream, both on `scheduler`.
-    public convenience init(scheduler: VirtualTimeScheduler) {
+    public convenience init(scheduler: SessionScheduler) {
         self.init(input: Input(), state: State(), extra: Extra(apiStream: GitHubSearchAPIStream(scheduler: scheduler), scheduler: scheduler))
     }
 

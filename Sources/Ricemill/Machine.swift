@@ -112,16 +112,19 @@ extension AnyResolverBasedMachine: ObservableObject where Output: StoredOutputTy
     }
 }
 
-/// What every machine holds: the recorder, and the store, extra and subscriptions `polish` returned.
+/// What every machine holds: the recorder, its input and store, and the extra and subscriptions
+/// `polish` returned.
 /// Its release is the machine's: the subscriptions are cancelled and the release is logged.
 final class MachineCore {
     let recorder: UnitRecorder
+    let input: Any
     let store: AnyObject
     let extra: Any
     let cancellables: [AnyCancellable]
 
-    private init(recorder: UnitRecorder, store: AnyObject, extra: Any, cancellables: [AnyCancellable]) {
+    private init(recorder: UnitRecorder, input: Any, store: AnyObject, extra: Any, cancellables: [AnyCancellable]) {
         self.recorder = recorder
+        self.input = input
         self.store = store
         self.extra = extra
         self.cancellables = cancellables
@@ -137,7 +140,7 @@ final class MachineCore {
             preconditionFailure("polish returned no output and the store is not the output")
         }
         recorder.observe(output: output)
-        let core = MachineCore(recorder: recorder, store: store, extra: extra, cancellables: polished.cancellables)
+        let core = MachineCore(recorder: recorder, input: input, store: store, extra: extra, cancellables: polished.cancellables)
         return (core, InputProxy(input, recorder: recorder), OutputProxy(output, recorder: recorder))
     }
 

@@ -26,10 +26,11 @@ open class PrimitiveStream<Logic: LogicType>: UnioStreamType {
     /// Reads the stream's output.
     public let output: OutputWrapper<Logic.Output>
 
-    private let state: Logic.State
+    let rawInput: Logic.Input
+    let state: Logic.State
     private let extra: Logic.Extra
     private let disposeBag = DisposeBag()
-    private let recorder: UnitRecorder
+    let recorder: UnitRecorder
 
     /// Makes the stream, calling `Logic.bind(from:disposeBag:)` once.
     public init(input: Logic.Input, state: Logic.State, extra: Logic.Extra) {
@@ -37,6 +38,7 @@ open class PrimitiveStream<Logic: LogicType>: UnioStreamType {
         let output = Logic.bind(from: Dependency(input: input, state: state, extra: extra), disposeBag: disposeBag)
         recorder.observe(output: output)
         self.recorder = recorder
+        self.rawInput = input
         self.state = state
         self.extra = extra
         self.input = InputWrapper(input, recorder: recorder)

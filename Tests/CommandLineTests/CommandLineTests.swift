@@ -110,12 +110,13 @@ struct CommandLineTests {
         journal.close()
 
         let fixture = try JournalReader(path: CommandRunner.repositoryRoot + "/Fixtures/counter.rewind").allEvents()
-        let expected = try #require(fixture.firstIndex { $0.kind == .change && $0.name == "set step" }) + 1
+        // The first event that differs is the dispatch that carries the other step.
+        let expected = try #require(fixture.firstIndex { $0.kind == .willDispatch && $0.name == "setStep" }) + 1
         let result = try CommandRunner.run(["diff", "Fixtures/counter.rewind", changed])
         #expect(result.status == 1)
         #expect(result.standardOutput.contains("the recordings diverge at event \(expected):"))
-        #expect(result.standardOutput.contains("change set step at CounterSample.swift:"), "\(result.standardOutput)")
-        #expect(result.standardOutput.contains("event: value 3 vs 2"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("willDispatch setStep at DemoSession.swift:"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("event: value {setStep: {_0: 3}} vs {setStep: {_0: 2}}"), "\(result.standardOutput)")
     }
 
     @Test("recover writes a clean journal with everything that survived")

@@ -9,7 +9,7 @@ import Unio
 // blocks appear in this file line for line (in order).
 
 final class RepositorySearchStream: UnioStream<RepositorySearchStream> {
-    convenience init(scheduler: VirtualTimeScheduler) {
+    convenience init(scheduler: SessionScheduler) {
         let apiStream = GitHubSearchAPIStream(scheduler: scheduler)
         self.init(input: Input(), state: State(), extra: Extra(apiStream: apiStream, scheduler: scheduler))
     }
@@ -26,7 +26,7 @@ final class RepositorySearchStream: UnioStream<RepositorySearchStream> {
 
     struct Extra: ExtraType {
         let apiStream: GitHubSearchAPIStream
-        let scheduler: VirtualTimeScheduler
+        let scheduler: SessionScheduler
     }
 
     static func bind(from dependency: Dependency<Input, State, Extra>, disposeBag: DisposeBag) -> Output {
@@ -50,14 +50,14 @@ final class RepositorySearchStream: UnioStream<RepositorySearchStream> {
 struct UnioReadmeExampleTests {
     @Test("the README's usage runs as it says")
     func usage() {
-        let scheduler = VirtualTimeScheduler()
-        let stream = RepositorySearchStream(scheduler: scheduler)
+        let clock = VirtualTimeScheduler()
+        let stream = RepositorySearchStream(scheduler: .virtual(clock))
         stream.set(logger: ConsoleLogger())
         var found: [[String]] = []
         let subscription = stream.output.repositories.subscribe(onNext: { found.append($0.map(\.fullName)) })
         stream.input.searchText("rx")
         stream.input.searchText("swift-log")
-        scheduler.advance(by: .milliseconds(500))   // the 300 ms debounce, then the API's 200 ms
+        clock.advance(by: .milliseconds(500))   // the 300 ms debounce, then the API's 200 ms
         subscription.cancel()
         #expect(found == [["apple/swift-log"]])
     }

@@ -28,7 +28,7 @@ struct StreamLoggingTests {
     @Test("the search example debounces on the virtual clock: only the settled text is searched")
     func debouncedSearch() {
         let scheduler = VirtualTimeScheduler()
-        let search = GitHubSearchViewStream(scheduler: scheduler)
+        let search = GitHubSearchViewStream(scheduler: .virtual(scheduler))
         var shown: [[String]] = []
         let subscription = search.output.repositories.subscribe(onNext: { shown.append($0.map(\.fullName)) })
         search.input.searchText("s")
@@ -52,9 +52,9 @@ struct StreamLoggingTests {
     func exactEvents() {
         let logger = InMemoryLogger()
         let scheduler = VirtualTimeScheduler()
-        let api = GitHubSearchAPIStream(scheduler: scheduler)
+        let api = GitHubSearchAPIStream(scheduler: .virtual(scheduler))
         api.set(logger: logger)
-        let search = GitHubSearchViewStream(input: .init(), state: .init(), extra: .init(apiStream: api, scheduler: scheduler))
+        let search = GitHubSearchViewStream(input: .init(), state: .init(), extra: .init(apiStream: api, scheduler: .virtual(scheduler)))
         search.set(logger: logger)
         let errors = search.output.error.subscribe(onNext: { _ in })
         search.input.searchText("unio")

@@ -25,6 +25,19 @@ public enum StateCapture {
     public static func decode<T: Decodable>(_ type: T.Type, from tree: StateValue) throws -> T {
         try StateValueDecoder().decode(type, from: tree)
     }
+
+    /// Rebuilds a value of a type known only at run time: `Void` from no tree, a Decodable type from
+    /// its tree (a replay re-sending a recorded input into a subject of that type).
+    ///
+    /// - Throws: `DecodingError` when the tree does not fit, ``ReplayError/notRestorable(_:)`` when
+    ///   the type is not Decodable.
+    public static func decode(_ type: Any.Type, from tree: StateValue?) throws -> Any {
+        if type == Void.self { return () }
+        guard let decodable = type as? any Decodable.Type else {
+            throw ReplayError.notRestorable("\(type) is not Decodable")
+        }
+        return try decode(decodable, from: tree ?? .null)
+    }
 }
 
 /// What one capture keeps while it walks a value: the options, and the objects on the current path

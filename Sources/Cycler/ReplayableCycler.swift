@@ -1,0 +1,80 @@
+import Rewind
+
+/// A view model whose dispatches can be replayed: it names its actions in a Codable enum and
+/// handles them in one place, so that a journal records each action as a value and a replay can
+/// send it again. Closures cannot be recorded; dispatches made with `dispatch(_:_:)` and a closure
+/// are replayed by putting back the state they reached.
+///
+/// ```swift
+/// final class Counter: ReplayableCycler {
+///     enum Action: Codable { case increment, add(Int) }
+///     struct State: Codable { var count = 0 }
+///     let state: Storage<State> = .init(.init())
+///
+///     func handle(_ action: Action) {
+///         switch action {
+///         case .increment: commit("increment") { $0.update($0.value.count + 1, \.count) }
+///         case .add(let amount): commit("add") { $0.update($0.value.count + amount, \.count) }
+///         }
+///     }
+/// }
+/// counter.send(.add(3))   // logged as a dispatch `add` carrying {add: {_0: 3}}
+/// ```
+public protocol ReplayableCycler: CyclerType where State: Codable {
+    /// What the view model can be asked to do.
+    associatedtype Action: Codable
+
+    /// Does `action`: commits, emits, starts work, as a dispatch closure would.
+    func handle(_ action: Action)
+}
+
+extension ReplayableCycler {
+    /// Dispatches `action`: logged as a dispatch named after the action's case, carrying the action,
+    /// with everything `handle(_:)` does inside it.
+    public func send(_ action: Action, file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line) {
+        runDispatch(name: Self.caseName(of: action), description: "", input: CapturedValue(action), callSite: CallSite(file: file, function: function, line: line)) { _ in
+            handle(action)
+        }
+    }
+
+    /// Emits an activity from `handle(_:)` (a dispatch closure emits through its context).
+    public func emit(_ activity: Activity, file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line) {
+        emitActivity(activity, callSite: CallSite(file: file, function: function, line: line))
+    }
+
+    /// This view model as a unit a recorded session can be replayed into.
+    public var replayTarget: any ReplayTarget {
+        CyclerReplayTarget(self)
+    }
+
+    /// `add` for `.add(3)`.
+    static func caseName(of action: Action) -> String {
+        let text = String(describing: action)
+        return String(text.prefix { $0 != "(" })
+    }
+}
+
+/// A replayable view model as a ``ReplayTarget``: actions are decoded and sent again; a state is put
+/// back with one commit.
+final class CyclerReplayTarget<Cycler: ReplayableCycler>: ReplayTarget {
+    private let cycler: Cycler
+
+    init(_ cycler: Cycler) {
+        self.cycler = cycler
+    }
+
+    func currentState() -> StateValue {
+        StateCapture.capture(cycler.state.value)
+    }
+
+    func restore(to state: StateValue) throws {
+        let restored = try StateCapture.decode(Cycler.State.self, from: state)
+        cycler.commit("restore") { $0.replace(restored) }
+    }
+
+    func replay(_ input: RecordedInput) throws -> Bool {
+        guard let value = input.value else { return false }
+        cycler.send(try StateCapture.decode(Cycler.Action.self, from: value))
+        return true
+    }
+}

@@ -1,0 +1,78 @@
+@preconcurrency import OpenCombine
+import Rewind
+
+/// An input property a replay can send a recorded value into: a subject, a relay, a `@Published`
+/// property.
+package protocol ReplayableInput {
+    /// Decodes `value` as the input's element type and sends it.
+    func replaySend(_ value: StateValue?) throws
+}
+
+/// A state property a replay can set: a `@Published` store property, a `BehaviorRelay`.
+package protocol RestorableProperty {
+    /// Decodes `value` as the property's type and sets it.
+    func restore(_ value: StateValue) throws
+}
+
+extension PassthroughSubject: ReplayableInput {
+    package func replaySend(_ value: StateValue?) throws {
+        send(try StateCapture.decode(Output.self, from: value) as! Output)
+    }
+}
+
+extension CurrentValueSubject: ReplayableInput {
+    package func replaySend(_ value: StateValue?) throws {
+        send(try StateCapture.decode(Output.self, from: value) as! Output)
+    }
+}
+
+/// Finds inputs and state properties by the names a journal recorded.
+package enum RecordedNames {
+    /// Sends `input` into the property of `container` it names; `false` if there is none that can
+    /// take it.
+    package static func replay(_ input: RecordedInput, into container: Any) throws -> Bool {
+        guard let property = ObservedProperty.children(of: container).first(where: { $0.label.map(ObservedProperty.plainName) == input.name }),
+              let replayable = property.value as? any ReplayableInput else { return false }
+        try replayable.replaySend(input.value)
+        return true
+    }
+
+    /// Sets each restorable property of `container` from the field of `state` with its name.
+    package static func restore(_ state: StateValue, into container: Any) throws {
+        guard case .object(let fields) = state else {
+            throw ReplayError.notRestorable("the recorded state is \(state.shapeName), not an object of properties")
+        }
+        for child in ObservedProperty.children(of: container) {
+            guard let label = child.label, let property = child.value as? any RestorableProperty,
+                  let value = fields[ObservedProperty.plainName(label)] else { continue }
+            do {
+                try property.restore(value)
+            } catch let error as DecodingError {
+                throw DecodingError.prefixed(error, with: ObservedProperty.plainName(label))
+            }
+        }
+    }
+}
+
+extension DecodingError {
+    /// The error with `key` in front of its coding path, so that it names the property it is about.
+    static func prefixed(_ error: DecodingError, with key: String) -> DecodingError {
+        struct Key: CodingKey {
+            let stringValue: String
+            init(_ string: String) { stringValue = string }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+        func context(_ context: DecodingError.Context) -> DecodingError.Context {
+            DecodingError.Context(codingPath: [Key(key)] + context.codingPath, debugDescription: context.debugDescription, underlyingError: context.underlyingError)
+        }
+        switch error {
+        case .keyNotFound(let missing, let value): return .keyNotFound(missing, context(value))
+        case .typeMismatch(let type, let value): return .typeMismatch(type, context(value))
+        case .valueNotFound(let type, let value): return .valueNotFound(type, context(value))
+        case .dataCorrupted(let value): return .dataCorrupted(context(value))
+        @unknown default: return error
+        }
+    }
+}

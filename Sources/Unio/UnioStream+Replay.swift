@@ -1,0 +1,67 @@
+import ReactiveRecording
+import Rewind
+
+extension PrimitiveStream {
+    /// This stream as a unit a recorded session can be replayed into: input values are sent again
+    /// through the input's relays and subjects, the state is restored relay by relay.
+    public var replayTarget: any ReplayTarget {
+        StreamReplayTarget(input: rawInput, state: state, recorder: recorder)
+    }
+}
+
+/// A stream as a ``ReplayTarget``.
+final class StreamReplayTarget: ReplayTarget {
+    private let input: Any
+    private let state: Any
+    private let recorder: UnitRecorder
+
+    init(input: Any, state: Any, recorder: UnitRecorder) {
+        self.input = input
+        self.state = state
+        self.recorder = recorder
+    }
+
+    func currentState() -> StateValue {
+        StateCapture.capture(recorder.currentState())
+    }
+
+    func restore(to state: StateValue) throws {
+        try RecordedNames.restore(state, into: self.state)
+    }
+
+    func replay(_ input: RecordedInput) throws -> Bool {
+        try RecordedNames.replay(input, into: self.input)
+    }
+}
+
+extension PublishRelay: ReplayableInput {
+    package func replaySend(_ value: StateValue?) throws {
+        accept(try StateCapture.decode(Element.self, from: value) as! Element)
+    }
+}
+
+extension BehaviorRelay: ReplayableInput, RestorableProperty {
+    package func replaySend(_ value: StateValue?) throws {
+        accept(try StateCapture.decode(Element.self, from: value) as! Element)
+    }
+
+    package func restore(_ value: StateValue) throws {
+        accept(try StateCapture.decode(Element.self, from: value) as! Element)
+    }
+}
+
+extension PublishSubject: ReplayableInput {
+    package func replaySend(_ value: StateValue?) throws {
+        onNext(try StateCapture.decode(Element.self, from: value) as! Element)
+    }
+}
+
+extension BehaviorSubject: ReplayableInput, RestorableProperty {
+    package func replaySend(_ value: StateValue?) throws {
+        onNext(try StateCapture.decode(Element.self, from: value) as! Element)
+    }
+
+    package func restore(_ value: StateValue) throws {
+        onNext(try StateCapture.decode(Element.self, from: value) as! Element)
+    }
+}
