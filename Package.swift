@@ -180,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "ReplayTests",
             dependencies: [
-                "Rewind", "RewindTesting", "RewindSamples", "Cycler", "Ricemill", "Unio", "Flask", "CombineOperators",
+                "Rewind", "RewindTesting", "RewindSamples", "ReadmeChecking", "Cycler", "Ricemill", "Unio", "CombineOperators",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),

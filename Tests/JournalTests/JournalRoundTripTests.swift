@@ -36,6 +36,9 @@ struct JournalRoundTripTests {
             let storage = MutableStorage(TodoState())
             storage.set(logger: MultiplexLogger([journal, memory]))
             storage.update("none", \.filter)
+            // A dispatch carrying its input (a replayable action, an input value, a mixer payload).
+            let channel = EventChannel(source: todos.eventSource)
+            channel.emit(.willDispatch(input: CapturedValue(Item(title: "tea", done: true))), name: "toggle", callSite: .unknown, to: MultiplexLogger([journal, memory]))
         }
         journal.close()
 
@@ -66,6 +69,8 @@ struct JournalRoundTripTests {
                 #expect(read.value == value.tree())
             case .activity(let value):
                 #expect(read.value == value.tree())
+            case .willDispatch(let input):
+                #expect(read.value == input?.tree())
             default:
                 break
             }

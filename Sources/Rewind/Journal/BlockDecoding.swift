@@ -117,6 +117,7 @@ enum BlockDecoding {
                 _ = try reader.varint()
                 try StateValueCoding.skip(in: &reader)
             case .activity: try StateValueCoding.skip(in: &reader)
+            case .willDispatch where first & EventRecordFlags.hasInput != 0: try StateValueCoding.skip(in: &reader)
             default: break
             }
             guard first & EventRecordFlags.hasState != 0 else { continue }

@@ -1,0 +1,21 @@
+import ReadmeChecking
+import RewindSamples
+import RewindTesting
+import Testing
+
+// The README's replay example, compiled and run here; a test below checks that the README's code
+// blocks appear in this file line for line (in order).
+
+@Test func ricemillSessionStillReplays() {
+    expectReplay(of: "Fixtures/ricemill.rewind", driving: ["RicemillCounterSample": RicemillCounterSample().replayTarget])
+}
+
+@Test("every Swift block of the README's replay section is in this file, line for line, in order")
+func replayReadmeMatchesThisFile() throws {
+    let blocks = try ReadmeSection.swiftBlocks(under: "## Replay a session")
+    try #require(!blocks.isEmpty)
+    let thisFile = try ReadmeSection.trimmedLines(ofFile: #filePath)
+    for block in blocks {
+        #expect(ReadmeSection.contains(thisFile, block), "README block not found in \(#filePath):\n\(block.joined(separator: "\n"))")
+    }
+}
