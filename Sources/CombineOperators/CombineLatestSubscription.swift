@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Signals only change state under the lock; delivery happens outside it, one caller at a time
 /// (see ``MergeSubscription`` for the same scheme).
-final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, UpstreamReceiver, CustomStringConvertible, @unchecked Sendable {
     // Unchecked: every stored property below is read and written under `lock`; `combine` is
     // immutable.
     typealias Failure = Downstream.Failure
@@ -44,8 +44,8 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
     var description: String { "CombineLatest" }
 
     /// The subscriber to attach to upstream number `index`, whose values have type `Value`.
-    func side<Value>(_ index: Int, of _: Value.Type) -> Side<Value> {
-        Side(parent: self, index: index)
+    func side<Value>(_ index: Int, of _: Value.Type) -> UpstreamSide<Value, CombineLatestSubscription> {
+        UpstreamSide(receiver: self, index: index, description: description)
     }
 
     // MARK: Signals
@@ -80,7 +80,7 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
         subscriptions.forEach { $0.cancel() }
     }
 
-    fileprivate func upstream(_ index: Int, subscribed subscription: Subscription) {
+    func upstream(_ index: Int, subscribed subscription: Subscription) {
         lock.lock()
         guard !isTerminated, upstreams[index] == nil, !finished[index] else {
             lock.unlock()
@@ -94,7 +94,7 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
         if owed > 0 { subscription.request(owed) }
     }
 
-    fileprivate func upstream(_ index: Int, sent value: Any) {
+    func upstream(_ index: Int, sent value: Any) {
         lock.lock()
         guard !isTerminated else {
             lock.unlock()
@@ -106,7 +106,7 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
         drain()
     }
 
-    fileprivate func upstream(_ index: Int, completedWith completion: Subscribers.Completion<Failure>) {
+    func upstream(_ index: Int, completedWith completion: Subscribers.Completion<Failure>) {
         lock.lock()
         finished[index] = true
         upstreams[index] = nil
@@ -180,28 +180,5 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Cus
         downstream = nil
         upstreams = upstreams.map { _ in nil }
         latest = latest.map { _ in nil }
-    }
-
-    /// The subscriber attached to one upstream.
-    struct Side<Value>: Subscriber, CustomStringConvertible {
-        typealias Input = Value
-        let parent: CombineLatestSubscription
-        let index: Int
-        let combineIdentifier = CombineIdentifier()
-
-        var description: String { "CombineLatest" }
-
-        func receive(subscription: Subscription) {
-            parent.upstream(index, subscribed: subscription)
-        }
-
-        func receive(_ input: Value) -> Subscribers.Demand {
-            parent.upstream(index, sent: input)
-            return .none
-        }
-
-        func receive(completion: Subscribers.Completion<Failure>) {
-            parent.upstream(index, completedWith: completion)
-        }
     }
 }

@@ -12,7 +12,7 @@ import Foundation
 /// Upstreams may send from any thread and from inside `request(_:)`. Every signal only changes
 /// state under the lock and then *drains*: one caller at a time delivers what can be delivered,
 /// outside the lock, so the downstream never sees two signals at once and never re-enters itself.
-final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class MergeSubscription<Downstream: Subscriber>: Subscription, UpstreamReceiver, CustomStringConvertible, @unchecked Sendable {
     // Unchecked: every stored property below is read and written under `lock`.
     typealias Output = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -44,8 +44,8 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     var description: String { "Merge" }
 
     /// The subscriber to attach to upstream number `index`.
-    func side(_ index: Int) -> Side {
-        Side(parent: self, index: index)
+    func side(_ index: Int) -> UpstreamSide<Output, MergeSubscription> {
+        UpstreamSide(receiver: self, index: index, description: description)
     }
 
     // MARK: Signals
@@ -66,7 +66,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
         subscriptions.forEach { $0.cancel() }
     }
 
-    fileprivate func upstream(_ index: Int, subscribed subscription: Subscription) {
+    func upstream(_ index: Int, subscribed subscription: Subscription) {
         lock.lock()
         guard !isTerminated, upstreams[index] == nil, !finished[index] else {
             lock.unlock()
@@ -78,19 +78,19 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
         drain()
     }
 
-    fileprivate func upstream(_ index: Int, sent value: Output) {
+    func upstream(_ index: Int, sent value: Any) {
         lock.lock()
         guard !isTerminated else {
             lock.unlock()
             return
         }
-        waiting[index].append(value)
+        waiting[index].append(value as! Output)
         requestedOne[index] = false
         lock.unlock()
         drain()
     }
 
-    fileprivate func upstream(_ index: Int, completedWith completion: Subscribers.Completion<Failure>) {
+    func upstream(_ index: Int, completedWith completion: Subscribers.Completion<Failure>) {
         lock.lock()
         finished[index] = true
         upstreams[index] = nil
@@ -194,28 +194,5 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
             }
         }
         return requests
-    }
-
-    /// The subscriber attached to one upstream.
-    struct Side: Subscriber, CustomStringConvertible {
-        typealias Input = Output
-        let parent: MergeSubscription
-        let index: Int
-        let combineIdentifier = CombineIdentifier()
-
-        var description: String { "Merge" }
-
-        func receive(subscription: Subscription) {
-            parent.upstream(index, subscribed: subscription)
-        }
-
-        func receive(_ input: Output) -> Subscribers.Demand {
-            parent.upstream(index, sent: input)
-            return .none
-        }
-
-        func receive(completion: Subscribers.Completion<Failure>) {
-            parent.upstream(index, completedWith: completion)
-        }
     }
 }

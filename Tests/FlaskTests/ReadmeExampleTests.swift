@@ -116,12 +116,7 @@ extension FlaskTests {
 
         @Test("every Swift block of the README's Flask section is in this file, line for line, in order")
         func readmeMatchesThisFile() throws {
-            let blocks = try ReadmeSection.swiftBlocks(under: "## Flask")
-            try #require(!blocks.isEmpty)
-            let thisFile = try ReadmeSection.trimmedLines(ofFile: #filePath)
-            for block in blocks {
-                #expect(ReadmeSection.contains(thisFile, block), "README block not found in \(#filePath):\n\(block.joined(separator: "\n"))")
-            }
+            try ReadmeSection.expectBlocks(under: "## Flask", appearIn: #filePath)
         }
     }
 }

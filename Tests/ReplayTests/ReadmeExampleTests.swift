@@ -12,10 +12,5 @@ import Testing
 
 @Test("every Swift block of the README's replay section is in this file, line for line, in order")
 func replayReadmeMatchesThisFile() throws {
-    let blocks = try ReadmeSection.swiftBlocks(under: "## Replay a session")
-    try #require(!blocks.isEmpty)
-    let thisFile = try ReadmeSection.trimmedLines(ofFile: #filePath)
-    for block in blocks {
-        #expect(ReadmeSection.contains(thisFile, block), "README block not found in \(#filePath):\n\(block.joined(separator: "\n"))")
-    }
+    try ReadmeSection.expectBlocks(under: "## Replay a session", appearIn: #filePath)
 }

@@ -84,11 +84,6 @@ struct RicemillReadmeExampleTests {
 
     @Test("every Swift block of the README's Ricemill section is in this file, line for line, in order")
     func readmeMatchesThisFile() throws {
-        let blocks = try ReadmeSection.swiftBlocks(under: "## Ricemill")
-        try #require(!blocks.isEmpty)
-        let thisFile = try ReadmeSection.trimmedLines(ofFile: #filePath)
-        for block in blocks {
-            #expect(ReadmeSection.contains(thisFile, block), "README block not found in \(#filePath):\n\(block.joined(separator: "\n"))")
-        }
+        try ReadmeSection.expectBlocks(under: "## Ricemill", appearIn: #filePath)
     }
 }

@@ -64,11 +64,6 @@ struct UnioReadmeExampleTests {
 
     @Test("every Swift block of the README's Unio section is in this file, line for line, in order")
     func readmeMatchesThisFile() throws {
-        let blocks = try ReadmeSection.swiftBlocks(under: "## Unio")
-        try #require(!blocks.isEmpty)
-        let thisFile = try ReadmeSection.trimmedLines(ofFile: #filePath)
-        for block in blocks {
-            #expect(ReadmeSection.contains(thisFile, block), "README block not found in \(#filePath):\n\(block.joined(separator: "\n"))")
-        }
+        try ReadmeSection.expectBlocks(under: "## Unio", appearIn: #filePath)
     }
 }

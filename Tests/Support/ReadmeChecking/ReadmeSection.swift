@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Reads the Swift code blocks of one README section, so that a test can check that they appear in
 /// a file the compiler builds: the README's examples cannot drift from code that compiles.
@@ -26,6 +27,17 @@ public enum ReadmeSection {
             if current != nil, let kept = normalized(line) { current!.append(kept) }
         }
         return blocks
+    }
+
+    /// Records a test issue for each Swift block under `heading` whose lines do not all appear,
+    /// in order, in `file` (pass `#filePath`).
+    public static func expectBlocks(under heading: String, appearIn file: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let blocks = try swiftBlocks(under: heading)
+        try #require(!blocks.isEmpty, "README has no Swift blocks under \(heading)", sourceLocation: sourceLocation)
+        let lines = try trimmedLines(ofFile: file)
+        for block in blocks where !contains(lines, block) {
+            Issue.record("README block not found in \(file):\n\(block.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        }
     }
 
     public static func trimmedLines(ofFile path: String) throws -> [String] {
