@@ -178,3 +178,17 @@ struct OutputLoggerTests {
         #expect(handler.entries.count == 6)
     }
 }
+
+@Suite("Source names")
+struct SourceNameTests {
+    struct Outer<Value> { struct Inner {} }
+    enum Nest { struct Leaf {} }
+
+    @Test("type names drop module names, keeping nesting and generic arguments")
+    func shortTypeNames() {
+        #expect(EventSource.shortTypeName(Nest.Leaf.self) == "SourceNameTests.Nest.Leaf")
+        #expect(EventSource.shortTypeName(Outer<Int>.self) == "SourceNameTests.Outer<Int>")
+        #expect(EventSource.shortTypeName(Outer<Nest.Leaf>.Inner.self) == "SourceNameTests.Outer<SourceNameTests.Nest.Leaf>.Inner")
+        #expect(EventSource.shortTypeName([String: Int?].self) == "Dictionary<String, Optional<Int>>")
+    }
+}

@@ -71,9 +71,28 @@ public final class EventSource: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(typeName)
     }
 
-    /// A type's name without its module, keeping nesting (`ViewModel.State`) and generic arguments.
+    /// A type's name without module names, keeping nesting (`ViewModel.State`) and generic arguments
+    /// (`Substance<FlaskSample.FeedState>`).
     public static func shortTypeName(_ type: Any.Type) -> String {
-        String(reflecting: type).split(separator: ".", maxSplits: 1).last.map(String.init) ?? String(describing: type)
+        let full = String(reflecting: type)
+        var result = ""
+        var name = ""
+        func flush() {
+            // A qualified name's first component is its module.
+            if !name.hasPrefix("."), let dot = name.firstIndex(of: ".") { name = String(name[name.index(after: dot)...]) }
+            result += name
+            name = ""
+        }
+        for character in full {
+            if character.isLetter || character.isNumber || character == "_" || character == "." {
+                name.append(character)
+            } else {
+                flush()
+                result.append(character)
+            }
+        }
+        flush()
+        return result
     }
 
     private static let instanceCounter = Atomic<UInt64>(0)
