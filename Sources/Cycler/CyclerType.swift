@@ -49,6 +49,9 @@ extension CyclerType {
     /// back to the default.
     public func set(logger: (any CycleLogging)?) {
         channel.set(logger: logger)
+        // The new logger has not seen the view model's creation, even if the default one has: the
+        // next event announces it again.
+        state.core.lock.withLock { state.core.forgetAnnouncement() }
     }
 
     /// The identity this view model's events carry.

@@ -100,6 +100,11 @@ final class StorageCore<Value>: @unchecked Sendable {
         return created
     }
 
+    /// Makes the next event announce the unit again (to a newly set logger). Call with `lock` held.
+    func forgetAnnouncement() {
+        announced = false
+    }
+
     /// The logger to use now, after announcing the unit (its `created` event) the first time. With a
     /// unit type, the unit's channel is made if it does not exist yet. Call with `lock` held.
     func activeLogger(unitType: Any.Type? = nil, callSite: CallSite) -> (any CycleLogging)? {

@@ -22,6 +22,8 @@ open class SubstanceConcrete: Hashable, @unchecked Sendable {
     /// to the default. The substance is announced to the logger with its state now.
     public func set(logger: (any CycleLogging)?) {
         channel.set(logger: logger)
+        // The new logger has not seen the substance's creation, even if the default one has.
+        forgetAnnouncement()
         announceIfNeeded()
     }
 
@@ -33,6 +35,7 @@ open class SubstanceConcrete: Hashable, @unchecked Sendable {
     func commitMix() -> MixOutcome { MixOutcome(keyChanges: [:], logged: false) }
     func abortMix() {}
     func announceIfNeeded() {}
+    func forgetAnnouncement() {}
 
     public static func == (lhs: SubstanceConcrete, rhs: SubstanceConcrete) -> Bool { lhs === rhs }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
@@ -182,6 +185,10 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
         let duration = Duration.nanoseconds(Int64(end.monotonicNanoseconds - start.monotonicNanoseconds))
         channel.emit(.didMutate(duration: duration, state: CapturedValue(newTree)), name: name, callSite: .unknown, at: end, to: logger)
         return true
+    }
+
+    override func forgetAnnouncement() {
+        isAnnounced.withLock { $0 = false }
     }
 
     override func announceIfNeeded() {

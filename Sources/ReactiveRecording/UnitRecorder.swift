@@ -56,6 +56,8 @@ package final class UnitRecorder: @unchecked Sendable {
     /// the unit to it with its state now.
     package func set(logger: (any CycleLogging)?) {
         channel.set(logger: logger)
+        // The new logger has not seen the unit's creation, even if the default one has.
+        isAnnounced.withLock { $0 = false }
         if let logger = channel.logger { announcement()(logger) }
     }
 

@@ -216,3 +216,30 @@ extension SeedViewModel.State {
         set {}
     }
 }
+
+@Suite("Switching loggers")
+struct SwitchingLoggerTests {
+    final class Counter: ReplayableCycler {
+        enum Action: Codable { case increment }
+        struct State: Codable { var count = 0 }
+        let state: Storage<State> = .init(.init())
+        func handle(_ action: Action) { commit("add") { $0.update($0.value.count + 1, \.count) } }
+    }
+
+    @Test("a logger set later is told of the unit's creation, with its state then")
+    func laterLoggerSeesCreation() {
+        let first = InMemoryLogger()
+        let second = InMemoryLogger()
+        let counter = Counter()
+        counter.set(logger: first)
+        counter.send(.increment)
+        counter.set(logger: second)
+        counter.send(.increment)
+        #expect(first.eventsInSequenceOrder.first?.kind.category == .created)
+        let created = second.eventsInSequenceOrder.first
+        #expect(created?.kind.category == .created)
+        if case .created(let state?) = created?.kind {
+            #expect(state.tree() == .object(["count": .integer(1)]))
+        }
+    }
+}

@@ -98,6 +98,19 @@ struct MachineLoggingTests {
         #expect(expectedCount == 0)
     }
 
+    @Test("a logger set later is told of the machine's creation, with the store's state then")
+    func laterLoggerSeesCreation() {
+        let first = InMemoryLogger()
+        let second = InMemoryLogger()
+        let counter = RicemillCounterSample()
+        counter.set(logger: first)
+        counter.input.increment.send()
+        counter.set(logger: second)
+        #expect(second.eventsInSequenceOrder.map(summary) == [
+            #"created {count: 1, isIncrementEnabled: false, isDecrementEnabled: false, toggleText: "Disabled"}"#,
+        ])
+    }
+
     @Test("values piped in with subscribe(_:) are dispatches too")
     func subscribeToProxy() {
         let logger = InMemoryLogger()
