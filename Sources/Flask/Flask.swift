@@ -105,7 +105,7 @@ public enum Flask {
 
     private static let store = Locked<any ArchiveStore>(JSONFileArchiveStore(directory: JSONFileArchiveStore.defaultDirectory))
 
-    /// Where substances archive their state. Set it before making archived substances.
+    /// Where substances archive their state; each substance keeps the store set when it was made.
     public static var archiveStore: any ArchiveStore {
         get { store.withLock { $0 } }
         set { store.withLock { $0 = newValue } }

@@ -70,10 +70,13 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
     private let snapshot = Locked<T?>(nil)
     private let isAnnounced = Locked(false)
     private let archiving = Locked(ArchiveSchedule())
+    /// The store this substance archives to: `Flask.archiveStore` when it was made.
+    private let archiveStore: any ArchiveStore = Flask.archiveStore
     private var mixStartTree: StateValue?
     private var mixStartTime: EventTime?
 
-    /// Whether changes are archived (after ``archiveDelay()``) to `Flask.archiveStore`.
+    /// Whether changes are archived (after ``archiveDelay()``) to the archive store (`Flask.archiveStore`
+    /// when the substance was made).
     public var shouldArchive: Bool {
         get { archiving.withLock { $0.isEnabled } }
         set { archiving.withLock { $0.isEnabled = newValue } }
@@ -224,11 +227,11 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
     public func archiveNow() {
         archiving.withLock { $0.generation += 1 }
         guard let data = try? JSONEncoder().encode(state) else { return }
-        Flask.archiveStore.setData(data, forKey: archiveKey())
+        archiveStore.setData(data, forKey: archiveKey())
     }
 
     private func unarchive() {
-        guard let data = Flask.archiveStore.data(forKey: archiveKey()),
+        guard let data = archiveStore.data(forKey: archiveKey()),
               let restored = try? JSONDecoder().decode(T.self, from: data) else { return }
         committed.withLock { $0 = restored }
     }
@@ -241,7 +244,7 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
         }
         let delay = archiveDelay()
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in
-            guard let self, self.archiving.withLock({ $0.generation == generation }) else { return }
+            guard let self, !self.archiveDisabled(), self.archiving.withLock({ $0.generation == generation }) else { return }
             self.archiveNow()
         }
     }

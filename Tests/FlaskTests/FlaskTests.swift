@@ -263,6 +263,54 @@ struct FlaskTests {
         #expect(fresh.state.info.nest.foo == "bar", "without archive, the default state")
     }
 
+    /// Archives in memory and tells when something was written.
+    final class SignallingStore: ArchiveStore, @unchecked Sendable {
+        // Unchecked: `stored` is `Locked`; the continuation is thread-safe.
+        let stored = Locked<[String: Data]>([:])
+        let writeCount = Locked(0)
+        let writes: AsyncStream<String>
+        private let continuation: AsyncStream<String>.Continuation
+
+        init() {
+            (writes, continuation) = AsyncStream.makeStream()
+        }
+
+        func data(forKey key: String) -> Data? { stored.withLock { $0[key] } }
+
+        func setData(_ data: Data?, forKey key: String) {
+            stored.withLock { $0[key] = data }
+            writeCount.withLock { $0 += 1 }
+            continuation.yield(key)
+        }
+    }
+
+    final class QuickArchivedState: Substance<AppState>, @unchecked Sendable {
+        override func archiveDelay() -> Double { 0.05 }
+        override func archiveKeySpace() -> String { "test" }
+    }
+
+    @Test("changes are archived after the archive delay, once for changes in between, under the overridable key")
+    func delayedArchive() async throws {
+        let store = SignallingStore()
+        let previous = Flask.archiveStore
+        Flask.archiveStore = store
+        let substance = QuickArchivedState(name: "quick", archive: true)
+        Flask.archiveStore = previous
+        let reactor = Flask.getReactor(attachedTo: Owner())
+        reactor.mix(substance) { $0.prop.counter = 1 }.react()
+        reactor.mix(substance) { $0.prop.counter = 2 }.react()
+        var writes = store.writes.makeAsyncIterator()
+        #expect(await writes.next() == "Fx.test.quick")
+        let archived = try JSONDecoder().decode(AppState.self, from: try #require(store.data(forKey: "Fx.test.quick")))
+        #expect(archived.counter == 2)
+        substance.shouldArchive = false
+        reactor.mix(substance) { $0.prop.counter = 3 }.react()
+        substance.archiveNow()
+        #expect(await writes.next() == "Fx.test.quick", "archiveNow writes even with archiving off")
+        #expect(store.stored.withLock { $0.count } == 1)
+        #expect(store.writeCount.withLock { $0 } == 2, "the two quick changes were archived once")
+    }
+
     @Test("the exact events of the sample session")
     func exactEvents() throws {
         let logger = InMemoryLogger()
