@@ -44,11 +44,19 @@ package final class UnitRecorder: @unchecked Sendable {
         if let logger = channel.logger { announcement()(logger) }
     }
 
-    /// Learns the output's property order, for ordering its activities (see ``PendingEvent``). Call
-    /// while the unit is being made.
-    package func observe(output: Any) {
+    /// Learns the output's property order, for ordering its activities (see ``PendingEvent``), and
+    /// logs every new value of `valueProperties` (an output's own `@Published` properties, which no
+    /// publisher read through the output wrapper reports) as an activity. Call while the unit is
+    /// being made.
+    package func observe(output: Any, valueProperties: [ObservedProperty] = []) {
         for (index, child) in ObservedProperty.children(of: output).enumerated() {
             if let label = child.label { outputOrder[ObservedProperty.plainName(label)] = index }
+        }
+        subscriptions += valueProperties.map { property in
+            // The first value is the current one, sent on subscription: not a new value.
+            property.publisher.dropFirst().sink { [weak self] value in
+                self?.outputValue(value, name: property.name)
+            }
         }
     }
 

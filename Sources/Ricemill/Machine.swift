@@ -139,7 +139,10 @@ final class MachineCore {
             // `Polished(cancellables:)` is only available when the store is the output type.
             preconditionFailure("polish returned no output and the store is not the output")
         }
-        recorder.observe(output: output)
+        // A store that is the output is logged as the state; a separate output's own `@Published`
+        // values are its activities.
+        let isStore = type(of: output) is AnyClass && (output as AnyObject) === store
+        recorder.observe(output: output, valueProperties: isStore ? [] : OutputValues.of(output))
         let core = MachineCore(recorder: recorder, input: input, store: store, extra: extra, cancellables: polished.cancellables)
         return (core, InputProxy(input, recorder: recorder), OutputProxy(output, recorder: recorder))
     }

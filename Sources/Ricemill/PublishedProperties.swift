@@ -8,10 +8,42 @@ import ReactiveRecording
 enum PublishedProperties {
     /// The `@Published` properties of `object`, its superclasses' first, in declaration order.
     static func of(_ object: AnyObject) -> [ObservedProperty] {
-        ObservedProperty.children(of: object).compactMap { child in
-            guard let label = child.label, let storage = child.value as? any PublishedStorage else { return nil }
-            return ObservedProperty(name: ObservedProperty.plainName(label), publisher: storage.anyPublisher(), currentValue: storage.currentValue)
+        ObservedProperty.children(of: object).compactMap(property)
+    }
+
+    /// The stored property `child` as a watched property, if it is a `@Published` one.
+    static func property(_ child: Mirror.Child) -> ObservedProperty? {
+        guard let label = child.label, let storage = child.value as? any PublishedStorage else { return nil }
+        return ObservedProperty(name: ObservedProperty.plainName(label), publisher: storage.anyPublisher(), currentValue: storage.currentValue)
+    }
+}
+
+/// The properties of a separate output whose new values are logged as activities: its
+/// `@Published` properties and its `CurrentValueSubject`s (publishers read through the output
+/// proxy are logged as they deliver).
+enum OutputValues {
+    static func of(_ output: Any) -> [ObservedProperty] {
+        ObservedProperty.children(of: output).compactMap { child in
+            guard let label = child.label else { return nil }
+            return PublishedProperties.property(child)
+                ?? (child.value as? any CurrentValueObservable)?.observed(name: ObservedProperty.plainName(label))
         }
+    }
+}
+
+/// A `CurrentValueSubject`, with its types erased.
+protocol CurrentValueObservable {
+    func observed(name: String) -> ObservedProperty
+}
+
+extension CurrentValueSubject: CurrentValueObservable {
+    func observed(name: String) -> ObservedProperty {
+        // A failure ends the subject's values; there is nothing more to log.
+        ObservedProperty(
+            name: name,
+            publisher: map { $0 as Any }.catch { _ in Empty<Any, Never>() }.eraseToAnyPublisher(),
+            currentValue: { self.value }
+        )
     }
 }
 

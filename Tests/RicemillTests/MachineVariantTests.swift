@@ -69,9 +69,9 @@ struct MachineVariantTests {
         #expect(logger.eventsInSequenceOrder.map(summary) == [
             "created {count: 0, isIncrementEnabled: false}",
             #"activity count "0""#,
-            "willDispatch isOn true", "change isIncrementEnabled = true", "didDispatch isOn",
-            "willDispatch increment", "change count = 1", #"activity count "1""#, "didDispatch increment",
-            "willDispatch increment", "change count = 2", #"activity count "2""#, "didDispatch increment",
+            "willDispatch isOn true", "change isIncrementEnabled = true", "activity isIncrementEnabled true", "didDispatch isOn",
+            "willDispatch increment", "change count = 1", #"activity count "1""#, "activity total 1", "didDispatch increment",
+            "willDispatch increment", "change count = 2", #"activity count "2""#, "activity total 2", "didDispatch increment",
         ])
     }
 
