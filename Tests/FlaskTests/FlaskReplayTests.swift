@@ -19,5 +19,17 @@ extension FlaskTests {
             #expect(report.stepsRestored == 3, "the chained mix (of feed and of profile) and the rollback ran closures")
             #expect(app.state.title == "signed in as grace" && app.state.counter == 2)
         }
+
+        @Test("a substance restored at any recorded step has the recorded state")
+        func restoreAtEveryStep() throws {
+            let replay = try Replay(journal: "Fixtures/flask.rewind")
+            let feed = Flask.newSubstance(definedBy: FlaskSample.FeedState.self, named: "feed")
+            let summary = try #require(replay.reader.sources.first { $0.source.label == "feed" })
+            for step in summary.sequences {
+                guard let recorded = try replay.reader.state(of: summary.source.instanceID, at: step) else { continue }
+                try replay.restore(feed.replayTarget, to: step, of: "feed")
+                #expect(feed.replayTarget.currentState() == recorded, "step \(step)")
+            }
+        }
     }
 }
