@@ -5,11 +5,13 @@ import Rewind
 /// A key path to a stored property names itself. One to a computed property — which is what a
 /// property wrapper's property (`@Published var isOn`) is — prints as `<computed …>` on Linux; such a
 /// property is then found among the container's stored properties: by identity (the same object),
-/// or as the only one that `isCandidate` accepts.
+/// as the only one that `isCandidate` accepts, or as the only such one holding the same value now.
+/// `nil` when it cannot be told (two `@Published` booleans that are both `false`).
 package enum PropertyNames {
     package static func name(
-        of keyPath: AnyKeyPath, in container: Any, value: Any, isCandidate: (Any) -> Bool
-    ) -> String {
+        of keyPath: AnyKeyPath, in container: Any, value: Any, isCandidate: (Any) -> Bool,
+        currentValue: (Any) -> Any? = { _ in nil }
+    ) -> String? {
         let text = ChangedPath(keyPath).description
         if !text.isEmpty, !text.contains("…") { return text }
         let children = ObservedProperty.children(of: container)
@@ -19,8 +21,12 @@ package enum PropertyNames {
                 return ObservedProperty.plainName(label)
             }
         }
-        let candidates = children.filter { isCandidate($0.value) }
+        var candidates = children.filter { isCandidate($0.value) }
+        if candidates.count > 1 {
+            let tree = StateCapture.capture(value)
+            candidates = candidates.filter { child in currentValue(child.value).map { StateCapture.capture($0) } == tree }
+        }
         if candidates.count == 1, let label = candidates[0].label { return ObservedProperty.plainName(label) }
-        return text
+        return nil
     }
 }

@@ -85,12 +85,31 @@ package final class UnitRecorder: @unchecked Sendable {
 
     /// Runs `send` as a dispatch named `name` carrying `value` (`nil` for `Void` inputs).
     package func dispatch(name: String, value: Any?, callSite: CallSite, _ send: () -> Void) {
+        dispatch(value: value, callSite: callSite, nameKnownBefore: true, send: send) { name }
+    }
+
+    /// Runs `send` as a dispatch carrying `value`, named by `name` once `send` has run: for an input
+    /// whose name is learned by watching which property the send changed. The `willDispatch` event
+    /// keeps the number and time of the dispatch's start, and reaches the loggers after the events
+    /// other units logged during it.
+    package func dispatch(value: Any?, callSite: CallSite, send: () -> Void, name: () -> String) {
+        dispatch(value: value, callSite: callSite, nameKnownBefore: false, send: send, name: name)
+    }
+
+    private func dispatch(value: Any?, callSite: CallSite, nameKnownBefore: Bool, send: () -> Void, name: () -> String) {
         guard let logger = channel.logger, !isReleased.withLock({ $0 }) else { return send() }
         announcement()(logger)
         let start = EventTime.now()
-        let sequence = channel.emit(.willDispatch(input: value.map(CapturedValue.init)), name: name, callSite: callSite, at: start, to: logger)
+        let input = value.map(CapturedValue.init)
+        let sequence = nameKnownBefore
+            ? channel.emit(.willDispatch(input: input), name: name(), callSite: callSite, at: start, to: logger)
+            : EventSequence.next()
         pendingEvents.withLock { $0[sequence] = [] }
         DispatchScope.run(inside: sequence, send)
+        let name = name()
+        if !nameKnownBefore {
+            channel.emit(.willDispatch(input: input), name: name, callSite: callSite, at: start, sequence: sequence, to: logger)
+        }
         let events = pendingEvents.withLock { $0.removeValue(forKey: sequence) } ?? []
         for event in events.enumerated().sorted(by: { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }) {
             Self.emit(event.element, parent: sequence, on: channel, to: logger)
@@ -111,12 +130,22 @@ package final class UnitRecorder: @unchecked Sendable {
     }
 
     /// The name of the property `keyPath` reaches in `container`, remembered per key path (see
-    /// ``PropertyNames``).
-    package func name(of keyPath: AnyKeyPath, in container: Any, value: Any, isCandidate: (Any) -> Bool) -> String {
+    /// ``PropertyNames``); `nil` when it cannot be told from the container alone.
+    package func name(
+        of keyPath: AnyKeyPath, in container: Any, value: Any, isCandidate: (Any) -> Bool,
+        currentValue: (Any) -> Any? = { _ in nil }
+    ) -> String? {
         if let known = propertyNames.withLock({ $0[keyPath] }) { return known }
-        let name = PropertyNames.name(of: keyPath, in: container, value: value, isCandidate: isCandidate)
-        propertyNames.withLock { $0[keyPath] = name }
+        guard let name = PropertyNames.name(of: keyPath, in: container, value: value, isCandidate: isCandidate, currentValue: currentValue) else {
+            return nil
+        }
+        remember(name, for: keyPath)
         return name
+    }
+
+    /// Remembers the name of the property `keyPath` reaches.
+    package func remember(_ name: String, for keyPath: AnyKeyPath) {
+        propertyNames.withLock { $0[keyPath] = name }
     }
 
     // MARK: Ordering

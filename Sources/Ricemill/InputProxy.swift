@@ -29,7 +29,7 @@ public final class InputProxy<Input: InputType> {
     /// An input subject.
     public subscript<S: Subject>(dynamicMember keyPath: KeyPath<Input, S>) -> SubjectProxy<S> {
         let subject = input[keyPath: keyPath]
-        let name = recorder?.name(of: keyPath, in: input, value: subject) { $0 is S } ?? ""
+        let name = recorder?.name(of: keyPath, in: input, value: subject) { $0 is S } ?? ChangedPath(keyPath).description
         return SubjectProxy(subject, name: name, recorder: recorder)
     }
 }
@@ -41,14 +41,29 @@ extension InputProxy where Input: BindableInputType {
         guard let recorder else {
             return Binding(get: { input[keyPath: keyPath] }, set: { input[keyPath: keyPath] = $0 })
         }
-        let name = recorder.name(of: keyPath, in: input, value: input[keyPath: keyPath]) {
-            ($0 as? any PublishedStorage)?.holds(Value.self) == true
-        }
         return Binding(
             get: { input[keyPath: keyPath] },
             set: { newValue in
-                recorder.dispatch(name: name, value: newValue, callSite: .unknown) {
-                    input[keyPath: keyPath] = newValue
+                let named = recorder.name(
+                    of: keyPath, in: input, value: input[keyPath: keyPath],
+                    isCandidate: { ($0 as? any PublishedStorage)?.holds(Value.self) == true },
+                    currentValue: { ($0 as? any PublishedStorage)?.currentValue() }
+                )
+                if let named {
+                    recorder.dispatch(name: named, value: newValue, callSite: .unknown) { input[keyPath: keyPath] = newValue }
+                    return
+                }
+                // Several `@Published` properties of this type hold the same value: the one this
+                // write changes is the one named.
+                var changed: Set<String> = []
+                let probes = PublishedProperties.of(input)
+                    .filter { property in type(of: property.currentValue()) == Value.self }
+                    .map { property in property.publisher.dropFirst().sink { _ in changed.insert(property.name) } }
+                recorder.dispatch(value: newValue, callSite: .unknown, send: { input[keyPath: keyPath] = newValue }) {
+                    probes.forEach { $0.cancel() }
+                    guard changed.count == 1, let name = changed.first else { return ChangedPath(keyPath).description }
+                    recorder.remember(name, for: keyPath)
+                    return name
                 }
             }
         )

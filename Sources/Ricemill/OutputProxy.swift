@@ -41,7 +41,7 @@ public final class OutputProxy<Output: OutputType> {
     public subscript<P: Publisher>(dynamicMember keyPath: KeyPath<Output, P>) -> AnyPublisher<P.Output, P.Failure> {
         let publisher = output[keyPath: keyPath]
         guard let recorder else { return publisher.eraseToAnyPublisher() }
-        let name = recorder.name(of: keyPath, in: output, value: publisher) { $0 is P }
+        let name = recorder.name(of: keyPath, in: output, value: publisher) { $0 is P } ?? ChangedPath(keyPath).description
         return publisher
             .handleEvents(receiveOutput: { recorder.outputValue($0, name: name) })
             .eraseToAnyPublisher()

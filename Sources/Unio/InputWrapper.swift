@@ -47,7 +47,7 @@ public final class InputWrapper<T: InputType> {
     /// Runs a send as a logged dispatch of the input at `keyPath`.
     private func dispatcher<Element>(for keyPath: AnyKeyPath, target: Any) -> (Element, () -> Void) -> Void {
         guard let recorder else { return { _, send in send() } }
-        let name = recorder.name(of: keyPath, in: dependency, value: target) { type(of: $0) == type(of: target) }
+        let name = recorder.name(of: keyPath, in: dependency, value: target) { type(of: $0) == type(of: target) } ?? ChangedPath(keyPath).description
         return { element, send in
             let carried: Any? = Element.self == Void.self ? nil : element
             recorder.dispatch(name: name, value: carried, callSite: .unknown, send)

@@ -66,7 +66,7 @@ public final class OutputWrapper<T: OutputType> {
     private func logged<O: ObservableConvertibleType>(_ source: O, at keyPath: AnyKeyPath) -> Observable<O.Element> {
         let observable = source.asObservable()
         guard let recorder else { return observable }
-        let name = recorder.name(of: keyPath, in: dependency, value: source) { type(of: $0) == O.self }
+        let name = recorder.name(of: keyPath, in: dependency, value: source) { type(of: $0) == O.self } ?? ChangedPath(keyPath).description
         return observable
             .handleEvents(receiveOutput: { recorder.outputValue($0, name: name) })
             .eraseToAnyPublisher()

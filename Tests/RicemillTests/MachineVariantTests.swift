@@ -108,3 +108,44 @@ struct MachineVariantTests {
         #expect(received == [true, false])
     }
 }
+
+/// An input with two `@Published` properties of one type: bindings to them print as `<computed …>`
+/// on Linux, so their names come from the input's stored properties.
+enum TwoSwitches: ResolverType {
+    final class Input: BindableInputType {
+        @Published var sound = false
+        @Published var vibration = true
+    }
+    final class Store: StoredOutputType {
+        @Published var summary = ""
+    }
+    struct Extra: ExtraType {}
+    typealias Output = Store
+
+    static func polish(input: Publishing<Input>, store: Store, extra: Extra) -> Polished<Output> {
+        let subscription = input.$sound.combineLatest(input.$vibration)
+            .map { "\($0 ? "sound" : "-") \($1 ? "vibration" : "-")" }
+            .assign(to: \.summary, on: store)
+        return Polished(cancellables: [subscription])
+    }
+}
+
+@Suite("Ricemill bindings of one type")
+struct BindingNameTests {
+    @Test("bindings of one type are named after their properties, whatever the values")
+    func namesOfSameTypedBindings() throws {
+        let logger = InMemoryLogger()
+        let machine = AnyResolverBasedMachine(input: TwoSwitches.Input(), store: TwoSwitches.Store(), extra: TwoSwitches.Extra(), resolver: TwoSwitches.self)
+        machine.set(logger: logger)
+        machine.input.sound.wrappedValue = true        // told apart by value: only `sound` is false
+        machine.input.vibration.wrappedValue = false   // both are true: told apart by what changes
+        machine.input.vibration.wrappedValue = true    // remembered
+        #expect(machine.output.summary == "sound vibration")
+        let dispatches = logger.eventsInSequenceOrder.filter { $0.kind.category == .willDispatch }
+        #expect(dispatches.map(\.name) == ["sound", "vibration", "vibration"])
+        // The dispatch whose name was learned afterwards keeps its place: its changes follow it.
+        let events = logger.eventsInSequenceOrder
+        let second = try #require(events.firstIndex { $0.sequence == dispatches[1].sequence })
+        #expect(events[second + 1].kind.category == .change && events[second + 1].parent == dispatches[1].sequence)
+    }
+}

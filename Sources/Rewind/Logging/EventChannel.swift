@@ -39,12 +39,15 @@ public final class EventChannel: Sendable {
     /// - Parameter time: when it happened; by default now. A unit that has just read the clock (to
     ///   time a mutation, say) passes that reading, since reading the clock is a measurable part of
     ///   the cost of an event.
+    /// - Parameter sequence: the event's number, if it was taken earlier with
+    ///   `EventSequence.next()` (an event that can only be described after what it caused).
     @discardableResult
     public func emit(
         _ kind: Event.Kind, name: String = "", description: String = "", callSite: CallSite,
-        parent: UInt64? = DispatchScope.currentDispatch, at time: EventTime = .now(), to logger: any CycleLogging
+        parent: UInt64? = DispatchScope.currentDispatch, at time: EventTime = .now(), sequence: UInt64? = nil,
+        to logger: any CycleLogging
     ) -> UInt64 {
-        let sequence = EventSequence.next()
+        let sequence = sequence ?? EventSequence.next()
         logger.log(Event(
             sequence: sequence, time: time, source: source, kind: kind, name: name,
             description: description, callSite: callSite, parent: parent
