@@ -9,36 +9,21 @@ import Foundation
 /// the most recent value — per upstream, so values that arrive without demand are dropped in favour
 /// of newer ones (the latest combination is sent when demand comes). It fails as soon as any
 /// upstream fails, cancelling the others, and finishes once every upstream has finished.
-///
-/// Signals only change state under the lock; delivery happens outside it, one caller at a time
-/// (see ``MergeSubscription`` for the same scheme).
-final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, UpstreamReceiver, CustomStringConvertible, @unchecked Sendable {
-    // Unchecked: every stored property below is read and written under `lock`; `combine` is
-    // immutable.
-    typealias Failure = Downstream.Failure
-
-    private let lock = NSLock()
+final class CombineLatestSubscription<Downstream: Subscriber>: CombiningSubscription<Downstream>, Subscription, UpstreamReceiver, CustomStringConvertible, @unchecked Sendable {
+    // Unchecked: as `CombiningSubscription`, every stored property is guarded by `lock`; `combine`
+    // is immutable.
     private let combine: ([Any]) -> Downstream.Input
-    private var downstream: Downstream?
-    private var upstreams: [Subscription?]
     /// Demand requested by the downstream before an upstream's subscription arrived.
     private var demandNotForwarded: [Subscribers.Demand]
     private var latest: [Any?]
-    private var finished: [Bool]
     private var hasUnsentCombination = false
     private var demand = Subscribers.Demand.none
-    private var failure: Failure?
-    private var isTerminated = false
-    private var isDraining = false
-    private var hasMissedSignal = false
 
     init(downstream: Downstream, upstreamCount: Int, combine: @escaping ([Any]) -> Downstream.Input) {
-        self.downstream = downstream
         self.combine = combine
-        upstreams = Array(repeating: nil, count: upstreamCount)
         demandNotForwarded = Array(repeating: .none, count: upstreamCount)
         latest = Array(repeating: nil, count: upstreamCount)
-        finished = Array(repeating: false, count: upstreamCount)
+        super.init(downstream: downstream, upstreamCount: upstreamCount)
     }
 
     var description: String { "CombineLatest" }
@@ -58,36 +43,19 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Ups
             return
         }
         demand += additional
-        var forwards: [Subscription] = []
-        for index in upstreams.indices where !finished[index] {
-            if let subscription = upstreams[index] {
-                forwards.append(subscription)
-            } else {
-                demandNotForwarded[index] += additional
-            }
-        }
+        let running = forward(additional)
         lock.unlock()
-        forwards.forEach { $0.request(additional) }
+        running.forEach { $0.request(additional) }
         drain()
-    }
-
-    func cancel() {
-        lock.lock()
-        isTerminated = true
-        let subscriptions = upstreams.compactMap { $0 }
-        clear()
-        lock.unlock()
-        subscriptions.forEach { $0.cancel() }
     }
 
     func upstream(_ index: Int, subscribed subscription: Subscription) {
         lock.lock()
-        guard !isTerminated, upstreams[index] == nil, !finished[index] else {
+        guard keep(subscription, for: index) else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        upstreams[index] = subscription
         let owed = demandNotForwarded[index]
         demandNotForwarded[index] = .none
         lock.unlock()
@@ -106,20 +74,23 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Ups
         drain()
     }
 
-    func upstream(_ index: Int, completedWith completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        finished[index] = true
-        upstreams[index] = nil
-        if case .failure(let error) = completion, failure == nil {
-            failure = error
+    /// Passes `demand` on: returns the upstreams to ask now, and owes it to those not subscribed yet.
+    /// Call with the lock held.
+    private func forward(_ demand: Subscribers.Demand) -> [Subscription] {
+        var running: [Subscription] = []
+        for index in upstreams.indices where !finished[index] {
+            if let subscription = upstreams[index] {
+                running.append(subscription)
+            } else {
+                demandNotForwarded[index] += demand
+            }
         }
-        lock.unlock()
-        drain()
+        return running
     }
 
     // MARK: Delivery
 
-    private func drain() {
+    override func drain() {
         lock.lock()
         if isDraining {
             hasMissedSignal = true
@@ -144,10 +115,7 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Ups
                 lock.lock()
                 if more > 0, !isTerminated {
                     demand += more
-                    let running = upstreams.compactMap { $0 }
-                    for index in upstreams.indices where upstreams[index] == nil && !finished[index] {
-                        demandNotForwarded[index] += more
-                    }
+                    let running = forward(more)
                     lock.unlock()
                     running.forEach { $0.request(more) }
                     lock.lock()
@@ -164,21 +132,7 @@ final class CombineLatestSubscription<Downstream: Subscriber>: Subscription, Ups
         lock.unlock()
     }
 
-    /// Called with the lock held while draining; returns with it released.
-    private func deliverCompletion(_ completion: Subscribers.Completion<Failure>) {
-        isTerminated = true
-        let downstream = self.downstream
-        let running = upstreams.compactMap { $0 }
-        clear()
-        isDraining = false
-        lock.unlock()
-        running.forEach { $0.cancel() }
-        downstream?.receive(completion: completion)
-    }
-
-    private func clear() {
-        downstream = nil
-        upstreams = upstreams.map { _ in nil }
+    override func clearBuffers() {
         latest = latest.map { _ in nil }
     }
 }

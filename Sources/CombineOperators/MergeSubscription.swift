@@ -8,37 +8,22 @@ import Foundation
 /// has finished. Back-pressure is kept exactly: while the downstream's demand is limited, each
 /// upstream has at most one value requested, so at most one value per upstream ever waits here for
 /// demand; once the demand is unlimited, every upstream is asked for unlimited values.
-///
-/// Upstreams may send from any thread and from inside `request(_:)`. Every signal only changes
-/// state under the lock and then *drains*: one caller at a time delivers what can be delivered,
-/// outside the lock, so the downstream never sees two signals at once and never re-enters itself.
-final class MergeSubscription<Downstream: Subscriber>: Subscription, UpstreamReceiver, CustomStringConvertible, @unchecked Sendable {
-    // Unchecked: every stored property below is read and written under `lock`.
+final class MergeSubscription<Downstream: Subscriber>: CombiningSubscription<Downstream>, Subscription, UpstreamReceiver, CustomStringConvertible, @unchecked Sendable {
+    // Unchecked: as `CombiningSubscription`, every stored property is guarded by `lock`.
     typealias Output = Downstream.Input
-    typealias Failure = Downstream.Failure
 
-    private let lock = NSLock()
-    private var downstream: Downstream?
-    private var upstreams: [Subscription?]
     private var waiting: [[Output]]
-    private var finished: [Bool]
     private var requestedOne: [Bool]
     private var askedUnlimited: [Bool]
     private var demand = Subscribers.Demand.none
-    private var failure: Failure?
-    private var isTerminated = false
-    private var isDraining = false
-    private var hasMissedSignal = false
     /// Where the next search for a waiting value starts, so that no upstream starves another.
     private var nextUpstream = 0
 
-    init(downstream: Downstream, upstreamCount: Int) {
-        self.downstream = downstream
-        upstreams = Array(repeating: nil, count: upstreamCount)
+    override init(downstream: Downstream, upstreamCount: Int) {
         waiting = Array(repeating: [], count: upstreamCount)
-        finished = Array(repeating: false, count: upstreamCount)
         requestedOne = Array(repeating: false, count: upstreamCount)
         askedUnlimited = Array(repeating: false, count: upstreamCount)
+        super.init(downstream: downstream, upstreamCount: upstreamCount)
     }
 
     var description: String { "Merge" }
@@ -57,23 +42,13 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, UpstreamRec
         drain()
     }
 
-    func cancel() {
-        lock.lock()
-        isTerminated = true
-        let subscriptions = upstreams.compactMap { $0 }
-        clear()
-        lock.unlock()
-        subscriptions.forEach { $0.cancel() }
-    }
-
     func upstream(_ index: Int, subscribed subscription: Subscription) {
         lock.lock()
-        guard !isTerminated, upstreams[index] == nil, !finished[index] else {
+        guard keep(subscription, for: index) else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        upstreams[index] = subscription
         lock.unlock()
         drain()
     }
@@ -90,21 +65,9 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, UpstreamRec
         drain()
     }
 
-    func upstream(_ index: Int, completedWith completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        finished[index] = true
-        upstreams[index] = nil
-        if case .failure(let error) = completion, failure == nil {
-            failure = error
-        }
-        lock.unlock()
-        drain()
-    }
-
     // MARK: Delivery
 
-    /// Delivers whatever the state allows, until nothing is left to do. Call without the lock.
-    func drain() {
+    override func drain() {
         lock.lock()
         if isDraining {
             hasMissedSignal = true
@@ -146,22 +109,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, UpstreamRec
         lock.unlock()
     }
 
-    /// Ends the merge with `completion`, cancelling the upstreams still running. Called with the lock
-    /// held while draining; returns with it released.
-    private func deliverCompletion(_ completion: Subscribers.Completion<Failure>) {
-        isTerminated = true
-        let downstream = self.downstream
-        let running = upstreams.compactMap { $0 }
-        clear()
-        isDraining = false
-        lock.unlock()
-        running.forEach { $0.cancel() }
-        downstream?.receive(completion: completion)
-    }
-
-    private func clear() {
-        downstream = nil
-        upstreams = upstreams.map { _ in nil }
+    override func clearBuffers() {
         waiting = waiting.map { _ in [] }
     }
 
