@@ -190,5 +190,7 @@ struct SourceNameTests {
         #expect(EventSource.shortTypeName(Outer<Int>.self) == "SourceNameTests.Outer<Int>")
         #expect(EventSource.shortTypeName(Outer<Nest.Leaf>.Inner.self) == "SourceNameTests.Outer<SourceNameTests.Nest.Leaf>.Inner")
         #expect(EventSource.shortTypeName([String: Int?].self) == "Dictionary<String, Optional<Int>>")
+        struct Local {}
+        #expect(EventSource.shortTypeName(Local.self) == "SourceNameTests.Local", "without the function's `(unknown context at $…)`")
     }
 }

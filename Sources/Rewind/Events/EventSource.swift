@@ -74,7 +74,11 @@ public final class EventSource: Hashable, Sendable, CustomStringConvertible {
     /// A type's name without module names, keeping nesting (`ViewModel.State`) and generic arguments
     /// (`Substance<FlaskSample.FeedState>`).
     public static func shortTypeName(_ type: Any.Type) -> String {
-        let full = String(reflecting: type)
+        var full = String(reflecting: type)
+        // Types declared inside a function print `(unknown context at $…).`: not a name anyone wrote.
+        while let start = full.range(of: "(unknown context at "), let end = full[start.upperBound...].range(of: ").") {
+            full.removeSubrange(start.lowerBound..<end.upperBound)
+        }
         var result = ""
         var name = ""
         func flush() {
