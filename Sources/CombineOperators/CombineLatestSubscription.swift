@@ -90,46 +90,25 @@ final class CombineLatestSubscription<Downstream: Subscriber>: CombiningSubscrip
 
     // MARK: Delivery
 
-    override func drain() {
-        lock.lock()
-        if isDraining {
-            hasMissedSignal = true
+    override func step() -> DrainStep {
+        if demand > 0, hasUnsentCombination {
+            hasUnsentCombination = false
+            demand -= 1
+            let combined = combine(latest.map { $0! })
+            let downstream = self.downstream
             lock.unlock()
-            return
-        }
-        isDraining = true
-        while true {
-            hasMissedSignal = false
-            if isTerminated { break }
-            if let failure {
-                deliverCompletion(.failure(failure))
-                return
-            }
-            if demand > 0, hasUnsentCombination {
-                hasUnsentCombination = false
-                demand -= 1
-                let combined = combine(latest.map { $0! })
-                let downstream = self.downstream
+            let more = downstream?.receive(combined) ?? .none
+            lock.lock()
+            if more > 0, !isTerminated {
+                demand += more
+                let running = forward(more)
                 lock.unlock()
-                let more = downstream?.receive(combined) ?? .none
+                running.forEach { $0.request(more) }
                 lock.lock()
-                if more > 0, !isTerminated {
-                    demand += more
-                    let running = forward(more)
-                    lock.unlock()
-                    running.forEach { $0.request(more) }
-                    lock.lock()
-                }
-                continue
             }
-            if finished.allSatisfy({ $0 }) {
-                deliverCompletion(.finished)
-                return
-            }
-            if !hasMissedSignal { break }
+            return .progressed
         }
-        isDraining = false
-        lock.unlock()
+        return finished.allSatisfy({ $0 }) ? .finished : .idle
     }
 
     override func clearBuffers() {

@@ -29,8 +29,50 @@ class CombiningSubscription<Downstream: Subscriber>: @unchecked Sendable {
         finished = Array(repeating: false, count: upstreamCount)
     }
 
-    /// Delivers whatever the state allows; subclasses implement it. Call without the lock.
-    func drain() {}
+    /// What one step of draining did.
+    enum DrainStep {
+        /// Delivered something or asked upstreams for more: look again.
+        case progressed
+        /// Nothing more will come: finish the downstream.
+        case finished
+        /// Nothing to do until another signal arrives.
+        case idle
+    }
+
+    /// Delivers whatever the state allows, one step at a time, until nothing is left to do; the
+    /// first failure ends it. Call without the lock.
+    final func drain() {
+        lock.lock()
+        if isDraining {
+            hasMissedSignal = true
+            lock.unlock()
+            return
+        }
+        isDraining = true
+        draining: while true {
+            hasMissedSignal = false
+            if isTerminated { break }
+            if let failure {
+                deliverCompletion(.failure(failure))
+                return
+            }
+            switch step() {
+            case .progressed:
+                continue
+            case .finished:
+                deliverCompletion(.finished)
+                return
+            case .idle:
+                if !hasMissedSignal { break draining }
+            }
+        }
+        isDraining = false
+        lock.unlock()
+    }
+
+    /// Does the next thing the state allows; subclasses implement it. Called with the lock held; it
+    /// may release the lock to deliver or request, and holds it again when it returns.
+    func step() -> DrainStep { .idle }
 
     /// Drops buffered values when the subscription ends; subclasses add theirs. Call with the lock.
     func clearBuffers() {}

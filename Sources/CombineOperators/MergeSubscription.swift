@@ -67,46 +67,24 @@ final class MergeSubscription<Downstream: Subscriber>: CombiningSubscription<Dow
 
     // MARK: Delivery
 
-    override func drain() {
-        lock.lock()
-        if isDraining {
-            hasMissedSignal = true
+    override func step() -> DrainStep {
+        if demand > 0, let index = indexWithWaitingValue() {
+            let value = waiting[index].removeFirst()
+            demand -= 1
+            let downstream = self.downstream
             lock.unlock()
-            return
+            let more = downstream?.receive(value) ?? .none
+            lock.lock()
+            demand += more
+            return .progressed
         }
-        isDraining = true
-        while true {
-            hasMissedSignal = false
-            if isTerminated { break }
-            if let failure {
-                deliverCompletion(.failure(failure))
-                return
-            }
-            if demand > 0, let index = indexWithWaitingValue() {
-                let value = waiting[index].removeFirst()
-                demand -= 1
-                let downstream = self.downstream
-                lock.unlock()
-                let more = downstream?.receive(value) ?? .none
-                lock.lock()
-                demand += more
-                continue
-            }
-            if finished.allSatisfy({ $0 }), waiting.allSatisfy(\.isEmpty) {
-                deliverCompletion(.finished)
-                return
-            }
-            let requests = upstreamRequestsDue()
-            if !requests.isEmpty {
-                lock.unlock()
-                for (subscription, amount) in requests { subscription.request(amount) }
-                lock.lock()
-                continue
-            }
-            if !hasMissedSignal { break }
-        }
-        isDraining = false
+        if finished.allSatisfy({ $0 }), waiting.allSatisfy(\.isEmpty) { return .finished }
+        let requests = upstreamRequestsDue()
+        guard !requests.isEmpty else { return .idle }
         lock.unlock()
+        for (subscription, amount) in requests { subscription.request(amount) }
+        lock.lock()
+        return .progressed
     }
 
     override func clearBuffers() {
