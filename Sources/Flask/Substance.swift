@@ -36,6 +36,8 @@ open class SubstanceConcrete: Hashable, @unchecked Sendable {
     func abortMix() {}
     func announceIfNeeded() {}
     func forgetAnnouncement() {}
+    /// Archives now if no later change was scheduled since `generation` (a delayed archive firing).
+    func archiveIfLatest(_ generation: Int) {}
 
     public static func == (lhs: SubstanceConcrete, rhs: SubstanceConcrete) -> Bool { lhs === rhs }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
@@ -242,11 +244,17 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
             schedule.generation += 1
             return schedule.generation
         }
-        let delay = archiveDelay()
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in
-            guard let self, !self.archiveDisabled(), self.archiving.withLock({ $0.generation == generation }) else { return }
-            self.archiveNow()
+        // Held as the non-generic base: the timer closure is `@Sendable`, and a generic class's
+        // metatype is not.
+        let substance: SubstanceConcrete = self
+        DispatchQueue.global().asyncAfter(deadline: .now() + archiveDelay()) { [weak substance] in
+            substance?.archiveIfLatest(generation)
         }
+    }
+
+    override func archiveIfLatest(_ generation: Int) {
+        guard !archiveDisabled(), archiving.withLock({ $0.generation == generation }) else { return }
+        archiveNow()
     }
 }
 

@@ -82,7 +82,7 @@ struct MachineLoggingTests {
         let source = try #require(reader.sources.first)
         var expectedCount = 0
         var checked = 0
-        for event in try reader.events(matching: EventFilter()) where event.kind == .didDispatch {
+        for event in reader.events(matching: EventFilter()) where event.kind == .didDispatch {
             let state = try #require(try reader.state(of: source.source.instanceID, at: event.sequence))
             guard case .object(let fields) = state, case .integer(let count)? = fields["count"],
                   case .bool(let isOn)? = fields["isIncrementEnabled"], case .string(let text)? = fields["toggleText"] else {
