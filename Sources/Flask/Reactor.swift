@@ -117,14 +117,6 @@ final class Reactors: Sendable {
         entries.withLock { $0.removeAll { $0.owner == nil } }
     }
 
-    /// How many reactors are attached to live owners.
-    var count: Int {
-        entries.withLock { entries in
-            entries.removeAll { $0.owner == nil }
-            return entries.count
-        }
-    }
-
     /// Hands the reaction to a committed mix of `substance` to every reactor that mixes it, logging
     /// each delivery as an activity of the substance. Runs on the flux.
     func deliver(_ outcome: MixOutcome, from substance: SubstanceConcrete, lock: FluxLock?) {
