@@ -10,6 +10,8 @@ struct CommandLineTests {
         ("info-todo-json", ["info", "Fixtures/todo.rewind", "--json"]),
         ("log-todo", ["log", "Fixtures/todo.rewind"]),
         ("log-todo-filtered", ["log", "Fixtures/todo.rewind", "--kind", "change,activity", "--grep", "items", "--from", "10", "--to", "80"]),
+        ("log-todo-grep-description", ["log", "Fixtures/todo.rewind", "--grep", "Jam"]),
+        ("log-todo-width", ["log", "Fixtures/todo.rewind", "--from", "44", "--to", "47", "--width", "100"]),
         ("log-demo-source", ["log", "Fixtures/demo.rewind", "--source", "CounterSample", "--kind", "activity"]),
         ("log-counter-json", ["log", "Fixtures/counter.rewind", "--json", "--to", "12"]),
         ("show-todo", ["show", "Fixtures/todo.rewind", "--at", "60"]),

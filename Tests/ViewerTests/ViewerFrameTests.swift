@@ -74,11 +74,11 @@ struct ViewerFrameTests {
         let rows = StepView(model: model, timeline: timeline).rows
         model.stateSelection = try #require(rows.firstIndex { $0.path == (try! StatePath(parsing: "items[1].done")) })
         press(.character("b"))
-        #expect(current().sequence == 47)
+        #expect(current().sequence == 46)
         press(.character("b"))
-        #expect(current().sequence == 31)
+        #expect(current().sequence == 29)
         press(.character("B"))
-        #expect(current().sequence == 47)
+        #expect(current().sequence == 46)
 
         // Fold a node with Enter.
         let selectedPath = StepView(model: model, timeline: timeline).rows[0].path

@@ -56,16 +56,16 @@ struct ViewerTerminalTests {
         #expect(text.contains("rewind  Fixtures/todo.rewind"))
         #expect(text.contains("Timeline (67 events)"))
 
-        // Step 6 ends the first commit: the state shows its result and the diff what it changed.
-        try Self.tmux(["send-keys", "-t", "viewer", "Right", "Right", "Right", "Right", "l"])
-        text = try Self.screen { $0.contains("step 6 of 67") }
-        #expect(text.contains("step 6 of 67"))
+        // Step 5 is the commit's second change: the state holds it and the diff shows it.
+        try Self.tmux(["send-keys", "-t", "viewer", "Right", "Right", "Right", "l"])
+        text = try Self.screen { $0.contains("step 5 of 67") }
+        #expect(text.contains("step 5 of 67"))
         #expect(text.contains("nextID: 2"))
         #expect(text.contains("+   nextID: 2"))
 
-        try Self.tmux(["send-keys", "-t", "viewer", ":", "4", "7", "Enter"])
-        text = try Self.screen { $0.contains("#47  ") }
-        #expect(text.contains("didMutate toggle done"))
+        try Self.tmux(["send-keys", "-t", "viewer", ":", "4", "6", "Enter"])
+        text = try Self.screen { $0.contains("#46  ") }
+        #expect(text.contains("change toggle done"))
         #expect(text.contains("+       done: true"))
 
         try Self.tmux(["send-keys", "-t", "viewer", "/", "J", "a", "m", "Enter"])
@@ -73,8 +73,8 @@ struct ViewerTerminalTests {
         text = try Self.screen { $0.contains("step 52 of 67") }
         #expect(text.contains("/Jam"))
         // Once the item is in the state, its title's escape sequence is shown, not sent.
-        try Self.tmux(["send-keys", "-t", "viewer", ":", "5", "6", "Enter"])
-        text = try Self.screen { $0.contains("step 56 of 67") }
+        try Self.tmux(["send-keys", "-t", "viewer", ":", "5", "4", "Enter"])
+        text = try Self.screen { $0.contains("step 54 of 67") }
         #expect(text.contains("Jam \\u{1B}[31m(red)"))
 
         try Self.tmux(["send-keys", "-t", "viewer", "?"])

@@ -129,7 +129,7 @@ public final class Timeline {
     public func change(of path: StatePath, in source: UInt64, from position: Int, forward: Bool) -> Int? {
         var candidate = position + (forward ? 1 : -1)
         while candidate >= 0, candidate < count {
-            if let event = event(at: candidate), event.source.instanceID == source, event.carriesState {
+            if let event = event(at: candidate), event.source.instanceID == source, event.stateStep != nil {
                 let after = state(of: source, at: event.sequence)?[path]
                 let before = event.sequence > 0 ? state(of: source, at: event.sequence - 1)?[path] : nil
                 if after != before { return candidate }

@@ -71,6 +71,18 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible, Expressibl
     }
 }
 
+extension StatePath {
+    /// The path a change event recorded (``ChangedPath/description``), when it names a place in the
+    /// state: `count`, `inner.name`, `opt?.name` (optional chaining is looked through). `nil` when
+    /// the recording could not name it (`items[…].done`: Linux prints subscript key paths without
+    /// their index).
+    public init?(recordedChange text: String) {
+        guard !text.unicodeScalars.contains("…") else { return nil }
+        guard let parsed = try? StatePath(parsing: String(text.filter { $0 != "?" })) else { return nil }
+        self = parsed
+    }
+}
+
 /// Why a key path written by a user could not be read.
 public struct StatePathSyntaxError: Error, Equatable, CustomStringConvertible {
     /// The text that was given.

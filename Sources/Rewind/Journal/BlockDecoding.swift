@@ -87,16 +87,17 @@ enum BlockDecoding {
         return (events, sources)
     }
 
-    /// The state records of one source in a block, up to and including `sequence`, in record order:
-    /// what rebuilding a state needs, without materialising every event of the block.
-    static func stateRecords(in payload: [UInt8], source sourceID: UInt64, through sequence: UInt64) throws(JournalFormatError) -> [StateRecord] {
+    /// The state steps of one source in a block, up to and including `sequence`, in record order —
+    /// its state records and its changes that carry none (see ``StateStep``): what rebuilding a
+    /// state needs, without materialising every event of the block.
+    static func stateSteps(in payload: [UInt8], source sourceID: UInt64, through sequence: UInt64) throws(JournalFormatError) -> [StateStep] {
         var reader = ByteReader(payload)
         let (strings, sources) = try tables(&reader)
         guard let position = sources.firstIndex(where: { $0.instanceID == sourceID }) else { return [] }
         let wanted = UInt64(position)
         _ = try reader.varint()
         _ = try reader.signedVarint()
-        var records: [StateRecord] = []
+        var steps: [StateStep] = []
         var previousSequence: UInt64 = 0
         while !reader.isAtEnd {
             let first = try reader.byte()
@@ -110,9 +111,14 @@ enum BlockDecoding {
             if first & EventRecordFlags.hasDescription != 0 { _ = try reader.varint() }
             for _ in 0..<3 { _ = try reader.varint() }  // file, function, line
             if first & EventRecordFlags.hasParent != 0 { _ = try reader.varint() }
+            let relevant = source == wanted && eventSequence <= sequence
+            let hasState = first & EventRecordFlags.hasState != 0
             switch kind {
             case .dropped: for _ in 0..<3 { _ = try reader.varint() }
             case .didDispatch, .didMutate: _ = try reader.varint()
+            case .change where relevant && !hasState:
+                let path = try StateValueCoding.string(from: &reader, strings)
+                steps.append(.change(path: path, value: try StateValueCoding.read(from: &reader, strings: strings)))
             case .change:
                 _ = try reader.varint()
                 try StateValueCoding.skip(in: &reader)
@@ -120,17 +126,16 @@ enum BlockDecoding {
             case .willDispatch where first & EventRecordFlags.hasInput != 0: try StateValueCoding.skip(in: &reader)
             default: break
             }
-            guard first & EventRecordFlags.hasState != 0 else { continue }
+            guard hasState else { continue }
             let tag = try reader.byte()
-            let relevant = source == wanted && eventSequence <= sequence
             switch (tag, relevant) {
-            case (1, true): records.append(.keyframe(try StateValueCoding.read(from: &reader, strings: strings)))
-            case (2, true): records.append(.diff(try StateValueCoding.readDiff(from: &reader, strings: strings)))
+            case (1, true): steps.append(.record(.keyframe(try StateValueCoding.read(from: &reader, strings: strings))))
+            case (2, true): steps.append(.record(.diff(try StateValueCoding.readDiff(from: &reader, strings: strings))))
             case (1, false): try StateValueCoding.skip(in: &reader)
             case (2, false): try StateValueCoding.skipDiff(in: &reader)
             default: throw .malformed("unknown state record \(tag)", at: reader.offset - 1)
             }
         }
-        return records
+        return steps
     }
 }

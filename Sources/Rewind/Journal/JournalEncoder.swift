@@ -129,7 +129,7 @@ final class JournalEncoder {
 
     private func parsedPath(_ text: String) -> StatePath? {
         if let known = parsedPaths[text] { return known }
-        guard !text.unicodeScalars.contains("…"), let parsed = try? StatePath(parsing: text) else { return nil }
+        guard let parsed = StatePath(recordedChange: text) else { return nil }
         if parsedPaths.count < 4_096 { parsedPaths[text] = parsed }
         return parsed
     }
@@ -235,12 +235,6 @@ extension StateValue {
         case .object(let fields): 1 + fields.values.reduce(0) { $0 + 1 + $1.weight }
         default: 1
         }
-    }
-
-    /// This tree with `value` at `path`, or `nil` if the path does not lead to an existing place.
-    func setting(_ value: StateValue, at path: StatePath) -> StateValue? {
-        guard case .some = self[path] else { return nil }
-        return try? apply(StateDiff(changes: [StateChange(path: path, operation: .changed(from: .null, to: value))]), to: self)
     }
 }
 

@@ -169,48 +169,75 @@ public final class JournalReader: @unchecked Sendable {
     }
 
     /// The state of a source after step `sequence`: its last state record at or before that step,
-    /// rebuilt from the block's keyframe and the diffs after it. `nil` if the source has no state by
-    /// then (or it was in a damaged block).
+    /// rebuilt from the block's keyframe and the diffs after it, with the changes recorded since
+    /// inside a commit applied (see ``StateStep``) — so after a change step the state holds the
+    /// change. Where such a change cannot be applied (its path was not recorded whole), the state
+    /// is the one its commit ended with. `nil` if the source has no state by then (or it was in a
+    /// damaged block).
     public func state(of sourceID: UInt64, at sequence: UInt64) throws(JournalReadError) -> StateValue? {
+        // Changes found in later blocks before any state: applied once an earlier block gives one.
+        var laterSteps: [[StateStep]] = []
         var index = lastBlock(startingAtOrBefore: sequence)
         while let current = index, current >= 0 {
             let block = blocks[current]
-            if let summary = block.sources[sourceID], summary.firstSequence <= sequence,
-               let state = try rebuildState(of: sourceID, at: sequence, inBlock: current) {
-                return state
+            if let summary = block.sources[sourceID], summary.firstSequence <= sequence {
+                let steps = try stateSteps(of: sourceID, through: sequence, inBlock: current)
+                if let start = steps.lastIndex(where: \.isKeyframe) {
+                    // Records chain from the keyframe (each diff was made from the state after the
+                    // record before it); changes since the last record go on top.
+                    var recorded: StateValue?
+                    var changes: [StateStep] = []
+                    for step in steps[start...] {
+                        if case .record = step {
+                            recorded = step.applied(to: recorded)
+                            changes = []
+                        } else {
+                            changes.append(step)
+                        }
+                    }
+                    var state = recorded
+                    for change in changes + laterSteps.reversed().joined() {
+                        guard let next = change.applied(to: state) else {
+                            return try commitResult(of: sourceID, after: sequence) ?? state
+                        }
+                        state = next
+                    }
+                    return state
+                }
+                if !steps.isEmpty { laterSteps.append(steps) }
             }
             index = current == 0 ? nil : current - 1
         }
         return nil
     }
 
-    /// Replays one block's state records for a source up to `sequence`; `nil` when the block has
-    /// none by then.
-    private func rebuildState(of sourceID: UInt64, at sequence: UInt64, inBlock index: Int) throws(JournalReadError) -> StateValue? {
+    /// The state a source's open commit ends with: its next state record after `sequence`, looked
+    /// for in the next few blocks (a commit's didMutate follows its changes closely).
+    private func commitResult(of sourceID: UInt64, after sequence: UInt64) throws(JournalReadError) -> StateValue? {
+        guard let first = lastBlock(startingAtOrBefore: sequence) else { return nil }
+        for index in first..<min(blocks.count, first + 4) where blocks[index].sources[sourceID] != nil {
+            if let closing = try events(inBlock: index).first(where: { $0.source.instanceID == sourceID && $0.sequence > sequence && $0.carriesState }) {
+                return try state(of: sourceID, at: closing.sequence)
+            }
+        }
+        return nil
+    }
+
+    /// One block's state steps for a source up to `sequence`, from the cached events when the
+    /// block is cached, else from a scan that decodes only the source's state records and changes.
+    private func stateSteps(of sourceID: UInt64, through sequence: UInt64, inBlock index: Int) throws(JournalReadError) -> [StateStep] {
         let block = blocks[index]
-        let records: [StateRecord]
         if let cached = cache.withLock({ $0.first { $0.offset == block.offset }?.events }) {
-            records = cached.filter { $0.source.instanceID == sourceID && $0.sequence <= sequence }.compactMap(\.stateRecord)
-        } else {
-            guard case .success(let payload) = payload(at: block.offset, frame: block.frame) else {
-                throw .damagedBlock(path, offset: block.offset, reason: "it no longer reads back")
-            }
-            do {
-                records = try BlockDecoding.stateRecords(in: payload, source: sourceID, through: sequence)
-            } catch {
-                throw .damagedBlock(path, offset: block.offset, reason: "its events cannot be decoded: \(error)")
-            }
+            return cached.filter { $0.source.instanceID == sourceID && $0.sequence <= sequence }.compactMap(\.stateStep)
         }
-        var state: StateValue?
-        for record in records {
-            switch record {
-            case .keyframe(let tree): state = tree
-            case .diff(let changes):
-                guard let base = state else { continue }
-                state = (try? apply(changes, to: base)) ?? base
-            }
+        guard case .success(let payload) = payload(at: block.offset, frame: block.frame) else {
+            throw .damagedBlock(path, offset: block.offset, reason: "it no longer reads back")
         }
-        return state
+        do {
+            return try BlockDecoding.stateSteps(in: payload, source: sourceID, through: sequence)
+        } catch {
+            throw .damagedBlock(path, offset: block.offset, reason: "its events cannot be decoded: \(error)")
+        }
     }
 
     /// The blocks whose sequence range may hold `sequence` (ranges of neighbouring blocks can overlap

@@ -133,7 +133,7 @@ struct ReplayRun {
             }
             let id = event.source.instanceID
             guard let target = targets[id] else { continue }
-            if let record = event.stateRecord { recordedStates[id] = Self.applying(record, to: recordedStates[id]) }
+            if let record = event.stateRecord { recordedStates[id] = StateStep.record(record).applied(to: recordedStates[id]) }
             handle(event, target: target)
             if report.divergence != nil { break }
         }
@@ -241,15 +241,6 @@ struct ReplayRun {
             step: event.sequence, event: what, source: event.source.description, input: lastInput[id],
             recorded: expected, live: live, difference: diff(expected, live)
         )
-    }
-
-    private static func applying(_ record: StateRecord, to state: StateValue?) -> StateValue? {
-        switch record {
-        case .keyframe(let tree): return tree
-        case .diff(let changes):
-            guard let state else { return nil }
-            return (try? apply(changes, to: state)) ?? state
-        }
     }
 }
 

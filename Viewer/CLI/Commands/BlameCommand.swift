@@ -19,7 +19,7 @@ struct BlameCommand: ParsableCommand {
         let chosen = try source.map { try JournalOpening.source($0, in: reader) }
         let output = Output()
         let text = EventText(reader: reader, style: output.style)
-        var timeline = StateTimeline()
+        var timeline = StateWalker()
         var found = 0
         for event in reader.events() {
             guard let (before, after) = timeline.advance(event) else { continue }

@@ -61,7 +61,7 @@ struct DiffCommand: ParsableCommand {
     private func compareRecordings() throws {
         let left = try JournalOpening.open(arguments[0]), right = try JournalOpening.open(arguments[1])
         var leftEvents = left.events().makeIterator(), rightEvents = right.events().makeIterator()
-        var leftTimeline = StateTimeline(), rightTimeline = StateTimeline()
+        var leftTimeline = StateWalker(), rightTimeline = StateWalker()
         // Sources are paired in the order they first appear, since instance numbers differ between runs.
         var pairing: [UInt64: UInt64] = [:]
         var position = 0

@@ -27,7 +27,7 @@ struct ExportCommand: ParsableCommand {
         } else {
             out = Output()
         }
-        var timeline = StateTimeline()
+        var timeline = StateWalker()
         if format == .json {
             out.line("{\"format_version\":\(reader.header.formatVersion),\"writer\":\(JSONText.string(reader.header.writerVersion)),\"events\":[")
         }

@@ -20,6 +20,7 @@ struct LogCommand: ParsableCommand {
     @Option(help: "Only events whose name, description, path or value contains this text.") var grep: String?
     @Option(help: "From this step on.") var from: UInt64?
     @Option(help: "Up to this step.") var to: UInt64?
+    @Option(help: "Cut each line's value to fit N columns (default: 80-character values on a terminal, whole values in a pipe).") var width: Int?
     @Flag(help: "Write JSON Lines: one object per event.") var json = false
 
     func run() throws {
@@ -31,10 +32,17 @@ struct LogCommand: ParsableCommand {
             guard (from ?? 0) <= (to ?? .max) else { throw CommandFailure("--from \(from!) is after --to \(to!)") }
             filter.sequences = (from ?? 0)...(to ?? .max)
         }
+        if let width, width < 1 { throw CommandFailure("--width must be at least 1") }
         let output = Output()
         let text = EventText(reader: reader, style: output.style)
+        let valueLimit: Int
+        if let width {
+            valueLimit = max(8, width - EventText.fixedColumnsWidth - text.sourceWidth)
+        } else {
+            valueLimit = isatty(STDOUT_FILENO) == 1 ? 80 : .max
+        }
         for event in reader.events(matching: filter) {
-            output.line(json ? EventText.json(event) : text.line(event))
+            output.line(json ? EventText.json(event) : text.line(event, valueLimit: valueLimit, highlighting: grep))
         }
         output.flush()
         JournalOpening.warnAboutDamage(in: reader)

@@ -12,37 +12,49 @@ struct EventText {
         self.style = style
     }
 
-    /// `#12    +00:00.012  Counter#1  didMutate     add step         Counter.swift:21  count = 1`
-    func line(_ event: RecordedEvent) -> String {
+    /// The columns before an event's summary take this many characters plus the source column.
+    static let fixedColumnsWidth = 6 + 1 + 10 + 1 + 1 + 13 + 1 + 16 + 1 + 26 + 1
+
+    /// `#12    +00:00.012  Counter#1  didMutate     add step         Counter.swift:21  count = 1`,
+    /// values cut after `valueLimit` characters. With `highlighting`, the first place the text
+    /// occurs is marked (in colour); where the line does not show it (a description, or the cut
+    /// part of a value), the matched field is added with the text in its context.
+    func line(_ event: RecordedEvent, valueLimit: Int = .max, highlighting match: String? = nil) -> String {
         var columns = [
             style.paint(VisibleText.padded("#\(event.sequence)", to: 6), .dim),
             relativeTime(event.wallNanoseconds),
             style.paint(VisibleText.padded(VisibleText.escaped(event.source.description), to: sourceWidth), .cyan),
             style.paint(VisibleText.padded(event.kind.rawValue, to: 13), TerminalStyle.color(for: event.kind)),
-            VisibleText.padded(VisibleText.escaped(event.name), to: 16),
+            VisibleText.padded(highlight(VisibleText.escaped(event.name), match), to: 16),
             VisibleText.padded(VisibleText.escaped(event.callSite), to: 26),
         ]
-        let detail = Self.detail(event)
-        if !detail.isEmpty { columns.append(detail) }
-        return columns.joined(separator: " ").trimmingTrailingSpaces()
+        let summary = event.summary(valueLimit: valueLimit)
+        if !summary.isEmpty { columns.append(highlight(summary, match)) }
+        var line = columns.joined(separator: " ").trimmingTrailingSpaces()
+        if let match, !(VisibleText.escaped(event.name) + " " + summary).localizedCaseInsensitiveContains(match),
+           let (field, context) = Self.matchedField(event, match) {
+            line += "  (matched in \(field): \(highlight(context, match)))"
+        }
+        return line
     }
 
-    /// What an event carries, on one line.
-    static func detail(_ event: RecordedEvent) -> String {
-        switch event.kind {
-        case .change:
-            return "\(VisibleText.escaped(event.path ?? "")) = \((event.value ?? .null).compactDescription(limit: 80))"
-        case .activity:
-            return (event.value ?? .null).compactDescription(limit: 80)
-        case .willDispatch:
-            return event.value.map { $0.compactDescription(limit: 80) } ?? ""
-        case .didDispatch, .didMutate:
-            return event.duration.map(EventFormatter.format) ?? ""
-        case .dropped:
-            return event.dropped.map { "\($0.count) events dropped (steps \($0.sequences.lowerBound)–\($0.sequences.upperBound))" } ?? ""
-        default:
-            return ""
+    /// The first occurrence of `match` in `text` marked in colour; unchanged without colour.
+    private func highlight(_ text: String, _ match: String?) -> String {
+        guard style.usesColor, let match, !match.isEmpty, let range = text.range(of: match, options: .caseInsensitive) else { return text }
+        return text[..<range.lowerBound] + style.paint(String(text[range]), .red) + text[range.upperBound...]
+    }
+
+    /// Where a `--grep` text matched an event, with up to 30 characters of context either side.
+    static func matchedField(_ event: RecordedEvent, _ match: String) -> (field: String, context: String)? {
+        let fields = [("description", event.description), ("path", event.path ?? ""), ("value", event.value?.description ?? "")]
+        for (field, text) in fields {
+            let visible = VisibleText.escaped(text)
+            guard let range = visible.range(of: match, options: .caseInsensitive) else { continue }
+            let start = visible.index(range.lowerBound, offsetBy: -30, limitedBy: visible.startIndex) ?? visible.startIndex
+            let end = visible.index(range.upperBound, offsetBy: 30, limitedBy: visible.endIndex) ?? visible.endIndex
+            return (field, (start > visible.startIndex ? "…" : "") + visible[start..<end] + (end < visible.endIndex ? "…" : ""))
         }
+        return nil
     }
 
     /// `+MM:SS.mmm` from the first event.

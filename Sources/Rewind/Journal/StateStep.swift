@@ -1,0 +1,96 @@
+/// One step of a source's state through a journal: the one rule for "the state after a step".
+///
+/// An event with a state record sets its source's state (a keyframe) or changes it (a diff). A change
+/// recorded inside a commit carries no record — the commit's `didMutate` does — so its new value is
+/// put at its path: the state after a change step is the state with that change in it, not the state
+/// before the commit.
+public enum StateStep: Sendable, Equatable {
+    /// A state record: a keyframe or a diff from the previous state.
+    case record(StateRecord)
+    /// A change without a record: `value` at the recorded `path`.
+    case change(path: String, value: StateValue)
+
+    /// The state after this step, given the state before it; `nil` when the step does not apply:
+    /// a diff or change with no state before it, or a change whose place the recording could not
+    /// name (`items[…].done`: Linux prints subscript key paths without their index), that is not
+    /// in the state (a field Codable left out because it was `nil`), or that sets a value to `nil`
+    /// (Codable then leaves the field out while reflection keeps it as `nil`: only the commit's
+    /// own record tells which). A diff that does not apply leaves the state as it was (the writer
+    /// made it from that state).
+    public func applied(to state: StateValue?) -> StateValue? {
+        switch self {
+        case .record(.keyframe(let tree)):
+            return tree
+        case .record(.diff(let changes)):
+            guard let state else { return nil }
+            return (try? apply(changes, to: state)) ?? state
+        case .change(let text, let value):
+            guard let state, let path = StatePath(recordedChange: text) else { return nil }
+            if value == .null { return state[path] == nil || state[path] == .null ? state : nil }
+            return state.setting(value, at: path)
+        }
+    }
+
+    /// Whether the step states the whole state, so nothing before it matters.
+    public var isKeyframe: Bool {
+        if case .record(.keyframe) = self { return true }
+        return false
+    }
+}
+
+extension RecordedEvent {
+    /// How this event moves its source's state, if it does.
+    public var stateStep: StateStep? {
+        if let stateRecord { return .record(stateRecord) }
+        if kind == .change, let path { return .change(path: path, value: value ?? .null) }
+        return nil
+    }
+}
+
+/// Follows every source's state through a journal's events in order, for readers that need the state
+/// after each step (blame, export, diffs of two recordings, the viewer's rows).
+///
+/// ```swift
+/// var walker = StateWalker()
+/// for event in reader.events() {
+///     if let (before, after) = walker.advance(event) { print(event.sequence, before ?? .null, after) }
+/// }
+/// ```
+public struct StateWalker: Sendable {
+    /// Each source's state as its state records left it: what the next diff applies to.
+    private var recorded: [UInt64: StateValue] = [:]
+    /// Each source's state after the last event applied: the recorded state with the changes
+    /// made since (inside a commit) on top.
+    public private(set) var states: [UInt64: StateValue] = [:]
+
+    /// A walker that starts from these states (empty: before the first event).
+    public init(states: [UInt64: StateValue] = [:]) {
+        self.recorded = states
+        self.states = states
+    }
+
+    /// Applies the event's step; returns its source's state before and after it when the event moves
+    /// the state. A change that does not apply (see ``StateStep/applied(to:)``) leaves the state as
+    /// it was: the commit's own state record, which follows, brings it up to date.
+    @discardableResult
+    public mutating func advance(_ event: RecordedEvent) -> (before: StateValue?, after: StateValue)? {
+        guard let step = event.stateStep else { return nil }
+        let id = event.source.instanceID
+        let before = states[id]
+        let after: StateValue?
+        if case .record = step {
+            after = step.applied(to: recorded[id])
+            recorded[id] = after
+        } else {
+            after = step.applied(to: before)
+        }
+        guard let after else { return nil }
+        states[id] = after
+        return (before, after)
+    }
+
+    /// A source's state now, if it has one.
+    public func state(of source: UInt64) -> StateValue? {
+        states[source]
+    }
+}
