@@ -5,137 +5,187 @@ import Testing
 
 @Suite("Viewer frames")
 struct ViewerFrameTests {
+    static func jump(_ step: Int) -> [Key] { ViewerFixtures.typing(":\(step)") + [.enter] }
+
     @Test("frames at fixed sizes after key sequences match their golden text", arguments: [
-        ("todo-first-80x24", "todo.rewind", 80, 24, [Key]()),
-        ("todo-step-26-80x24", "todo.rewind", 80, 24, Array(repeating: Key.right, count: 25)),
-        ("todo-jump-60-200x60", "todo.rewind", 200, 60, ViewerFixtures.typing(":60") + [.enter]),
-        ("todo-pinned-100x30", "todo.rewind", 100, 30, ViewerFixtures.typing(":20") + [.enter, .character("p")] + ViewerFixtures.typing(":60") + [.enter]),
+        // Rows that say what happened: change rows with path and old → new, dispatch rows with
+        // their input, activity rows with their value; the state after the step.
+        ("demo-change-80x24", "demo.rewind", 80, 24, jump(4)),
+        ("demo-ricemill-120x40", "demo.rewind", 120, 40, jump(144)),
+        ("demo-flask-200x60", "demo.rewind", 200, 60, jump(226)),
+        // Folded dispatches: one row each; the diff is the dispatch's whole effect.
+        ("demo-folded-120x40", "demo.rewind", 120, 40, [Key.character("z")] + jump(136)),
+        // The detail pane, and search with highlighted matches and a hit count.
+        ("demo-detail-120x40", "demo.rewind", 120, 40, jump(138) + [.character("d")]),
+        ("demo-search-200x60", "demo.rewind", 200, 60, ViewerFixtures.typing("/Coffee") + [.enter]),
+        ("todo-first-80x24", "todo.rewind", 80, 24, []),
+        ("todo-pinned-100x30", "todo.rewind", 100, 30, jump(20) + [.character("p")] + jump(60)),
         ("todo-help-80x24", "todo.rewind", 80, 24, [.character("?")]),
         ("demo-filter-80x24", "demo.rewind", 80, 24, ViewerFixtures.typing("factivity") + [.enter]),
         ("damaged-80x24", "counter-flipped-byte.rewind", 80, 24, []),
     ])
     func golden(name: String, file: String, width: Int, height: Int, keys: [Key]) throws {
-        let timeline = try ViewerFixtures.timeline(file)
-        let model = ViewerFixtures.model(timeline, width: width, height: height, keys: keys)
-        try ViewerFixtures.expectFrame(name, ViewerView.render(model, timeline: timeline))
+        let program = try ViewerFixtures.program(file, width: width, height: height, keys: keys)
+        try ViewerFixtures.expectFrame(name, program.frame())
     }
 
-    @Test("stepping, first/last, jump, search, filter, pin, blame, panes, folding and quit")
+    @Test("a change step shows the state with the change, its path and value, and never 'no change'")
+    func changeStep() throws {
+        let program = try ViewerFixtures.program("demo.rewind", width: 160, height: 30, keys: Self.jump(4))
+        let text = program.frame().plainText
+        #expect(text.contains("#4") && text.contains("count: 0 → 1"))
+        #expect(text.contains("State of CounterSample#1 after #4"))
+        #expect(text.contains("count: 1"))
+        #expect(text.contains("+   count: 1"))
+        #expect(!text.contains("no change"))
+        // Ricemill: the change row names its property and value; the dispatch row its input.
+        program.press(contentsOf: Self.jump(144))
+        #expect(program.frame().plainText.contains("isIncrementEnabled: false → true"))
+        program.press(contentsOf: Self.jump(143))
+        #expect(program.frame().plainText.contains("dispatch  isOn true"))
+    }
+
+    @Test("folding: a dispatch row hides what it caused, its diff is its whole effect, stepping moves by rows")
+    func folding() throws {
+        let program = try ViewerFixtures.program("demo.rewind", width: 120, height: 40)
+        func sequence() -> UInt64? { program.model.page.step?.event.sequence }
+        program.press(.character("z"))
+        #expect(program.model.folding.foldsAll)
+        #expect(sequence() == 1)
+        program.press(.right)
+        #expect(sequence() == 2)
+        program.press(.right)
+        #expect(sequence() == 7)  // past the whole first increment
+        program.press(.left)
+        #expect(sequence() == 2)
+        let step = try #require(program.model.page.step)
+        #expect(step.afterSequence == 6)
+        #expect(step.diffLines.contains { $0.marker == .added && $0.text.contains("count: 1") })
+        // Enter unfolds one dispatch; its effects are rows again.
+        program.press(.enter)
+        program.press(.right)
+        #expect(sequence() == 3)
+        // A jump into a folded dispatch shows its step.
+        program.press(contentsOf: Self.jump(9))
+        #expect(sequence() == 9)
+        #expect(program.frame().plainText.contains("#9"))
+    }
+
+    @Test("stepping, jump, search with hit count and wrap, filters that include and exclude, pin, blame, panes, quit")
     func keys() throws {
-        let timeline = try ViewerFixtures.timeline("todo.rewind")
-        var model = ViewerModel(width: 80, height: 24, colors: false)
-        func press(_ keys: Key...) { for key in keys { model.handle(key, timeline: timeline) } }
-        func type(_ text: String) { for key in ViewerFixtures.typing(text) { model.handle(key, timeline: timeline) } }
-        func current() -> RecordedEvent { timeline.event(at: model.position)! }
+        let program = try ViewerFixtures.program("todo.rewind")
+        func current() -> UInt64? { program.model.page.step?.event.sequence }
 
-        press(.right, .character("l"), .character("l"))
-        #expect(current().sequence == 4)
-        press(.left, .character("h"))
-        #expect(current().sequence == 2)
-        press(.character("G"))
-        #expect(current().sequence == 67)
-        press(.character("g"))
-        #expect(current().sequence == 1)
-        press(.down, .character("j"), .up)
-        #expect(current().sequence == 2)
-        press(.pageDown)
-        #expect(model.position == 1 + (model.height - 3 - 2))
+        program.press(.right, .character("l"), .character("l"))
+        #expect(current() == 4)
+        program.press(.left, .character("h"))
+        #expect(current() == 2)
+        program.press(.character("G"))
+        #expect(current() == 67)
+        program.press(.character("g"))
+        #expect(current() == 1)
+        program.press(.pageDown)
+        #expect(program.model.position == program.model.timelineRows - 1)
 
-        // Jump.
-        type(":47")
-        #expect(model.prompt == .jump("47"))
-        press(.enter)
-        #expect(current().sequence == 47 && model.prompt == nil)
-        type(":999")
-        press(.enter)
-        #expect(current().sequence == 47)
-        #expect(model.message == "step 999 is not in the timeline")
+        program.press(contentsOf: Self.jump(47))
+        #expect(current() == 47)
+        program.press(contentsOf: Self.jump(999))
+        #expect(current() == 47)
+        #expect(program.model.message == "step 999 is not in the timeline")
 
-        // Search: names, values and paths; n/N.
-        press(.character("g"))
-        type("/Sourdough")
-        press(.enter)
-        let firstHit = current().sequence
-        #expect(current().value?.description.contains("Sourdough") == true)
-        press(.character("n"))
-        #expect(current().sequence > firstHit)
-        press(.character("N"))
-        #expect(current().sequence == firstHit)
+        // Search: a count of hits, n/N, wrapping with a message, regular expressions.
+        program.press(.character("g"))
+        program.press(contentsOf: ViewerFixtures.typing("/Sourdough") + [.enter])
+        let firstHit = try #require(current())
+        #expect(program.model.hits?.isComplete == true)
+        let total = try #require(program.model.hits?.total)
+        #expect(total > 1)
+        #expect(program.model.hits?.label(at: program.model.position) == "1/\(total)")
+        program.press(.character("N"))
+        #expect(program.model.message == "search wrapped around the end")
+        program.press(.character("n"))
+        #expect(current() == firstHit)
+        program.press(contentsOf: ViewerFixtures.typing("/~nextID = [0-9]+") + [.enter])
+        #expect(program.model.page.step?.event.path == "nextID")
+        program.press(contentsOf: ViewerFixtures.typing("/~(") + [.enter])
+        #expect(program.model.message?.hasPrefix("not a regular expression") == true)
 
         // Pin and unpin the diff base.
-        press(.character("p"))
-        #expect(model.pinned == firstHit)
-        press(.character("p"))
-        #expect(model.pinned == nil)
+        program.press(.character("p"))
+        #expect(program.model.pinned == current())
+        program.press(.character("p"))
+        #expect(program.model.pinned == nil)
 
-        // Blame: select items[1].done in the state pane, step back to the step that last changed it.
-        press(.character("G"), .tab)
-        #expect(model.focus == .state)
-        let rows = StepView(model: model, timeline: timeline).rows
-        model.stateSelection = try #require(rows.firstIndex { $0.path == (try! StatePath(parsing: "items[1].done")) })
-        press(.character("b"))
-        #expect(current().sequence == 46)
-        press(.character("b"))
-        #expect(current().sequence == 29)
-        press(.character("B"))
-        #expect(current().sequence == 46)
+        // Blame: select items[1].done; it follows the item by id and says old → new.
+        program.press(.character("G"), .tab)
+        let rows = StateRows.rows(program.model.page.step?.after, collapsed: [], changed: [])
+        program.model_setStateSelection(try #require(rows.firstIndex { $0.path == (try! StatePath(parsing: "items[1].done")) }))
+        program.press(.character("b"))
+        #expect(current() == 46)
+        #expect(program.model.blame?.path.description == "items[id: 1].done")
+        #expect(program.model.blame?.old == .bool(false) && program.model.blame?.new == .bool(true))
+        // Followed by id, the item (Milk) is not the one at index 1 before step 29 prepended Coffee.
+        program.press(.character("b"))
+        #expect(current() == 4)
+        #expect(program.model.blame?.old == nil && program.model.blame?.new == .bool(false))
+        program.press(.character("B"))
+        #expect(current() == 46)
 
-        // Fold a node with Enter.
-        let selectedPath = StepView(model: model, timeline: timeline).rows[0].path
-        model.stateSelection = 0
-        press(.enter)
-        #expect(model.collapsed.contains(selectedPath))
-        #expect(StepView(model: model, timeline: timeline).rows.count == 1)
-        press(.enter)
-        #expect(!model.collapsed.contains(selectedPath))
+        // Collapse and expand the whole state; fold one node.
+        program.press(.character("-"))
+        #expect(StateRows.rows(program.model.page.step?.after, collapsed: program.model.collapsed, changed: []).count == 1 + 4)
+        program.press(.character("+"))
+        #expect(program.model.collapsed.isEmpty)
 
-        // Filter by kind and source; empty clears.
-        press(.tab, .tab)
-        #expect(model.focus == .timeline)
-        type("factivity TodoSample")
-        press(.enter)
-        #expect(timeline.count == 4)
-        #expect((0..<timeline.count).allSatisfy { timeline.event(at: $0)?.kind == .activity })
-        type("f")
-        for _ in 0..<30 { press(.backspace) }
-        press(.enter)
-        #expect(timeline.count == 67)
-        type("fnonsense")
-        press(.enter)
-        #expect(model.message == "'nonsense' is neither a kind nor a source")
+        // Filters: include kinds and sources, exclude kinds, by key path; errors in one line.
+        program.press(.tab, .tab)
+        #expect(program.model.focus == .timeline)
+        program.press(contentsOf: ViewerFixtures.typing("factivity TodoSample") + [.enter])
+        #expect(program.timeline.count == 4)
+        program.press(contentsOf: ViewerFixtures.typing("f") + Array(repeating: .backspace, count: 30) + ViewerFixtures.typing("!change !willMutate !didMutate") + [.enter])
+        #expect((0..<program.timeline.count).allSatisfy { ![.change, .willMutate, .didMutate].contains(program.timeline.event(at: $0)!.kind) })
+        program.press(contentsOf: ViewerFixtures.typing("f") + Array(repeating: .backspace, count: 40) + ViewerFixtures.typing("path:nextID") + [.enter])
+        #expect(program.timeline.count > 0)
+        #expect((0..<program.timeline.count).allSatisfy { program.timeline.event(at: $0)!.path == "nextID" || program.timeline.event(at: $0)!.kind == .didMutate })
+        program.press(contentsOf: ViewerFixtures.typing("f") + Array(repeating: .backspace, count: 40) + [.enter])
+        #expect(program.timeline.count == 67)
+        program.press(contentsOf: ViewerFixtures.typing("fnonsense") + [.enter])
+        #expect(program.model.message == "'nonsense' is neither a kind, a source nor path:KEYPATH")
 
-        // Help, mouse wheel, quit.
-        press(.character("?"))
-        #expect(model.showingHelp)
-        press(.escape)
-        #expect(!model.showingHelp)
-        let before = model.position
-        press(.wheelDown)
-        #expect(model.position == before + 3)
-        press(.character("q"))
-        #expect(model.quitting)
+        // Unknown keys hint; help; mouse wheel; quit.
+        program.press(.character("x"))
+        #expect(program.model.message == "'x' does nothing here: press ? for the keys")
+        program.press(.character("?"))
+        #expect(program.model.showingHelp)
+        program.press(.escape)
+        #expect(!program.model.showingHelp)
+        let before = program.model.position
+        program.press(.wheelDown)
+        #expect(program.model.position == before + 3)
+        program.press(.character("q"))
+        #expect(program.model.quitting)
     }
 
-    @Test("search skips blocks that cannot match and finds what a full scan finds")
-    func searchAcrossBlocks() throws {
-        let timeline = try ViewerFixtures.timeline("demo.rewind")
-        #expect(timeline.reader.blocks.count > 3)
-        for word in ["Sourdough", "reset", "didReachBigNumber", "nothing_like_this", "step: 3", "12"] {
-            let matcher = EventFilter(text: word)
-            let expected = (1..<timeline.count).first { position in
-                let event = timeline.event(at: position)!
-                return matcher.matches(event) || event.source.description.localizedCaseInsensitiveContains(word)
-            }
-            #expect(timeline.search(word, from: 0, forward: true) == expected, "\(word)")
-            if let expected {
-                #expect(timeline.search(word, from: timeline.count - 1, forward: false) != nil, "\(word) backwards")
-                #expect(expected > 0)
-            }
-        }
-        // Only plain words are judged from the string table.
-        let reader = timeline.reader
-        #expect(reader.blocks.indices.contains { !reader.block($0, mayContainWord: "Sourdough") })
-        #expect(reader.blocks.indices.allSatisfy { reader.block($0, mayContainWord: "step: 3") })
+    @Test("wide characters take two cells and emoji their real width, in rows, state and frames")
+    func wideCharacters() throws {
+        let directory = NSTemporaryDirectory() + "rewind-wide-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/wide.rewind"
+        var configuration = JournalConfiguration()
+        configuration.deterministic = true
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Menu"))
+        channel.emit(.created(state: CapturedValue(["dish": "ramen"])), callSite: CallSite(), to: journal)
+        channel.emit(.change(path: ChangedPath(name: "dish"), value: CapturedValue("ラーメン 🍜"), state: CapturedValue(["dish": "ラーメン 🍜"])), callSite: CallSite(), to: journal)
+        channel.emit(.activity(CapturedValue("注文しました 👍🏽 done")), callSite: CallSite(), to: journal)
+        journal.close()
+        let program = ViewerProgram(timeline: Timeline(reader: try JournalReader(path: path)), model: ViewerModel(width: 80, height: 24, colors: false, title: "wide.rewind"))
+        program.press(.right)
+        try ViewerFixtures.expectFrame("wide-80x24", program.frame())
+        #expect(CellWidth.of("ラーメン") == 8)
+        #expect(CellWidth.of("🍜") == 2 && CellWidth.of("👍🏽") == 2 && CellWidth.of("e\u{301}") == 1)
+        #expect(CellWidth.fitted("ラーメン", to: 5) == "ラー…")
     }
 
     @Test("follow mode shows events written after the viewer opened")
@@ -149,25 +199,24 @@ struct ViewerFrameTests {
         channel.emit(.created(state: CapturedValue(["count": 0])), callSite: CallSite(), to: journal)
         journal.flush()
 
-        let timeline = Timeline(reader: try JournalReader(path: path))
-        var model = ViewerModel(width: 80, height: 24, colors: false)
-        model.handle(.character("F"), timeline: timeline)
-        #expect(model.following)
+        let program = ViewerProgram(timeline: Timeline(reader: try JournalReader(path: path)), model: ViewerModel(width: 80, height: 24, colors: false))
+        program.press(.character("F"))
+        #expect(program.model.following)
         channel.emit(.replace(state: CapturedValue(["count": 1])), callSite: CallSite(), to: journal)
         journal.flush()
-        model.tick(timeline: timeline)
-        #expect(timeline.count == 2)
-        #expect(model.position == 1)  // it was at the end, so it follows
-        model.handle(.character("g"), timeline: timeline)
+        program.send(.tick)
+        #expect(program.timeline.count == 2)
+        #expect(program.model.position == 1)  // it was at the end, so it follows
+        program.press(.character("g"))
         channel.emit(.replace(state: CapturedValue(["count": 2])), callSite: CallSite(), to: journal)
         journal.flush()
-        model.tick(timeline: timeline)
-        #expect(timeline.count == 3)
-        #expect(model.position == 0)  // not at the end: the view stays put
+        program.send(.tick)
+        #expect(program.timeline.count == 3)
+        #expect(program.model.position == 0)  // not at the end: the view stays put
         journal.close()
     }
 
-    @Test("only the cells that changed are written")
+    @Test("only the cells that changed are written; a wide character is written whole")
     func frameDiff() {
         var first = ScreenBuffer(width: 10, height: 3)
         first.write("hello", row: 1, column: 2)
@@ -178,13 +227,16 @@ struct ViewerFrameTests {
         let delta = second.changes(from: first, colors: false)
         #expect(delta == "\u{1B}[2;3H\u{1B}[0mJ\u{1B}[0m")
         #expect(second.changes(from: second, colors: false) == "\u{1B}[0m")
+        var wide = first
+        #expect(wide.write("語", row: 1, column: 3) == 5)
+        #expect(wide.changes(from: first, colors: false) == "\u{1B}[2;4H\u{1B}[0m語\u{1B}[0m")
+        #expect(wide.plainText.split(separator: "\n", omittingEmptySubsequences: false)[1] == "  h語lo")
     }
 
     @Test("no escape sequence from recorded data reaches the terminal")
     func controlCharacters() throws {
-        let timeline = try ViewerFixtures.timeline("todo.rewind")
-        let model = ViewerFixtures.model(timeline, width: 200, height: 60, keys: ViewerFixtures.typing(":60") + [.enter])
-        let frame = ViewerView.render(model, timeline: timeline)
+        let program = try ViewerFixtures.program("todo.rewind", width: 200, height: 60, keys: Self.jump(60) + [.character("d")])
+        let frame = program.frame()
         #expect(frame.plainText.contains("Jam \\u{1B}[31m(red)"))
         for row in 0..<frame.height {
             for column in 0..<frame.width {
@@ -204,5 +256,17 @@ struct ViewerFrameTests {
         #expect(KeyDecoder.decode([0x1B, 0x5B], final: false).remainder == [0x1B, 0x5B])
         #expect(KeyDecoder.decode([0x03, 0x09, 0x0D, 0x7F, 0x71]).keys == [.interrupt, .tab, .enter, .backspace, .character("q")])
         #expect(KeyDecoder.decode(Array("é".utf8)).keys == [.character("é")])
+    }
+}
+
+extension ViewerProgram {
+    func press(contentsOf keys: [Key]) {
+        for key in keys { press(key) }
+    }
+
+    /// Selects a row of the state pane as ↑/↓ would.
+    func model_setStateSelection(_ index: Int) {
+        press(.pageUp, .pageUp, .pageUp, .pageUp)
+        for _ in 0..<index { press(.down) }
     }
 }

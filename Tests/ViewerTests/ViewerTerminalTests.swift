@@ -1,4 +1,5 @@
 import Foundation
+import Rewind
 import Testing
 
 /// The real binary in a real terminal: tmux runs it, types keys, and reads the screen.
@@ -31,61 +32,95 @@ struct ViewerTerminalTests {
 
     /// Reads the pane until `condition` holds; tmux redraws asynchronously, so this polls the
     /// screen (bounded), the way a person would look again.
-    static func screen(until condition: (String) -> Bool) throws -> String {
+    static func screen(session: String = "viewer", until condition: (String) -> Bool) throws -> String {
         var text = ""
         for _ in 0..<200 {
-            text = try tmux(["capture-pane", "-p", "-t", "viewer"])
+            text = try tmux(["capture-pane", "-p", "-t", session])
             if condition(text) { return text }
             usleep(20_000)
         }
         return text
     }
 
-    @Test("the viewer steps, searches, shows help, and quits restoring the terminal")
+    @Test("the viewer shows what a step did, folds dispatches, searches, shows help, and quits restoring the terminal")
     func endToEnd() throws {
         guard Self.tmuxPath != nil else {
             print("skipped: tmux is not installed (apt-get install tmux); the viewer's frames are still tested without a terminal")
             return
         }
         let root = ViewerFixtures.root
-        try Self.tmux(["new-session", "-d", "-s", "viewer", "-x", "100", "-y", "30",
-                       "cd '\(root)' && TERM=xterm-256color '\(Self.binary)' Fixtures/todo.rewind; echo VIEWER-EXITED $?; sleep 30"])
+        try Self.tmux(["new-session", "-d", "-s", "viewer", "-x", "120", "-y", "30",
+                       "cd '\(root)' && TERM=xterm-256color '\(Self.binary)' Fixtures/demo.rewind; echo VIEWER-EXITED $?; sleep 30"])
         defer { _ = try? Self.tmux(["kill-server"]) }
 
-        var text = try Self.screen { $0.contains("step 1 of 67") }
-        #expect(text.contains("rewind  Fixtures/todo.rewind"))
-        #expect(text.contains("Timeline (67 events)"))
+        var text = try Self.screen { $0.contains("step 1 of 263") }
+        #expect(text.contains("rewind  Fixtures/demo.rewind"))
+        #expect(text.contains("Timeline (263 events)"))
 
-        // Step 5 is the commit's second change: the state holds it and the diff shows it.
-        try Self.tmux(["send-keys", "-t", "viewer", "Right", "Right", "Right", "l"])
-        text = try Self.screen { $0.contains("step 5 of 67") }
-        #expect(text.contains("step 5 of 67"))
-        #expect(text.contains("nextID: 2"))
-        #expect(text.contains("+   nextID: 2"))
+        // A change step: its row has the path and the new value, the state holds it, the diff shows it.
+        try Self.tmux(["send-keys", "-t", "viewer", ":", "4", "Enter"])
+        text = try Self.screen { $0.contains("step 4 of 263") }
+        #expect(text.contains("▶#4") && text.contains("count: 0 → 1"))
+        #expect(text.contains("State of CounterSample#1 after #4"))
+        #expect(text.contains("+   count: 1"))
+        #expect(!text.contains("no change"))
 
-        try Self.tmux(["send-keys", "-t", "viewer", ":", "4", "6", "Enter"])
-        text = try Self.screen { $0.contains("#46  ") }
-        #expect(text.contains("change toggle done"))
+        // Folded, a dispatch's diff is its whole effect.
+        try Self.tmux(["send-keys", "-t", "viewer", "z", ":", "1", "3", "6", "Enter"])
+        text = try Self.screen { $0.contains("step 136 of 263") }
+        #expect(text.contains("▸ dispatch  toggle"))
+        #expect(text.contains("after #140 (the dispatch's end)"))
+        #expect(text.contains("Diff: before #136 → after #140"))
         #expect(text.contains("+       done: true"))
 
-        try Self.tmux(["send-keys", "-t", "viewer", "/", "J", "a", "m", "Enter"])
-        // The first match is the dispatch whose description names the new item.
-        text = try Self.screen { $0.contains("step 52 of 67") }
+        try Self.tmux(["send-keys", "-t", "viewer", "z", "/", "J", "a", "m", "Enter"])
+        text = try Self.screen { $0.contains("/Jam") }
         #expect(text.contains("/Jam"))
-        // Once the item is in the state, its title's escape sequence is shown, not sent.
-        try Self.tmux(["send-keys", "-t", "viewer", ":", "5", "4", "Enter"])
-        text = try Self.screen { $0.contains("step 54 of 67") }
-        #expect(text.contains("Jam \\u{1B}[31m(red)"))
 
         try Self.tmux(["send-keys", "-t", "viewer", "?"])
         text = try Self.screen { $0.contains("this help") }
-        #expect(text.contains("last / next step that changed"))
+        #expect(text.contains("fold / unfold every dispatch"))
 
         try Self.tmux(["send-keys", "-t", "viewer", "Escape", "q"])
         text = try Self.screen { $0.contains("VIEWER-EXITED") }
         #expect(text.contains("VIEWER-EXITED 0"))
         // Back on the normal screen: the viewer's frame is gone.
-        #expect(!text.contains("Timeline (67 events)"))
+        #expect(!text.contains("Timeline (263 events)"))
+    }
+
+    @Test("q quits within 100 ms while a search reads a large journal")
+    func quitDuringSearch() throws {
+        guard Self.tmuxPath != nil else { return }
+        let directory = NSTemporaryDirectory() + "rewind-slow-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/large.rewind"
+        let journal = try JournalLogger(path: path)
+        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Ticker"))
+        channel.emit(.created(state: CapturedValue(["tick": 0])), callSite: CallSite(), to: journal)
+        for tick in 0..<300_000 { channel.emit(.activity(CapturedValue(["tick": tick])), callSite: CallSite(), to: journal) }
+        journal.close()
+
+        try Self.tmux(["new-session", "-d", "-s", "slow", "-x", "100", "-y", "30",
+                       "TERM=xterm-256color '\(Self.binary)' '\(path)'; echo VIEWER-EXITED $? $(date +%s%N); sleep 30"])
+        defer { _ = try? Self.tmux(["kill-session", "-t", "slow"]) }
+        _ = try Self.screen(session: "slow") { $0.contains("step 1 of 300001") }
+        // Text that matches nothing and is not a plain word: the search reads every block.
+        try Self.tmux(["send-keys", "-t", "slow", "-l", "/no such tick 1"])
+        try Self.tmux(["send-keys", "-t", "slow", "Enter"])
+        let searching = try Self.screen(session: "slow") { $0.contains("searching") }
+        #expect(searching.contains("searching"))
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let pressed = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        try Self.tmux(["send-keys", "-t", "slow", "q"])
+        let text = try Self.screen(session: "slow") { $0.contains("VIEWER-EXITED") }
+        let fields = text.split(separator: "\n").first { $0.contains("VIEWER-EXITED") }?.split(separator: " ") ?? []
+        #expect(fields.count == 3 && fields[1] == "0")
+        let exited = fields.count == 3 ? Int64(fields[2]) ?? 0 : 0
+        let milliseconds = Double(exited - pressed) / 1e6
+        print("quit during a search took \(milliseconds) ms (including tmux delivering the key)")
+        #expect(milliseconds < 100)
     }
 
     @Test("outside a terminal the viewer says so and points to log and show")

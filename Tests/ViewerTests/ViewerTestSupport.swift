@@ -11,11 +11,11 @@ enum ViewerFixtures {
         Timeline(reader: try JournalReader(path: root + "/Fixtures/" + name))
     }
 
-    /// A model after pressing `keys`.
-    static func model(_ timeline: Timeline, width: Int = 80, height: Int = 24, keys: [Key]) -> ViewerModel {
-        var model = ViewerModel(width: width, height: height, colors: false, title: "Fixtures/" + timeline.reader.path.split(separator: "/").last!)
-        for key in keys { model.handle(key, timeline: timeline) }
-        return model
+    /// A program on a fixture after pressing `keys`.
+    static func program(_ name: String, width: Int = 80, height: Int = 24, keys: [Key] = []) throws -> ViewerProgram {
+        let program = ViewerProgram(timeline: try timeline(name), model: ViewerModel(width: width, height: height, colors: false, title: "Fixtures/" + name))
+        for key in keys { program.press(key) }
+        return program
     }
 
     /// Keys typed as text, one character each.

@@ -29,22 +29,10 @@ struct ViewCommand: ParsableCommand {
             throw CommandFailure("the viewer needs a terminal; in a pipe or a script use 'rewind log \(file)' or 'rewind show \(file) --at STEP'")
         }
         let reader = try JournalOpening.open(file, warnAboutDamage: false)
-        let timeline = Timeline(reader: reader)
-        var model = ViewerModel(width: size.width, height: size.height, colors: TerminalStyle.automatic(for: STDOUT_FILENO).usesColor, title: file)
+        let model = ViewerModel(width: size.width, height: size.height, colors: TerminalStyle.automatic(for: STDOUT_FILENO).usesColor, title: file)
+        let program = ViewerProgram(timeline: Timeline(reader: reader), model: model)
         let session = try TerminalSession()
         defer { session.restore() }
-        var previous: ScreenBuffer?
-        while !model.quitting && !terminationRequested.load(ordering: .relaxed) {
-            if terminalResized.exchange(false, ordering: .relaxed), let size = TerminalSession.size() {
-                model.resize(width: size.width, height: size.height, timeline: timeline)
-                previous = nil
-            }
-            let frame = ViewerView.render(model, timeline: timeline)
-            TerminalSession.write(frame.changes(from: previous, colors: model.colors))
-            previous = frame
-            let keys = session.keys(timeout: model.following ? 250 : 1000)
-            for key in keys { model.handle(key, timeline: timeline) }
-            if keys.isEmpty { model.tick(timeline: timeline) }
-        }
+        program.run(on: session)
     }
 }

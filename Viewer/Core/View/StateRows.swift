@@ -11,35 +11,10 @@ struct StateRow: Equatable {
     var changed: Bool
 }
 
-/// What the viewer shows for the current step: its event, the source's state before and after, the
-/// diff base, and the state tree's rows.
-struct StepView {
-    let event: RecordedEvent?
-    let state: StateValue?
-    let base: StateValue?
-    let rows: [StateRow]
-    let diffLines: [DiffRenderer.Line]
-
-    init(model: ViewerModel, timeline: Timeline) {
-        event = timeline.event(at: model.position)
-        guard let event else {
-            state = nil
-            base = nil
-            rows = []
-            diffLines = []
-            return
-        }
-        let source = event.source.instanceID
-        let current = timeline.state(of: source, at: event.sequence)
-        let previous = event.sequence > 0 ? timeline.state(of: source, at: event.sequence - 1) : nil
-        state = current
-        base = model.pinned.map { timeline.state(of: source, at: $0) } ?? previous
-        let changed = Set((previous == nil || current == nil) ? [] : diff(previous!, current!).changedPaths)
-        rows = current.map { Self.rows($0, collapsed: model.collapsed, changed: changed) } ?? []
-        diffLines = DiffRenderer(valueWidth: 60).lines(from: base ?? .null, to: current ?? .null)
-    }
-
-    static func rows(_ state: StateValue, collapsed: Set<StatePath>, changed: Set<StatePath>) -> [StateRow] {
+/// The state tree as rows: containers fold, the values a step changed are marked.
+enum StateRows {
+    static func rows(_ state: StateValue?, collapsed: Set<StatePath>, changed: Set<StatePath>) -> [StateRow] {
+        guard let state else { return [] }
         var rows: [StateRow] = []
         func isChanged(_ path: StatePath) -> Bool {
             changed.contains { path.isPrefix(of: $0) || $0.isPrefix(of: path) }
@@ -65,5 +40,10 @@ struct StepView {
         }
         walk(state, label: "state ", path: .root, depth: 0)
         return rows
+    }
+
+    /// The paths of every container in a state (for collapse-all).
+    static func containers(_ state: StateValue?) -> [StatePath] {
+        rows(state, collapsed: [], changed: []).filter(\.isContainer).map(\.path)
     }
 }

@@ -34,6 +34,8 @@ public struct ScreenBuffer: Equatable, Sendable {
         public var character: Character
         /// How it is drawn.
         public var style: CellStyle
+        /// The right half of a wide character written in the cell before: nothing is sent for it.
+        public var isContinuation = false
     }
 
     /// Width in columns.
@@ -50,16 +52,40 @@ public struct ScreenBuffer: Equatable, Sendable {
     }
 
     /// Writes `text` at a position, cut at `limit` columns (or the right edge). Control characters
-    /// are shown escaped, so nothing from a recording can reach the terminal as a control sequence.
-    public mutating func write(_ text: String, row: Int, column: Int, limit: Int? = nil, style: CellStyle = .plain) {
-        guard row >= 0, row < height, column < width else { return }
+    /// are shown escaped, so nothing from a recording can reach the terminal as a control sequence;
+    /// wide characters (CJK, emoji) take two cells, combining marks none. Returns the column after
+    /// the last cell written.
+    @discardableResult
+    public mutating func write(_ text: String, row: Int, column: Int, limit: Int? = nil, style: CellStyle = .plain) -> Int {
+        guard row >= 0, row < height, column < width else { return column }
         let end = min(width, column + (limit ?? width))
         var x = column
         for character in VisibleText.escaped(text) {
-            guard x < end else { break }
-            if x >= 0 { cells[row * width + x] = Cell(character: Self.printable(character), style: style) }
-            x += 1
+            let cells = CellWidth.of(character)
+            guard cells > 0 else { continue }
+            guard x + cells <= end else {
+                // A wide character that does not fit leaves a blank, as terminals do.
+                if x < end, x >= 0 { put(Cell(character: " ", style: style), row: row, column: x) }
+                x = end
+                break
+            }
+            if x >= 0 {
+                put(Cell(character: character, style: style), row: row, column: x)
+                if cells == 2 { put(Cell(character: " ", style: style, isContinuation: true), row: row, column: x + 1) }
+            }
+            x += cells
         }
+        return x
+    }
+
+    /// Sets one cell; overwriting half of a wide character blanks its other half.
+    private mutating func put(_ cell: Cell, row: Int, column: Int) {
+        let index = row * width + column
+        if cells[index].isContinuation, column > 0 { cells[index - 1] = Cell(character: " ", style: cells[index - 1].style) }
+        if !cell.isContinuation, column + 1 < width, cells[index + 1].isContinuation {
+            cells[index + 1] = Cell(character: " ", style: cells[index + 1].style)
+        }
+        cells[index] = cell
     }
 
     /// Gives a stretch of a row a style (the highlighted line), keeping its characters.
@@ -79,7 +105,7 @@ public struct ScreenBuffer: Equatable, Sendable {
     /// tests compare.
     public var plainText: String {
         (0..<height).map { row in
-            var line = String(cells[(row * width)..<((row + 1) * width)].map(\.character))
+            var line = String(cells[(row * width)..<((row + 1) * width)].filter { !$0.isContinuation }.map(\.character))
             while line.last == " " { line.removeLast() }
             return line
         }.joined(separator: "\n")
@@ -92,22 +118,33 @@ public struct ScreenBuffer: Equatable, Sendable {
         var currentStyle: CellStyle?
         let redrawAll = previous == nil || previous!.width != width || previous!.height != height
         if redrawAll { output += "\u{1B}[0m\u{1B}[2J" }
+        func differs(_ index: Int) -> Bool {
+            redrawAll || previous!.cells[index] != cells[index]
+        }
         for row in 0..<height {
             var column = 0
             while column < width {
                 let index = row * width + column
-                if !redrawAll, previous!.cells[index] == cells[index] {
+                // A wide character is one unit: either half changing rewrites it from its left half.
+                let changed = differs(index) || (column + 1 < width && cells[index + 1].isContinuation && differs(index + 1))
+                guard changed else {
                     column += 1
                     continue
                 }
+                if cells[index].isContinuation, column > 0 { column -= 1 }
                 output += "\u{1B}[\(row + 1);\(column + 1)H"
-                while column < width, redrawAll || previous!.cells[row * width + column] != cells[row * width + column] {
-                    let cell = cells[row * width + column]
-                    if cell.style != currentStyle {
-                        output += Self.sgr(cell.style, colors: colors)
-                        currentStyle = cell.style
+                while column < width {
+                    let index = row * width + column
+                    let stillChanged = differs(index) || (column + 1 < width && cells[index + 1].isContinuation && differs(index + 1))
+                    guard stillChanged || cells[index].isContinuation else { break }
+                    let cell = cells[index]
+                    if !cell.isContinuation {
+                        if cell.style != currentStyle {
+                            output += Self.sgr(cell.style, colors: colors)
+                            currentStyle = cell.style
+                        }
+                        output.append(cell.character)
                     }
-                    output.append(cell.character)
                     column += 1
                 }
             }
@@ -122,16 +159,5 @@ public struct ScreenBuffer: Equatable, Sendable {
         if style.reverse { codes.append("7") }
         if colors, let color = style.color { codes.append(String(color)) }
         return "\u{1B}[" + codes.joined(separator: ";") + "m"
-    }
-
-    /// Characters that take more than one column or none are replaced, so columns stay aligned.
-    static func printable(_ character: Character) -> Character {
-        guard let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1 else { return "?" }
-        if scalar.properties.isEmojiPresentation || (0x1100...0x115F).contains(scalar.value)
-            || (0x2E80...0xA4CF).contains(scalar.value) || (0xAC00...0xD7A3).contains(scalar.value)
-            || (0xF900...0xFAFF).contains(scalar.value) || (0xFF00...0xFF60).contains(scalar.value) {
-            return "?"
-        }
-        return character
     }
 }

@@ -1,0 +1,44 @@
+import Rewind
+
+/// What reaches the update: a key, a resize, a tick of the clock, or the result of a command.
+public enum ViewerMessage: Sendable {
+    case key(Key)
+    case resize(width: Int, height: Int)
+    /// Time passed with no key (follow mode looks for new events).
+    case tick
+    /// The journal read for the screen.
+    case pageLoaded(Page)
+    /// A search ended: the match (or none), and whether it went round an end of the timeline.
+    case searchFinished(SearchQuery, found: Int?, wrapped: Bool)
+    /// Counting a search's matches went on (or ended).
+    case hitsCounted(SearchQuery, HitCount)
+    /// A filter is in place (`nil`: cleared) and shows this many events.
+    case filterApplied(text: String?, count: Int)
+    /// Blame ended with the step it found, or none.
+    case blameFinished(FollowedPath, forward: Bool, BlameResult?)
+    /// Long work moved on: a line for the status bar.
+    case progress(String)
+    /// Follow mode found new events.
+    case journalGrew
+    /// A command could not be done: a line for the status bar.
+    case failed(String)
+}
+
+/// The reads the update asks for; the program runs them against the journal and answers with
+/// messages. Long ones run a little at a time, so keys are answered in between.
+public enum ViewerCommand: Sendable, Equatable {
+    /// Read the page for a cursor; `reveal` unfolds whatever hides a jumped-to step.
+    case load(cursor: Int, top: Int, rows: Int, folding: Folding, pinned: UInt64?)
+    /// Move the cursor `rows` shown rows (or to an end), then load.
+    case move(from: Int, rows: Int, top: Int, screenRows: Int, folding: Folding, pinned: UInt64?)
+    /// Jump to a step by sequence number.
+    case jump(sequence: UInt64, top: Int, screenRows: Int, folding: Folding, pinned: UInt64?)
+    case search(SearchQuery, from: Int, forward: Bool, folding: Folding)
+    case countHits(SearchQuery)
+    case filter(TimelineFilter?, text: String?)
+    case blame(FollowedPath, source: UInt64, from: Int, forward: Bool)
+    /// Stop the long work under way.
+    case cancel
+    /// Look for events a live writer added.
+    case refresh
+}

@@ -1,0 +1,112 @@
+import Rewind
+
+/// Everything the viewer shows, as a value: where the cursor is, the focused pane, scroll positions,
+/// what is folded and collapsed, the pinned step, the search, the prompt being typed, and the
+/// ``Page`` last read for the screen. ``update(_:)`` changes it and returns the reads it wants as
+/// ``ViewerCommand``s; ``ViewerView`` draws it — Bubble Tea's Model/Update/View, the same
+/// unidirectional shape as the view models it shows.
+public struct ViewerModel: Sendable {
+    /// The panes that take ↑/↓, PgUp/PgDn and the mouse wheel.
+    public enum Pane: Sendable, CaseIterable {
+        case timeline, state, lower
+    }
+
+    /// What the lower right pane shows.
+    public enum LowerPane: Sendable {
+        case diff, detail
+    }
+
+    /// A line being typed at the bottom of the screen.
+    public enum Prompt: Sendable, Equatable {
+        case jump(String)
+        case search(String)
+        case filter(String)
+    }
+
+    /// The screen size.
+    public var width: Int
+    public var height: Int
+    /// The cursor's position in the (filtered) timeline, and the first row shown.
+    public var position = 0
+    public var timelineTop = 0
+    /// The pane that takes movement keys.
+    public var focus = Pane.timeline
+    /// Whether the lower right pane shows the diff or the step's details.
+    public var lowerPane = LowerPane.diff
+    /// The selected row of the state tree, and the first row shown.
+    public var stateSelection = 0
+    public var stateTop = 0
+    /// State tree nodes the user collapsed.
+    public var collapsed: Set<StatePath> = []
+    /// The first line and column shown in the lower pane (it scrolls both ways).
+    public var lowerTop = 0
+    public var lowerLeft = 0
+    /// Which dispatches are folded.
+    public var folding = Folding()
+    /// The step the diff compares with, instead of the state before the step.
+    public var pinned: UInt64?
+    /// The last search, for n/N and highlighting; its hits once counted.
+    public var search: SearchQuery?
+    public var hits: HitCount?
+    /// What blame follows, and what it found last.
+    public var blame: BlameResult?
+    /// The line being typed, if any.
+    public var prompt: Prompt?
+    /// The active filter, as typed.
+    public var filterText: String?
+    /// Whether new events of a journal still being written are picked up.
+    public var following = false
+    /// Whether the key help is shown.
+    public var showingHelp = false
+    /// A one-line message for the status line (an error, "search wrapped").
+    public var message: String?
+    /// Long work under way ("searching 42%"), shown until it ends; Esc cancels it.
+    public var progress: String?
+    /// Whether colour is used (never with NO_COLOR or TERM=dumb).
+    public var colors: Bool
+    /// The journal's name in the title line, as the user gave it.
+    public var title: String
+    /// Set when the user quits.
+    public var quitting = false
+    /// What the journal gave for the screen.
+    public var page = Page.empty
+
+    /// The model for a freshly opened journal.
+    public init(width: Int, height: Int, colors: Bool, title: String = "") {
+        self.width = width
+        self.height = height
+        self.colors = colors
+        self.title = title
+    }
+
+    /// The rows available to the panes (the screen less the title, status and hint lines).
+    var bodyHeight: Int { max(1, height - 3) }
+    /// Timeline rows (below its title).
+    var timelineRows: Int { max(1, bodyHeight - 1) }
+    /// The widths of the two columns: the timeline gets half, for its values.
+    var leftWidth: Int { max(24, min(width - 20, width / 2)) }
+    var rightWidth: Int { max(0, width - leftWidth - 1) }
+    /// The rows of the state pane and of the lower pane (each with a title row).
+    var stateHeight: Int { max(2, bodyHeight * 55 / 100) }
+    var lowerHeight: Int { max(1, bodyHeight - stateHeight) }
+}
+
+/// How many rows match the search, and which of them the cursor is on.
+public struct HitCount: Sendable, Equatable {
+    /// Matches found so far, and whether counting is finished.
+    public var total: Int
+    public var isComplete: Bool
+    /// The positions of the first matches (up to a limit), in order.
+    public var positions: [Int]
+
+    /// `3/17` for the cursor on the third of 17 matches (`3/17+` while counting).
+    func label(at position: Int) -> String {
+        var low = 0, high = positions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if positions[middle] < position { low = middle + 1 } else { high = middle }
+        }
+        let index = low < positions.count && positions[low] == position ? "\(low + 1)" : "-"
+        return "\(index)/\(total)\(isComplete ? "" : "+")"
+    }
+}

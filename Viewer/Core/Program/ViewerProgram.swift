@@ -1,0 +1,184 @@
+import Rewind
+
+/// Where the program reads keys and writes frames: the real terminal in the `rewind` command, a
+/// script in tests.
+public protocol ViewerTerminal: AnyObject {
+    /// Waits up to `timeout` milliseconds for keys; `nil` when the terminal is gone (hung up, EIO).
+    func keys(timeout milliseconds: Int32) -> [Key]?
+    /// Writes terminal output.
+    func write(_ text: String)
+    /// The size, if it changed since the last call.
+    func takeResize() -> (width: Int, height: Int)?
+    /// Whether a signal (SIGTERM, SIGINT, SIGHUP) asked the viewer to stop.
+    var terminationRequested: Bool { get }
+}
+
+/// Runs the viewer: feeds messages to ``ViewerModel/update(_:)``, runs the commands it returns
+/// against the journal, and draws each new model — as Bubble Tea's program does. Long commands
+/// (search, filter, counting matches, blame) run a slice at a time with the terminal polled in
+/// between, so `q` and Ctrl-C are answered within a slice (a few milliseconds), and Esc cancels.
+public final class ViewerProgram {
+    /// The model, after every message so far.
+    public private(set) var model: ViewerModel
+    /// The journal.
+    public let timeline: Timeline
+
+    private enum Job {
+        case search(Timeline.SearchJob)
+        case filter(Timeline.FilterJob, text: String?)
+        case blame(Timeline.BlameJob)
+    }
+
+    private var foreground: Job?
+    private var hitCount: Timeline.HitCountJob?
+    private var pending: [ViewerMessage] = []
+
+    /// A program over a journal, with the first page read.
+    public init(timeline: Timeline, model: ViewerModel) {
+        self.timeline = timeline
+        self.model = model
+        send(.resize(width: model.width, height: model.height))
+    }
+
+    /// The frame for the current model.
+    public func frame() -> ScreenBuffer {
+        ViewerView.render(model)
+    }
+
+    /// Handles one message and runs every command it leads to, to the end: what tests and the
+    /// benchmark use to drive the viewer without a terminal.
+    public func send(_ message: ViewerMessage) {
+        pending.append(message)
+        drain()
+        while foreground != nil || hitCount != nil {
+            runSlice(budget: .max)
+            drain()
+        }
+    }
+
+    /// Sends a key (``send(_:)``).
+    public func press(_ keys: Key...) {
+        for key in keys { send(.key(key)) }
+    }
+
+    /// Runs until the user quits or the terminal goes away.
+    public func run(on terminal: ViewerTerminal) {
+        var previous: ScreenBuffer?
+        while !model.quitting {
+            if terminal.terminationRequested { return }
+            if let size = terminal.takeResize() {
+                pending.append(.resize(width: size.width, height: size.height))
+                previous = nil
+            }
+            drain()
+            let frame = self.frame()
+            terminal.write(frame.changes(from: previous, colors: model.colors))
+            previous = frame
+            let busy = foreground != nil || hitCount != nil
+            guard let keys = terminal.keys(timeout: busy ? 0 : (model.following ? 250 : 1000)) else { return }
+            for key in keys { pending.append(.key(key)) }
+            if keys.isEmpty && !busy { pending.append(.tick) }
+            drain()
+            if model.quitting { return }
+            // Long work goes on for a few milliseconds, then keys are read again.
+            runSlice(budget: 16)
+        }
+    }
+
+    private func drain() {
+        while !pending.isEmpty {
+            let message = pending.removeFirst()
+            for command in model.update(message) { run(command) }
+        }
+    }
+
+    private func run(_ command: ViewerCommand) {
+        switch command {
+        case .load(let cursor, let top, let rows, let folding, let pinned):
+            pending.append(.pageLoaded(timeline.page(PageRequest(cursor: clamped(cursor), top: top, rows: rows, folding: folding, pinned: pinned))))
+        case .move(let from, let rows, let top, let screenRows, let folding, let pinned):
+            var cursor = timeline.position(clamped(from), movedBy: rows, folding: folding)
+            if rows == 0, let shown = timeline.visiblePosition(from: cursor, forward: from < Int.max / 2, folding: folding) ?? timeline.visiblePosition(from: cursor, forward: false, folding: folding) {
+                cursor = shown
+            }
+            let newTop = timeline.top(showing: cursor, previousTop: top, rows: screenRows, folding: folding)
+            pending.append(.pageLoaded(timeline.page(PageRequest(cursor: cursor, top: newTop, rows: screenRows, folding: folding, pinned: pinned))))
+        case .jump(let sequence, let top, let screenRows, var folding, let pinned):
+            guard let cursor = timeline.position(ofSequence: sequence), timeline.event(at: cursor)?.sequence == sequence else {
+                pending.append(.failed("step \(sequence) is not in the timeline"))
+                return
+            }
+            // A jump shows its step even inside a folded dispatch: whatever hides it unfolds.
+            while let event = timeline.event(at: cursor), let hiding = timeline.foldedAncestor(of: event, at: cursor, folding: folding) {
+                folding.unfold(hiding.sequence)
+            }
+            let newTop = timeline.top(showing: cursor, previousTop: top, rows: screenRows, folding: folding)
+            pending.append(.pageLoaded(timeline.page(PageRequest(cursor: cursor, top: newTop, rows: screenRows, folding: folding, pinned: pinned))))
+        case .search(let query, let from, let forward, let folding):
+            foreground = .search(Timeline.SearchJob(query, from: from, forward: forward, folding: folding, timeline: timeline))
+        case .countHits(let query):
+            hitCount = Timeline.HitCountJob(query)
+        case .filter(let filter, let text):
+            guard let filter else {
+                timeline.apply(nil, matches: nil)
+                pending.append(.filterApplied(text: nil, count: timeline.count))
+                return
+            }
+            foreground = .filter(Timeline.FilterJob(filter), text: text)
+        case .blame(let path, let source, let from, let forward):
+            foreground = .blame(Timeline.BlameJob(path, source: source, from: from, forward: forward))
+        case .cancel:
+            foreground = nil
+            hitCount = nil
+        case .refresh:
+            if timeline.refresh() { pending.append(.journalGrew) }
+        }
+    }
+
+    private func clamped(_ position: Int) -> Int {
+        min(max(0, position), max(0, timeline.count - 1))
+    }
+
+    /// Runs the long work for about `budget` units (blocks or a few hundred events each).
+    private func runSlice(budget: Int) {
+        switch foreground {
+        case .search(var job)?:
+            if let result = job.step(timeline, budget: budget == .max ? .max : budget * 256) {
+                foreground = nil
+                pending.append(.searchFinished(job.query, found: result, wrapped: job.wrapped))
+            } else {
+                foreground = .search(job)
+                pending.append(.progress("searching \(Self.percent(job.progress(timeline)))  Esc cancels"))
+            }
+        case .filter(var job, let text)?:
+            if job.step(timeline, budget: budget == .max ? .max : max(1, budget / 4)) {
+                foreground = nil
+                timeline.apply(job.filter, matches: job.found)
+                pending.append(.filterApplied(text: text, count: timeline.count))
+            } else {
+                foreground = .filter(job, text: text)
+                pending.append(.progress("filtering \(Self.percent(job.progress(timeline)))  Esc cancels"))
+            }
+        case .blame(var job)?:
+            if let result = job.step(timeline, budget: budget == .max ? .max : budget * 16) {
+                foreground = nil
+                pending.append(.blameFinished(job.path, forward: job.forward, result))
+            } else {
+                foreground = .blame(job)
+                pending.append(.progress("looking for the step that changed \(job.path)  Esc cancels"))
+            }
+        case nil:
+            break
+        }
+        // Counting matches runs only when nothing in the foreground does.
+        if foreground == nil, var job = hitCount {
+            let done = job.step(timeline, budget: budget == .max ? .max : max(1, budget / 4))
+            hitCount = done ? nil : job
+            pending.append(.hitsCounted(job.query, HitCount(total: job.total, isComplete: done, positions: job.positions)))
+        }
+    }
+
+    private static func percent(_ fraction: Double) -> String {
+        "\(Int(fraction * 100))%"
+    }
+}

@@ -1,0 +1,301 @@
+import Rewind
+
+extension ViewerModel {
+    /// The update: what a message does to the model, and the reads it wants next. Pure: it touches
+    /// nothing but the model; the journal is read by the program running the commands.
+    public mutating func update(_ incoming: ViewerMessage) -> [ViewerCommand] {
+        switch incoming {
+        case .key(let key):
+            return handle(key)
+        case .resize(let width, let height):
+            self.width = width
+            self.height = height
+            return [reload()]
+        case .tick:
+            return following ? [.refresh] : []
+        case .journalGrew:
+            let wasAtEnd = position >= page.eventCount - 1
+            return wasAtEnd ? [move(toEnd: true)] : [reload()]
+        case .pageLoaded(let page):
+            accept(page)
+            return []
+        case .searchFinished(let query, let found, let wrapped):
+            progress = nil
+            guard let found else {
+                message = "no match for \(Self.quoted(query.text))"
+                return []
+            }
+            if wrapped { message = "search wrapped around the end" }
+            return [load(cursor: found)]
+        case .hitsCounted(let query, let count):
+            if query == search { hits = count }
+            return []
+        case .filterApplied(let text, let count):
+            progress = nil
+            filterText = text
+            if count == 0, let text { message = "no events match \(text)" }
+            hits = nil
+            return [.load(cursor: 0, top: 0, rows: timelineRows, folding: folding, pinned: pinned)] + (search.map { [.countHits($0)] } ?? [])
+        case .blameFinished(let path, let forward, let result):
+            progress = nil
+            guard let result else {
+                message = "no \(forward ? "later" : "earlier") step changed \(path)"
+                return []
+            }
+            blame = result
+            return [load(cursor: result.position)]
+        case .progress(let text):
+            progress = text
+            return []
+        case .failed(let text):
+            message = text
+            return []
+        }
+    }
+
+    // MARK: Keys
+
+    private mutating func handle(_ key: Key) -> [ViewerCommand] {
+        message = nil
+        if let prompt { return handlePrompt(prompt, key) }
+        if progress != nil, key == .escape {
+            progress = nil
+            message = "cancelled"
+            return [.cancel]
+        }
+        if showingHelp {
+            showingHelp = false
+            if key == .character("q") || key == .interrupt { quitting = true }
+            return []
+        }
+        switch key {
+        case .character("q"), .interrupt:
+            quitting = true
+            return [.cancel]
+        case .character("?"): showingHelp = true
+        case .left, .character("h"): return [move(by: -1)]
+        case .right, .character("l"): return [move(by: 1)]
+        case .up, .character("k"): return scrollFocused(by: -1)
+        case .down, .character("j"): return scrollFocused(by: 1)
+        case .pageUp: return scrollFocused(by: -page_)
+        case .pageDown: return scrollFocused(by: page_)
+        case .wheelUp: return scrollFocused(by: -3)
+        case .wheelDown: return scrollFocused(by: 3)
+        case .character("g"), .home: return [move(toEnd: false)]
+        case .character("G"), .end: return [move(toEnd: true)]
+        case .tab: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + 1) % Pane.allCases.count]
+        case .character(":"): prompt = .jump("")
+        case .character("/"): prompt = .search("")
+        case .character("f"): prompt = .filter(filterText ?? "")
+        case .character("n"): return repeatSearch(forward: true)
+        case .character("N"): return repeatSearch(forward: false)
+        case .character("p"): return togglePin()
+        case .character("b"): return startBlame(forward: false)
+        case .character("B"): return startBlame(forward: true)
+        case .character("d"):
+            lowerPane = lowerPane == .diff ? .detail : .diff
+            lowerTop = 0
+            lowerLeft = 0
+        case .character("z"):
+            folding.toggleAll()
+            message = folding.foldsAll ? "dispatches folded: each shows its whole effect (z unfolds)" : "dispatches unfolded"
+            return [reload()]
+        case .character("<"): lowerLeft = max(0, lowerLeft - 8)
+        case .character(">"): lowerLeft += 8
+        case .character("+"): collapsed = []
+        case .character("-"): collapsed = Set(StateRows.containers(page.step?.after).filter { !$0.isRoot })
+        case .character("F"):
+            following.toggle()
+            message = following ? "following: new events appear as they are written" : "stopped following"
+        case .enter, .character(" "):
+            return focus == .state ? toggleSelectedNode() : toggleFold()
+        default:
+            message = "\(Self.describe(key)) does nothing here: press ? for the keys"
+        }
+        return []
+    }
+
+    private var page_: Int { max(1, timelineRows - 1) }
+
+    private static func describe(_ key: Key) -> String {
+        if case .character(let character) = key { return "'\(VisibleText.escaped(String(character)))'" }
+        return "that key"
+    }
+
+    private static func quoted(_ text: String) -> String { "\"\(VisibleText.escaped(text))\"" }
+
+    // MARK: Moving
+
+    /// Reads the page again for the same cursor (after folding, a pin, a resize).
+    func reload() -> ViewerCommand {
+        .load(cursor: position, top: timelineTop, rows: timelineRows, folding: folding, pinned: pinned)
+    }
+
+    private func load(cursor: Int) -> ViewerCommand {
+        .move(from: cursor, rows: 0, top: timelineTop, screenRows: timelineRows, folding: folding, pinned: pinned)
+    }
+
+    private func move(by rows: Int) -> ViewerCommand {
+        .move(from: position, rows: rows, top: timelineTop, screenRows: timelineRows, folding: folding, pinned: pinned)
+    }
+
+    private func move(toEnd: Bool) -> ViewerCommand {
+        .move(from: toEnd ? Int.max / 2 : 0, rows: 0, top: timelineTop, screenRows: timelineRows, folding: folding, pinned: pinned)
+    }
+
+    /// Takes a page in: the cursor, the rows, and a state selection that shows what the step changed.
+    private mutating func accept(_ page: Page) {
+        let moved = page.cursor != position || page.step?.event.sequence != self.page.step?.event.sequence
+        self.page = page
+        position = page.cursor
+        timelineTop = page.top
+        folding = page.folding
+        guard moved else {
+            keepSelectionVisible()
+            return
+        }
+        lowerTop = 0
+        let rows = StateRows.rows(page.step?.after, collapsed: collapsed, changed: page.step?.changedPaths ?? [])
+        // Blame keeps its key path selected; otherwise the first value the step changed is.
+        if let blame, let after = page.step?.after,
+           let index = rows.firstIndex(where: { FollowedPath($0.path, in: after).description == blame.path.description }) {
+            stateSelection = index
+        } else if let changed = rows.firstIndex(where: { $0.changed && !$0.isContainer }) {
+            stateSelection = changed
+        } else {
+            stateSelection = min(stateSelection, max(0, rows.count - 1))
+        }
+        keepSelectionVisible()
+    }
+
+    private mutating func keepSelectionVisible() {
+        let visible = max(1, stateHeight - 1)
+        if stateSelection < stateTop { stateTop = stateSelection }
+        if stateSelection >= stateTop + visible { stateTop = stateSelection - visible + 1 }
+    }
+
+    private mutating func scrollFocused(by amount: Int) -> [ViewerCommand] {
+        switch focus {
+        case .timeline:
+            return [move(by: amount)]
+        case .state:
+            let count = StateRows.rows(page.step?.after, collapsed: collapsed, changed: []).count
+            stateSelection = min(max(0, stateSelection + amount), max(0, count - 1))
+            keepSelectionVisible()
+        case .lower:
+            let count = lowerPane == .diff ? page.step?.diffLines.count ?? 0 : DetailLines.lines(page.step, page: page).count
+            lowerTop = min(max(0, lowerTop + amount), max(0, count - 1))
+        }
+        return []
+    }
+
+    // MARK: Prompts
+
+    private mutating func handlePrompt(_ current: Prompt, _ key: Key) -> [ViewerCommand] {
+        func edit(_ text: String) -> String? {
+            switch key {
+            case .character(let character): return text + String(character)
+            case .backspace: return String(text.dropLast())
+            default: return nil
+            }
+        }
+        switch (current, key) {
+        case (_, .escape), (_, .interrupt):
+            prompt = nil
+        case (.jump(let text), .enter):
+            prompt = nil
+            guard let sequence = UInt64(text) else {
+                message = "type a step number"
+                return []
+            }
+            return [.jump(sequence: sequence, top: timelineTop, screenRows: timelineRows, folding: folding, pinned: pinned)]
+        case (.search(let text), .enter):
+            prompt = nil
+            guard !text.isEmpty else { return [] }
+            do {
+                let query = try SearchQuery(text)
+                if query != search { hits = nil }
+                search = query
+                return [.search(query, from: position, forward: true, folding: folding)] + (hits == nil ? [.countHits(query)] : [])
+            } catch {
+                message = error.description
+            }
+        case (.filter(let text), .enter):
+            prompt = nil
+            let trimmed = text.trimmingSpaces
+            guard !trimmed.isEmpty else { return [.filter(nil, text: nil)] }
+            do {
+                return [.filter(try TimelineFilter(parsing: trimmed, sources: page.sources), text: trimmed)]
+            } catch {
+                message = error.description
+            }
+        case (.jump(let text), _):
+            if let edited = edit(text), edited.allSatisfy(\.isNumber) { prompt = .jump(edited) }
+        case (.search(let text), _):
+            if let edited = edit(text) { prompt = .search(edited) }
+        case (.filter(let text), _):
+            if let edited = edit(text) { prompt = .filter(edited) }
+        }
+        return []
+    }
+
+    private mutating func repeatSearch(forward: Bool) -> [ViewerCommand] {
+        guard let search else {
+            message = "no search yet: press / to search"
+            return []
+        }
+        return [.search(search, from: position, forward: forward, folding: folding)]
+    }
+
+    // MARK: Pin, blame, folding
+
+    private mutating func togglePin() -> [ViewerCommand] {
+        if pinned != nil {
+            pinned = nil
+            message = "unpinned: the diff compares with the state before the step"
+        } else if let event = page.step?.event {
+            pinned = event.sequence
+            message = "pinned step \(event.sequence) as the diff base"
+        }
+        return [reload()]
+    }
+
+    private mutating func startBlame(forward: Bool) -> [ViewerCommand] {
+        let rows = StateRows.rows(page.step?.after, collapsed: collapsed, changed: [])
+        guard let step = page.step, let state = step.after, rows.indices.contains(stateSelection) else {
+            message = "select a key path in the state pane first (Tab, then ↑/↓)"
+            return []
+        }
+        let path = FollowedPath(rows[stateSelection].path, in: state)
+        return [.blame(path, source: step.event.source.instanceID, from: position, forward: forward)]
+    }
+
+    private mutating func toggleSelectedNode() -> [ViewerCommand] {
+        let rows = StateRows.rows(page.step?.after, collapsed: collapsed, changed: [])
+        guard rows.indices.contains(stateSelection), rows[stateSelection].isContainer else { return [] }
+        let path = rows[stateSelection].path
+        if collapsed.contains(path) { collapsed.remove(path) } else { collapsed.insert(path) }
+        return []
+    }
+
+    private mutating func toggleFold() -> [ViewerCommand] {
+        guard let step = page.step else { return [] }
+        let dispatch = step.row.group != nil ? step.event.sequence : step.event.parent
+        guard let dispatch else {
+            message = "not a dispatch: Enter folds a dispatch with what it caused (z folds them all)"
+            return []
+        }
+        folding.toggle(dispatch)
+        // Folding from inside a dispatch puts the cursor on the dispatch's row.
+        if step.row.group == nil, folding.isFolded(dispatch) {
+            return [.jump(sequence: dispatch, top: timelineTop, screenRows: timelineRows, folding: folding, pinned: pinned)]
+        }
+        return [reload()]
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

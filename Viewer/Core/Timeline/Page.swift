@@ -1,0 +1,158 @@
+import Rewind
+
+/// What one frame needs from the journal, read by the program and handed to the model: the
+/// timeline rows on screen and everything about the current step. The view draws only from it.
+public struct Page: Sendable {
+    /// One timeline row.
+    public struct Row: Sendable {
+        /// Its position in the timeline.
+        public var position: Int
+        /// Its event; `nil` when its block does not read back.
+        public var event: RecordedEvent?
+        /// For a dispatch: whether it is folded, and how many events it covers after its own row.
+        public var group: Group?
+        /// For a change: the value at its path before it, when known.
+        public var oldValue: StateValue??
+        /// Whether it happened inside a dispatch that is shown unfolded (drawn indented).
+        public var isNested: Bool
+    }
+
+    /// A dispatch row's group.
+    public struct Group: Sendable, Equatable {
+        /// Whether its effects are folded into its row.
+        public var isFolded: Bool
+        /// The sequence number of its last event (its `didDispatch`), if it ended.
+        public var endSequence: UInt64?
+        /// How many timeline positions its effects take (unfiltered timelines only).
+        public var effectCount: Int?
+    }
+
+    /// The current step.
+    public struct Step: Sendable {
+        /// Its event.
+        public var event: RecordedEvent
+        /// Its row (group and old value).
+        public var row: Row
+        /// The source's state before the step and after it (after a folded dispatch: after its
+        /// last effect).
+        public var before: StateValue?
+        public var after: StateValue?
+        /// The sequence number the state is shown after.
+        public var afterSequence: UInt64
+        /// What the diff compares with: the state before, or at the pinned step.
+        public var base: StateValue?
+        /// The paths the step changed.
+        public var changedPaths: Set<StatePath>
+        /// The diff from the base to the state after.
+        public var diffLines: [DiffRenderer.Line]
+        /// The dispatch it happened inside, if any.
+        public var parent: RecordedEvent?
+    }
+
+    /// The first row's position and the cursor's.
+    public var top: Int
+    public var cursor: Int
+    /// The rows, from the top.
+    public var rows: [Row]
+    /// The current step, when there is an event under the cursor.
+    public var step: Step?
+    /// How many events the timeline has (after filtering).
+    public var eventCount: Int
+    /// The first event's time, for relative times.
+    public var startNanoseconds: Int64
+    /// The span of the recording in nanoseconds (0: every event at one instant).
+    public var spanNanoseconds: Int64
+    /// The journal's sources, in order: the lanes.
+    public var sources: [RecordedSource]
+    /// Whether the journal turned out damaged, and how many events were lost.
+    public var isDamaged: Bool
+    public var lostEventCount: Int
+    /// The journal's path.
+    public var path: String
+    /// The folding the page was read with (a jump unfolds what hid its step).
+    public var folding = Folding()
+
+    /// An empty page (nothing read yet).
+    static let empty = Page(top: 0, cursor: 0, rows: [], step: nil, eventCount: 0, startNanoseconds: 0, spanNanoseconds: 0, sources: [], isDamaged: false, lostEventCount: 0, path: "")
+}
+
+/// What the program reads to make a page.
+struct PageRequest: Sendable, Equatable {
+    var cursor: Int
+    var top: Int
+    var rows: Int
+    var folding: Folding
+    var pinned: UInt64?
+}
+
+extension Timeline {
+    /// Reads what a frame shows: the shown rows from `top`, and the step under the cursor with its
+    /// states before and after and the diff.
+    func page(_ request: PageRequest) -> Page {
+        let positions = visiblePositions(from: request.top, limit: request.rows, folding: request.folding)
+        var rows = positions.map { row(at: $0, folding: request.folding) }
+        fillOldValues(&rows)
+        var step: Page.Step?
+        if let event = event(at: request.cursor) {
+            let row = rows.first { $0.position == request.cursor } ?? self.row(at: request.cursor, folding: request.folding)
+            step = self.step(event, row: row, pinned: request.pinned)
+        }
+        return Page(
+            top: positions.first ?? request.top, cursor: request.cursor, rows: rows, step: step, eventCount: count,
+            startNanoseconds: reader.timeSpan?.lowerBound ?? 0,
+            spanNanoseconds: reader.timeSpan.map { $0.upperBound - $0.lowerBound } ?? 0,
+            sources: sources, isDamaged: !reader.damage.isEmpty, lostEventCount: reader.lostEventCount, path: reader.path,
+            folding: request.folding
+        )
+    }
+
+    private func row(at position: Int, folding: Folding) -> Page.Row {
+        let event = self.event(at: position)
+        var group: Page.Group?
+        if let event, event.kind == .willDispatch {
+            let end = groupEnd(ofDispatch: event, at: position)
+            let endPosition = end == .max || filter != nil ? nil : self.position(ofSequence: end)
+            group = Page.Group(isFolded: folding.isFolded(event.sequence), endSequence: end == .max ? nil : end, effectCount: endPosition.map { $0 - position })
+        }
+        return Page.Row(position: position, event: event, group: group, oldValue: nil, isNested: event?.parent != nil)
+    }
+
+    /// Old values of the change rows: one walk over the events the rows span, from each source's
+    /// state before the first row (unfiltered timelines, short spans).
+    private func fillOldValues(_ rows: inout [Page.Row]) {
+        guard filter == nil, let first = rows.first?.position, let last = rows.last?.position, last - first < 5_000 else { return }
+        let changed = Set(rows.compactMap { $0.event?.kind == .change ? $0.event?.source.instanceID : nil })
+        guard !changed.isEmpty, let firstEvent = rows.first?.event else { return }
+        var walker = StateWalker(states: Dictionary(uniqueKeysWithValues: changed.compactMap { id in
+            state(of: id, before: firstEvent.sequence).map { (id, $0) }
+        }))
+        var rowIndex = 0
+        for position in first...last {
+            guard let event = event(at: position) else { continue }
+            while rowIndex < rows.count, rows[rowIndex].position < position { rowIndex += 1 }
+            if rowIndex < rows.count, rows[rowIndex].position == position, event.kind == .change,
+               let path = event.path.flatMap(StatePath.init(recordedChange:)), let before = walker.state(of: event.source.instanceID) {
+                rows[rowIndex].oldValue = .some(before[path])
+            }
+            if changed.contains(event.source.instanceID) { walker.advance(event) }
+        }
+    }
+
+    private func step(_ event: RecordedEvent, row: Page.Row, pinned: UInt64?) -> Page.Step {
+        let source = event.source.instanceID
+        let afterSequence = row.group?.isFolded == true ? (row.group?.endSequence ?? reader.sequenceRange?.upperBound ?? event.sequence) : event.sequence
+        let after = state(of: source, at: afterSequence)
+        let before = state(of: source, before: event.sequence)
+        let base = pinned.map { state(of: source, at: $0) } ?? before
+        let changed = (before == nil || after == nil) ? [] : Set(diff(before!, after!).changedPaths)
+        var row = row
+        if event.kind == .change, row.oldValue == nil, let path = event.path.flatMap(StatePath.init(recordedChange:)) {
+            row.oldValue = .some(before?[path])
+        }
+        return Page.Step(
+            event: event, row: row, before: before, after: after, afterSequence: afterSequence, base: base,
+            changedPaths: changed, diffLines: DiffRenderer(valueWidth: 400).lines(from: base ?? .null, to: after ?? .null),
+            parent: event.parent.flatMap { self.event(sequence: $0, near: row.position) }
+        )
+    }
+}

@@ -1,0 +1,211 @@
+import Rewind
+
+extension Timeline {
+    /// Looks for the next (or previous) shown row whose event matches a query, a few blocks per
+    /// step so that the program stays responsive; wraps around the ends once, as less does.
+    struct SearchJob {
+        let query: SearchQuery
+        let forward: Bool
+        let folding: Folding
+        let start: Int
+        private var candidate: Int
+        private(set) var wrapped = false
+        private var checkedBlock: Int?
+        private var visited = 0
+        private var skipWord: String?
+
+        init(_ query: SearchQuery, from position: Int, forward: Bool, folding: Folding, timeline: Timeline) {
+            self.query = query
+            self.forward = forward
+            self.folding = folding
+            start = position
+            candidate = position + (forward ? 1 : -1)
+            skipWord = query.wordForBlockSkipping(sources: timeline.sources)
+        }
+
+        /// Runs for up to `budget` positions; `.some(result)` when done (`nil` result: no match).
+        mutating func step(_ timeline: Timeline, budget: Int) -> Int?? {
+            let count = timeline.count
+            guard count > 0 else { return .some(nil) }
+            var work = 0
+            while work < budget {
+                if candidate < 0 || candidate >= count {
+                    guard !wrapped else { return .some(nil) }
+                    wrapped = true
+                    candidate = forward ? 0 : count - 1
+                }
+                if wrapped && candidate == start { return .some(timeline.event(at: start).map(query.matches) == true ? start : nil) }
+                visited += 1
+                work += 1
+                if let word = skipWord, let (block, _) = timeline.location(of: candidate), block != checkedBlock {
+                    checkedBlock = block
+                    if !timeline.reader.block(block, mayContainWord: word), let first = timeline.firstPosition(ofBlock: block) {
+                        // Past the block: to the next block's first event, or the previous one's last.
+                        let next = forward ? first + timeline.reader.blocks[block].eventCount : first - 1
+                        if wrapped, forward ? (start >= candidate && start < next) : (start <= candidate && start > next) { return .some(nil) }
+                        candidate = next
+                        continue
+                    }
+                }
+                if let event = timeline.event(at: candidate), query.matches(event), timeline.isVisible(candidate, folding: folding) {
+                    return .some(candidate)
+                }
+                candidate += forward ? 1 : -1
+            }
+            return nil
+        }
+
+        /// How far it has looked, 0…1.
+        func progress(_ timeline: Timeline) -> Double {
+            Double(min(visited, timeline.count)) / Double(max(1, timeline.count))
+        }
+    }
+
+    /// Counts the rows that match a query and remembers where they are (up to a limit), for the
+    /// `3/17` beside a search. Runs in the background between keys.
+    struct HitCountJob {
+        let query: SearchQuery
+        private var block = 0
+        private(set) var positions: [Int] = []
+        private(set) var total = 0
+        static let rememberedPositions = 100_000
+
+        init(_ query: SearchQuery) { self.query = query }
+
+        /// Reads up to `budget` blocks; returns whether the whole timeline has been counted.
+        mutating func step(_ timeline: Timeline, budget: Int) -> Bool {
+            let skipWord = query.wordForBlockSkipping(sources: timeline.sources)
+            var read = 0
+            if let _ = timeline.firstPosition(ofBlock: 0) {
+                while block < timeline.reader.blocks.count, read < budget {
+                    defer { block += 1 }
+                    read += 1
+                    if let skipWord, !timeline.reader.block(block, mayContainWord: skipWord) { continue }
+                    guard let events = timeline.events(inBlock: block), let first = timeline.firstPosition(ofBlock: block) else { continue }
+                    for (index, event) in events.enumerated() where query.matches(event) { record(first + index) }
+                }
+                return block >= timeline.reader.blocks.count
+            }
+            // Filtered: walk the shown positions.
+            let end = budget >= Int.max / 1024 ? timeline.count : min(timeline.count, block + budget * 512)
+            while block < end {
+                if let event = timeline.event(at: block), query.matches(event) { record(block) }
+                block += 1
+            }
+            return block >= timeline.count
+        }
+
+        private mutating func record(_ position: Int) {
+            total += 1
+            if positions.count < Self.rememberedPositions { positions.append(position) }
+        }
+    }
+
+    /// Finds the nearest step before (or after) a position that changed a key path in a source's
+    /// state, following array elements by `id` where they have one; a few hundred steps per call.
+    struct BlameJob {
+        let path: FollowedPath
+        let source: UInt64
+        let forward: Bool
+        private var candidate: Int
+
+        init(_ path: FollowedPath, source: UInt64, from position: Int, forward: Bool) {
+            self.path = path
+            self.source = source
+            self.forward = forward
+            candidate = position + (forward ? 1 : -1)
+        }
+
+        /// `.some(found)` when done; the result has the step's position and the value before and
+        /// after it.
+        mutating func step(_ timeline: Timeline, budget: Int) -> BlameResult?? {
+            var work = 0
+            while candidate >= 0, candidate < timeline.count, work < budget {
+                defer { candidate += forward ? 1 : -1 }
+                work += 1
+                guard let event = timeline.event(at: candidate), event.source.instanceID == source, event.stateStep != nil else { continue }
+                let after = timeline.state(of: source, at: event.sequence)
+                let before = timeline.state(of: source, before: event.sequence)
+                let old = before.flatMap(path.value(in:)), new = after.flatMap(path.value(in:))
+                if old != new {
+                    return .some(BlameResult(position: candidate, sequence: event.sequence, path: path, old: old, new: new))
+                }
+            }
+            return candidate < 0 || candidate >= timeline.count ? .some(nil) : nil
+        }
+    }
+}
+
+/// What blame found: the step, and the followed value before and after it.
+public struct BlameResult: Sendable, Equatable {
+    public var position: Int
+    public var sequence: UInt64
+    public var path: FollowedPath
+    public var old: StateValue?
+    public var new: StateValue?
+}
+
+/// A key path that follows array elements by their `id` (when they have one) rather than by index,
+/// so that blame keeps to the same item when items are inserted before it.
+public struct FollowedPath: Sendable, Equatable, CustomStringConvertible {
+    enum Component: Sendable, Equatable {
+        case key(String)
+        case index(Int)
+        case element(id: StateValue, index: Int)
+    }
+
+    let components: [Component]
+
+    /// The path as selected in `state`: each index whose element has an `id` field becomes that id.
+    public init(_ path: StatePath, in state: StateValue) {
+        var components: [Component] = []
+        var current: StateValue? = state
+        for component in path.components {
+            switch component {
+            case .key(let key):
+                components.append(.key(key))
+            case .index(let index):
+                if case .object(let fields)? = current?[component], let id = fields["id"] {
+                    components.append(.element(id: id, index: index))
+                } else {
+                    components.append(.index(index))
+                }
+            }
+            current = current?[component]
+        }
+        self.components = components
+    }
+
+    /// The value the path leads to in `state`, finding elements by id.
+    public func value(in state: StateValue) -> StateValue? {
+        var current = state
+        for component in components {
+            switch component {
+            case .key(let key):
+                guard let next = current[.key(key)] else { return nil }
+                current = next
+            case .index(let index):
+                guard let next = current[.index(index)] else { return nil }
+                current = next
+            case .element(let id, _):
+                guard case .array(let elements) = current,
+                      let next = elements.first(where: { if case .object(let fields) = $0 { fields["id"] == id } else { false } }) else { return nil }
+                current = next
+            }
+        }
+        return current
+    }
+
+    /// `items[id: 3].done` for a followed element, `items[1].done` otherwise.
+    public var description: String {
+        var text = ""
+        for component in components {
+            switch component {
+            case .key(let key): text += text.isEmpty ? StateValue.displayKey(key) : "." + StateValue.displayKey(key)
+            case .index(let index): text += "[\(index)]"
+            case .element(let id, _): text += "[id: \(id.compactDescription(limit: 20))]"
+            }
+        }
+        return text.isEmpty ? "the state" : text
+    }
+}

@@ -1,0 +1,38 @@
+import Rewind
+
+/// The detail pane: everything about the current event, values whole (the pane scrolls both ways).
+enum DetailLines {
+    static func lines(_ step: Page.Step?, page: Page) -> [String] {
+        guard let step else { return [] }
+        let event = step.event
+        var lines = [
+            "kind      \(event.kind.rawValue)",
+            "source    \(VisibleText.escaped(event.source.description))  (\(VisibleText.escaped(event.source.framework)) \(VisibleText.escaped(event.source.typeName)) #\(event.source.instanceID))",
+        ]
+        if !event.name.isEmpty { lines.append("name      \(VisibleText.escaped(event.name))") }
+        if !event.description.isEmpty { lines.append("about     \(VisibleText.escaped(event.description))") }
+        lines.append("time      \(EventTime.iso8601(wallNanoseconds: event.wallNanoseconds))  (\(EventFormatter.elapsed(nanoseconds: event.wallNanoseconds - page.startNanoseconds)))")
+        if !event.callSite.isEmpty {
+            lines.append("call site \(VisibleText.escaped(event.callSite))" + (event.function.isEmpty ? "" : " in \(VisibleText.escaped(event.function))"))
+        }
+        if let parent = event.parent {
+            let name = step.parent.map { " \($0.kind.rawValue) \(VisibleText.escaped($0.name))" } ?? ""
+            lines.append("parent    #\(parent)\(name)")
+        }
+        if let duration = event.duration { lines.append("duration  \(EventFormatter.format(duration))") }
+        if let group = step.row.group {
+            let end = group.endSequence.map { "ends at #\($0)" } ?? "not finished in this recording"
+            lines.append("dispatch  \(group.isFolded ? "folded" : "unfolded"); \(end)" + (group.effectCount.map { ", \($0) events" } ?? ""))
+        }
+        if let dropped = event.dropped { lines.append("dropped   \(event.summary())  " + "(\(dropped.count))") }
+        if let path = event.path { lines.append("path      \(VisibleText.escaped(path))") }
+        if case .some(let old) = step.row.oldValue { lines.append("old value " + (old?.description ?? "(absent)")) }
+        if let value = event.value {
+            let label = event.kind == .change ? "new value" : event.kind == .willDispatch ? "input" : "value"
+            let tree = value.indentedDescription().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            lines.append(VisibleText.padded(label, to: 9) + " " + (tree.first ?? ""))
+            lines += tree.dropFirst().map { String(repeating: " ", count: 10) + $0 }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,148 @@
+import Rewind
+
+/// How timeline rows are laid out for a width: `#SEQ`, a relative time (shrunk, or hidden when
+/// every event shares it or room is short), the source's lane, the kind, and what the event did —
+/// width goes to that content first; names are cut last.
+struct TimelineRowText {
+    /// One run of text in one style.
+    struct Piece {
+        var text: String
+        var style: CellStyle
+        /// The `#SEQ` label, which a search does not mark.
+        var isSequence = false
+    }
+
+    let sequenceWidth: Int
+    let timeFormat: TimeFormat?
+    let sourceWidth: Int
+    let width: Int
+    let page: Page
+
+    enum TimeFormat { case milliseconds, seconds, minutes }
+
+    static let kindWidth = 9
+    static let laneColors: [UInt8] = [36, 35, 33, 32, 34, 31]
+
+    init(page: Page, width: Int) {
+        self.page = page
+        self.width = width
+        let lastSequence = page.rows.compactMap(\.event?.sequence).max() ?? 1
+        sequenceWidth = String(lastSequence).count + 1
+        if page.spanNanoseconds <= 0 || width < 56 {
+            timeFormat = nil
+        } else if page.spanNanoseconds < 1_000_000_000 {
+            timeFormat = .milliseconds
+        } else if page.spanNanoseconds < 60_000_000_000 {
+            timeFormat = .seconds
+        } else {
+            timeFormat = .minutes
+        }
+        if page.sources.count > 1 {
+            let longest = page.sources.map { CellWidth.of(VisibleText.escaped($0.description)) }.max() ?? 0
+            sourceWidth = min(longest, width >= 100 ? 26 : width >= 60 ? 14 : 8)
+        } else {
+            sourceWidth = 0
+        }
+    }
+
+    /// The lane (colour) of a source.
+    static func lane(of source: UInt64, in page: Page) -> Int {
+        page.sources.firstIndex { $0.instanceID == source } ?? 0
+    }
+
+    /// `+.137`, `+12.137` or `+01:12.137` after the first event.
+    func time(_ wall: Int64) -> String? {
+        guard let timeFormat else { return nil }
+        let milliseconds = max(0, (wall - page.startNanoseconds) / 1_000_000)
+        switch timeFormat {
+        case .milliseconds: return "+." + String(repeating: "0", count: 3 - String(milliseconds).count) + String(milliseconds)
+        case .seconds: return "+" + String(format2(Int(milliseconds / 1000))) + "." + pad3(Int(milliseconds % 1000))
+        case .minutes: return EventFormatter.elapsed(nanoseconds: wall - page.startNanoseconds)
+        }
+    }
+
+    private func format2(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    private func pad3(_ value: Int) -> String { String(repeating: "0", count: max(0, 3 - String(value).count)) + String(value) }
+
+    /// The kind as a short word.
+    static func kindWord(_ kind: Event.Category) -> String {
+        switch kind {
+        case .willDispatch: "dispatch"
+        case .didDispatch: "finished"
+        case .willMutate: "mutate"
+        case .didMutate: "mutated"
+        case .change: "change"
+        case .replace: "replace"
+        case .activity: "activity"
+        case .created: "created"
+        case .released: "released"
+        case .dropped: "dropped"
+        }
+    }
+
+    /// The colour of a kind, as `rewind log` paints it.
+    static func kindColor(_ kind: Event.Category) -> UInt8? {
+        UInt8(TerminalStyle.color(for: kind).rawValue).flatMap { $0 >= 30 ? $0 : nil }
+    }
+
+    /// The pieces of a row, left to right.
+    func pieces(_ row: Page.Row, isCursor: Bool) -> [Piece] {
+        var pieces = [Piece(text: (isCursor ? "▶" : " ") + VisibleText.padded("#\(row.event?.sequence.description ?? "?")", to: sequenceWidth) + " ", style: .plain, isSequence: true)]
+        guard let event = row.event else {
+            pieces.append(Piece(text: "⚠ unreadable (damaged block)", style: ViewerView.warning))
+            return pieces
+        }
+        if let time = time(event.wallNanoseconds) { pieces.append(Piece(text: time + " ", style: ViewerView.dim)) }
+        if sourceWidth > 0 {
+            let lane = Self.lane(of: event.source.instanceID, in: page)
+            let name = CellWidth.fitted(VisibleText.escaped(event.source.description), to: sourceWidth)
+            pieces.append(Piece(text: name + String(repeating: " ", count: max(0, sourceWidth - CellWidth.of(name))) + " ", style: CellStyle(color: Self.laneColors[lane % Self.laneColors.count])))
+        }
+        // A two-cell column for the fold marker; what a dispatch caused is indented under it.
+        pieces.append(Piece(text: row.group.map { $0.isFolded ? "▸ " : "▾ " } ?? "  ", style: CellStyle(bold: true)))
+        if row.isNested { pieces.append(Piece(text: "  ", style: .plain)) }
+        pieces.append(Piece(text: VisibleText.padded(Self.kindWord(event.kind), to: Self.kindWidth) + " ", style: CellStyle(color: Self.kindColor(event.kind))))
+        let used = pieces.reduce(0) { $0 + CellWidth.of($1.text) }
+        pieces += content(row, event, room: max(0, width - used))
+        return pieces
+    }
+
+    /// What the event did, fitted to `room` cells.
+    private func content(_ row: Page.Row, _ event: RecordedEvent, room: Int) -> [Piece] {
+        let name = VisibleText.escaped(event.name)
+        switch event.kind {
+        case .change:
+            let path = VisibleText.escaped(event.path ?? "")
+            let new = (event.value ?? .null).compactDescription(limit: max(8, room))
+            if case .some(let old) = row.oldValue {
+                let oldText = old?.compactDescription(limit: room) ?? "(absent)"
+                let both = "\(path): \(oldText) → \(new)"
+                if CellWidth.of(both) <= room { return [Piece(text: both, style: .plain)] }
+            }
+            return [Piece(text: CellWidth.fitted("\(path) = \(new)", to: room), style: .plain)]
+        case .willDispatch:
+            var text = name
+            if let input = event.value { text += " " + input.compactDescription(limit: max(8, room)) }
+            var pieces = [Piece(text: CellWidth.fitted(text, to: room), style: CellStyle(bold: true))]
+            if let group = row.group, group.isFolded, let count = group.effectCount, count > 0 {
+                let note = " (+\(count))"
+                if CellWidth.of(text) + CellWidth.of(note) <= room {
+                    pieces.append(Piece(text: note, style: ViewerView.dim))
+                } else {
+                    pieces = [Piece(text: CellWidth.fitted(text, to: max(1, room - CellWidth.of(note))), style: CellStyle(bold: true)), Piece(text: note, style: ViewerView.dim)]
+                }
+            }
+            return pieces
+        case .didDispatch, .didMutate, .willMutate, .activity, .replace, .dropped:
+            let summary = event.kind == .activity || event.kind == .dropped ? event.summary(valueLimit: max(8, room)) : event.summary()
+            // The name is cut last: the value gives way first.
+            let nameCells = CellWidth.of(name)
+            if nameCells >= room { return [Piece(text: CellWidth.fitted(name, to: room), style: .plain)] }
+            let rest = summary.isEmpty ? "" : CellWidth.fitted((name.isEmpty ? "" : " ") + summary, to: room - nameCells)
+            return [Piece(text: name, style: .plain), Piece(text: rest, style: event.kind == .activity ? .plain : ViewerView.dim)]
+        case .created, .released:
+            let unit = "\(event.source.framework) \(VisibleText.escaped(event.source.typeName))#\(event.source.instanceID)" + (event.source.label.map { " \"\(VisibleText.escaped($0))\"" } ?? "")
+            return [Piece(text: CellWidth.fitted(unit, to: room), style: ViewerView.dim)]
+        }
+    }
+}
