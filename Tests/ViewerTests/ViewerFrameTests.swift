@@ -166,54 +166,70 @@ struct ViewerFrameTests {
         #expect(program.model.quitting)
     }
 
+    @Test("search skips blocks that cannot match and finds what a full scan finds, both ways")
+    func searchAcrossBlocks() throws {
+        let timeline = try ViewerFixtures.timeline("demo.rewind")
+        #expect(timeline.reader.blocks.count > 3)
+        for text in ["Sourdough", "reset", "didReachBigNumber", "nothing_like_this", "step: 3", "12", "~count = 1[0-9]"] {
+            let query = try SearchQuery(text)
+            let matching = (0..<timeline.count).filter { query.matches(timeline.event(at: $0)!) }
+            func search(from position: Int, forward: Bool) -> Int? {
+                var job = Timeline.SearchJob(query, from: position, forward: forward, folding: Folding(), timeline: timeline)
+                while true { if let result = job.step(timeline, budget: 7) { return result } }
+            }
+            #expect(search(from: 0, forward: true) == matching.first { $0 > 0 } ?? matching.first, "\(text)")
+            #expect(search(from: timeline.count - 1, forward: false) == matching.last { $0 < timeline.count - 1 } ?? matching.last, "\(text) backwards")
+        }
+        // Only plain words are judged from the string table.
+        let reader = timeline.reader
+        #expect(reader.blocks.indices.contains { !reader.block($0, mayContainWord: "Sourdough") })
+        #expect(reader.blocks.indices.allSatisfy { reader.block($0, mayContainWord: "step: 3") })
+    }
+
     @Test("wide characters take two cells and emoji their real width, in rows, state and frames")
     func wideCharacters() throws {
-        let directory = NSTemporaryDirectory() + "rewind-wide-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/wide.rewind"
-        var configuration = JournalConfiguration()
-        configuration.deterministic = true
-        let journal = try JournalLogger(path: path, configuration: configuration)
-        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Menu"))
-        channel.emit(.created(state: CapturedValue(["dish": "ramen"])), callSite: CallSite(), to: journal)
-        channel.emit(.change(path: ChangedPath(name: "dish"), value: CapturedValue("ラーメン 🍜"), state: CapturedValue(["dish": "ラーメン 🍜"])), callSite: CallSite(), to: journal)
-        channel.emit(.activity(CapturedValue("注文しました 👍🏽 done")), callSite: CallSite(), to: journal)
-        journal.close()
-        let program = ViewerProgram(timeline: Timeline(reader: try JournalReader(path: path)), model: ViewerModel(width: 80, height: 24, colors: false, title: "wide.rewind"))
-        program.press(.right)
-        try ViewerFixtures.expectFrame("wide-80x24", program.frame())
-        #expect(CellWidth.of("ラーメン") == 8)
-        #expect(CellWidth.of("🍜") == 2 && CellWidth.of("👍🏽") == 2 && CellWidth.of("e\u{301}") == 1)
-        #expect(CellWidth.fitted("ラーメン", to: 5) == "ラー…")
+        try ViewerFixtures.withJournalPath("wide.rewind") { path in
+            var configuration = JournalConfiguration()
+            configuration.deterministic = true
+            let journal = try JournalLogger(path: path, configuration: configuration)
+            let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Menu"))
+            channel.emit(.created(state: CapturedValue(["dish": "ramen"])), callSite: CallSite(), to: journal)
+            channel.emit(.change(path: ChangedPath(name: "dish"), value: CapturedValue("ラーメン 🍜"), state: CapturedValue(["dish": "ラーメン 🍜"])), callSite: CallSite(), to: journal)
+            channel.emit(.activity(CapturedValue("注文しました 👍🏽 done")), callSite: CallSite(), to: journal)
+            journal.close()
+            let program = ViewerProgram(timeline: Timeline(reader: try JournalReader(path: path)), model: ViewerModel(width: 80, height: 24, colors: false, title: "wide.rewind"))
+            program.press(.right)
+            try ViewerFixtures.expectFrame("wide-80x24", program.frame())
+            #expect(CellWidth.of("ラーメン") == 8)
+            #expect(CellWidth.of("🍜") == 2 && CellWidth.of("👍🏽") == 2 && CellWidth.of("e\u{301}") == 1)
+            #expect(CellWidth.fitted("ラーメン", to: 5) == "ラー…")
+        }
     }
 
     @Test("follow mode shows events written after the viewer opened")
     func follow() throws {
-        let directory = NSTemporaryDirectory() + "rewind-viewer-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/live.rewind"
-        let journal = try JournalLogger(path: path)
-        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Live"))
-        channel.emit(.created(state: CapturedValue(["count": 0])), callSite: CallSite(), to: journal)
-        journal.flush()
+        try ViewerFixtures.withJournalPath("live.rewind") { path in
+            let journal = try JournalLogger(path: path)
+            let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Live"))
+            channel.emit(.created(state: CapturedValue(["count": 0])), callSite: CallSite(), to: journal)
+            journal.flush()
 
-        let program = ViewerProgram(timeline: Timeline(reader: try JournalReader(path: path)), model: ViewerModel(width: 80, height: 24, colors: false))
-        program.press(.character("F"))
-        #expect(program.model.following)
-        channel.emit(.replace(state: CapturedValue(["count": 1])), callSite: CallSite(), to: journal)
-        journal.flush()
-        program.send(.tick)
-        #expect(program.timeline.count == 2)
-        #expect(program.model.position == 1)  // it was at the end, so it follows
-        program.press(.character("g"))
-        channel.emit(.replace(state: CapturedValue(["count": 2])), callSite: CallSite(), to: journal)
-        journal.flush()
-        program.send(.tick)
-        #expect(program.timeline.count == 3)
-        #expect(program.model.position == 0)  // not at the end: the view stays put
-        journal.close()
+            let program = ViewerProgram(timeline: Timeline(reader: try JournalReader(path: path)), model: ViewerModel(width: 80, height: 24, colors: false))
+            program.press(.character("F"))
+            #expect(program.model.following)
+            channel.emit(.replace(state: CapturedValue(["count": 1])), callSite: CallSite(), to: journal)
+            journal.flush()
+            program.send(.tick)
+            #expect(program.timeline.count == 2)
+            #expect(program.model.position == 1)  // it was at the end, so it follows
+            program.press(.character("g"))
+            channel.emit(.replace(state: CapturedValue(["count": 2])), callSite: CallSite(), to: journal)
+            journal.flush()
+            program.send(.tick)
+            #expect(program.timeline.count == 3)
+            #expect(program.model.position == 0)  // not at the end: the view stays put
+            journal.close()
+        }
     }
 
     @Test("only the cells that changed are written; a wide character is written whole")

@@ -91,36 +91,34 @@ struct ViewerTerminalTests {
     @Test("q quits within 100 ms while a search reads a large journal")
     func quitDuringSearch() throws {
         guard Self.tmuxPath != nil else { return }
-        let directory = NSTemporaryDirectory() + "rewind-slow-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/large.rewind"
-        let journal = try JournalLogger(path: path)
-        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Ticker"))
-        channel.emit(.created(state: CapturedValue(["tick": 0])), callSite: CallSite(), to: journal)
-        for tick in 0..<300_000 { channel.emit(.activity(CapturedValue(["tick": tick])), callSite: CallSite(), to: journal) }
-        journal.close()
+        try ViewerFixtures.withJournalPath("large.rewind") { path in
+            let journal = try JournalLogger(path: path)
+            let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Ticker"))
+            channel.emit(.created(state: CapturedValue(["tick": 0])), callSite: CallSite(), to: journal)
+            for tick in 0..<300_000 { channel.emit(.activity(CapturedValue(["tick": tick])), callSite: CallSite(), to: journal) }
+            journal.close()
 
-        try Self.tmux(["new-session", "-d", "-s", "slow", "-x", "100", "-y", "30",
-                       "TERM=xterm-256color '\(Self.binary)' '\(path)'; echo VIEWER-EXITED $? $(date +%s%N); sleep 30"])
-        defer { _ = try? Self.tmux(["kill-session", "-t", "slow"]) }
-        _ = try Self.screen(session: "slow") { $0.contains("step 1 of 300001") }
-        // Text that matches nothing and is not a plain word: the search reads every block.
-        try Self.tmux(["send-keys", "-t", "slow", "-l", "/no such tick 1"])
-        try Self.tmux(["send-keys", "-t", "slow", "Enter"])
-        let searching = try Self.screen(session: "slow") { $0.contains("searching") }
-        #expect(searching.contains("searching"))
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let pressed = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-        try Self.tmux(["send-keys", "-t", "slow", "q"])
-        let text = try Self.screen(session: "slow") { $0.contains("VIEWER-EXITED") }
-        let fields = text.split(separator: "\n").first { $0.contains("VIEWER-EXITED") }?.split(separator: " ") ?? []
-        #expect(fields.count == 3 && fields[1] == "0")
-        let exited = fields.count == 3 ? Int64(fields[2]) ?? 0 : 0
-        let milliseconds = Double(exited - pressed) / 1e6
-        print("quit during a search took \(milliseconds) ms (including tmux delivering the key)")
-        #expect(milliseconds < 100)
+            try Self.tmux(["new-session", "-d", "-s", "slow", "-x", "100", "-y", "30",
+                           "TERM=xterm-256color '\(Self.binary)' '\(path)'; echo VIEWER-EXITED $? $(date +%s%N); sleep 30"])
+            defer { _ = try? Self.tmux(["kill-session", "-t", "slow"]) }
+            _ = try Self.screen(session: "slow") { $0.contains("step 1 of 300001") }
+            // Text that matches nothing and is not a plain word: the search reads every block.
+            try Self.tmux(["send-keys", "-t", "slow", "-l", "/no such tick 1"])
+            try Self.tmux(["send-keys", "-t", "slow", "Enter"])
+            let searching = try Self.screen(session: "slow") { $0.contains("searching") }
+            #expect(searching.contains("searching"))
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            let pressed = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+            try Self.tmux(["send-keys", "-t", "slow", "q"])
+            let text = try Self.screen(session: "slow") { $0.contains("VIEWER-EXITED") }
+            let fields = text.split(separator: "\n").first { $0.contains("VIEWER-EXITED") }?.split(separator: " ") ?? []
+            #expect(fields.count == 3 && fields[1] == "0")
+            let exited = fields.count == 3 ? Int64(fields[2]) ?? 0 : 0
+            let milliseconds = Double(exited - pressed) / 1e6
+            print("quit during a search took \(milliseconds) ms (including tmux delivering the key)")
+            #expect(milliseconds < 100)
+        }
     }
 
     @Test("outside a terminal the viewer says so and points to log and show")

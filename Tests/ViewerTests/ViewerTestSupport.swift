@@ -18,6 +18,14 @@ enum ViewerFixtures {
         return program
     }
 
+    /// Runs `body` with the path of a new journal file in a fresh temporary directory, removed after.
+    static func withJournalPath<Result>(_ name: String, _ body: (String) throws -> Result) throws -> Result {
+        let directory = NSTemporaryDirectory() + "rewind-viewer-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        return try body(directory + "/" + name)
+    }
+
     /// Keys typed as text, one character each.
     static func typing(_ text: String) -> [Key] { text.map { Key.character($0) } }
 

@@ -3,7 +3,8 @@ import Rewind
 import RewindViewer
 
 /// The viewer on a large journal, as a user drives it: open and draw the first frame, step, jump,
-/// search. Each redraw is the update plus rendering the whole frame.
+/// search, and step with every dispatch folded. Each redraw is the update, the reads its commands
+/// ask for, and rendering the whole frame.
 enum ViewerMeasurement {
     struct Result: Codable {
         var journalEvents: Int
@@ -13,54 +14,48 @@ enum ViewerMeasurement {
         var jumpP50Milliseconds: Double
         var jumpMaxMilliseconds: Double
         var searchMilliseconds: Double
+        var foldedStepP50Milliseconds: Double
         var peakResidentMegabytes: Double
     }
 
     static func run(path: String) throws -> Result {
         func milliseconds(since start: UInt64) -> Double { Double(EventTime.monotonicNow() - start) / 1e6 }
+        func timed(_ keys: [Key], _ program: ViewerProgram) -> Double {
+            let start = EventTime.monotonicNow()
+            for key in keys { program.press(key) }
+            _ = program.frame()
+            return milliseconds(since: start)
+        }
         let opened = EventTime.monotonicNow()
         let timeline = Timeline(reader: try JournalReader(path: path))
-        var model = ViewerModel(width: 200, height: 60, colors: true, title: path)
-        _ = ViewerView.render(model, timeline: timeline)
+        let program = ViewerProgram(timeline: timeline, model: ViewerModel(width: 200, height: 60, colors: true, title: path))
+        _ = program.frame()
         let firstFrame = milliseconds(since: opened)
 
-        var steps: [Double] = []
-        for _ in 0..<300 {
-            let start = EventTime.monotonicNow()
-            model.handle(.right, timeline: timeline)
-            _ = ViewerView.render(model, timeline: timeline)
-            steps.append(milliseconds(since: start))
-        }
-        var jumps: [Double] = []
+        let steps = (0..<300).map { _ in timed([.right], program) }.sorted()
         var generator = SystemRandomNumberGenerator()
         let range = timeline.reader.sequenceRange!
-        for _ in 0..<50 {
+        let jumps = (0..<50).map { _ in
             let target = UInt64.random(in: range, using: &generator)
-            let start = EventTime.monotonicNow()
-            for key in [Key.character(":")] + String(target).map({ Key.character($0) }) + [Key.enter] {
-                model.handle(key, timeline: timeline)
-            }
-            _ = ViewerView.render(model, timeline: timeline)
-            jumps.append(milliseconds(since: start))
-        }
+            return timed([Key.character(":")] + String(target).map { Key.character($0) } + [.enter], program)
+        }.sorted()
         // A search that has to read forward through much of the journal: the reset at its end.
-        model.handle(.character("g"), timeline: timeline)
-        let searchStart = EventTime.monotonicNow()
-        for key in [Key.character("/")] + "released".map({ Key.character($0) }) + [Key.enter] {
-            model.handle(key, timeline: timeline)
-        }
-        _ = ViewerView.render(model, timeline: timeline)
-        let search = milliseconds(since: searchStart)
+        program.press(.character("g"))
+        let search = timed([Key.character("/")] + "released".map { Key.character($0) } + [.enter], program)
+        // Folded: every step crosses a group (the counter's commits are not dispatches, so this
+        // measures what asking about groups costs where there are none to fold).
+        program.press(.character("g"))
+        program.press(.character("z"))
+        let folded = (0..<300).map { _ in timed([.right], program) }.sorted()
 
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        steps.sort()
-        jumps.sort()
         return Result(
             journalEvents: timeline.count, firstFrameMilliseconds: firstFrame,
             stepP50Milliseconds: steps[steps.count / 2], stepMaxMilliseconds: steps.last!,
             jumpP50Milliseconds: jumps[jumps.count / 2], jumpMaxMilliseconds: jumps.last!,
-            searchMilliseconds: search, peakResidentMegabytes: Double(usage.ru_maxrss) / 1024
+            searchMilliseconds: search, foldedStepP50Milliseconds: folded[folded.count / 2],
+            peakResidentMegabytes: Double(usage.ru_maxrss) / 1024
         )
     }
 }

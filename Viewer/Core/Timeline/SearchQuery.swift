@@ -2,8 +2,10 @@ import Foundation
 import Rewind
 
 /// What `/` looks for: plain text (case-insensitive), or a regular expression when the query starts
-/// with `~` (`/~count = [0-9]+`). An event matches when its row's words do: kind, name, source,
-/// description, and what it carries (a change's `path = value`, an input, an activity), whole.
+/// with `~` (`/~count = [0-9]+`). An event matches when its name, source, description or what it
+/// carries (a change's `path = value`, an input, an activity, whole) does. Kinds are left to the
+/// filter (`f change`): every name, path and value of a block is in its string table, so a plain
+/// word can skip the blocks that cannot hold it, which a kind name would defeat.
 public struct SearchQuery: Sendable, Equatable {
     /// The query as typed.
     public let text: String
@@ -29,7 +31,7 @@ public struct SearchQuery: Sendable, Equatable {
 
     /// The text of an event that a search looks at.
     static func haystack(_ event: RecordedEvent) -> String {
-        [event.kind.rawValue, event.name, event.source.description, event.description, event.summary()].joined(separator: "\u{1F}")
+        [event.name, event.source.description, event.description, event.summary()].joined(separator: "\u{1F}")
     }
 
     /// Whether an event matches.
@@ -56,13 +58,10 @@ public struct SearchQuery: Sendable, Equatable {
         return found
     }
 
-    /// Whether a block's string table can rule the query out: only for a plain word that names no
-    /// kind or source (those are not in the table).
-    func wordForBlockSkipping(sources: [RecordedSource]) -> String? {
+    /// The word a block's string table can rule out (a plain word: letters and `_`); sources'
+    /// framework, type and label are in the table too.
+    func wordForBlockSkipping() -> String? {
         guard let literal, !literal.isEmpty, literal.allSatisfy({ $0.isLetter || $0 == "_" }) else { return nil }
-        let lowered = literal.lowercased()
-        if Event.Category.allCases.contains(where: { $0.rawValue.lowercased().contains(lowered) }) { return nil }
-        if sources.contains(where: { $0.description.lowercased().contains(lowered) }) { return nil }
         return literal
     }
 

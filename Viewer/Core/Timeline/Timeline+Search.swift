@@ -20,7 +20,7 @@ extension Timeline {
             self.folding = folding
             start = position
             candidate = position + (forward ? 1 : -1)
-            skipWord = query.wordForBlockSkipping(sources: timeline.sources)
+            skipWord = query.wordForBlockSkipping()
         }
 
         /// Runs for up to `budget` positions; `.some(result)` when done (`nil` result: no match).
@@ -74,7 +74,7 @@ extension Timeline {
 
         /// Reads up to `budget` blocks; returns whether the whole timeline has been counted.
         mutating func step(_ timeline: Timeline, budget: Int) -> Bool {
-            let skipWord = query.wordForBlockSkipping(sources: timeline.sources)
+            let skipWord = query.wordForBlockSkipping()
             var read = 0
             if let _ = timeline.firstPosition(ofBlock: 0) {
                 while block < timeline.reader.blocks.count, read < budget {

@@ -188,30 +188,28 @@ public enum ViewerView {
         }
     }
 
+    /// Every key, in the `?` overlay (it fits 80×24).
     static let helpLines = [
         "Keys",
-        "←/→  h/l     step backward / forward",
-        "↑/↓  j/k     move in the focused pane",
-        "PgUp/PgDn    page in the focused pane",
-        "g/G          first / last step",
-        ":N Enter     jump to step N",
-        "Tab          switch pane",
-        "Enter/Space  fold / unfold the dispatch (timeline)",
+        "←/→ h/l      step backward / forward (by shown rows)",
+        "↑/↓ j/k PgUp/PgDn wheel  move in the focused pane",
+        "g/G Home/End first / last step;  :N Enter  jump",
+        "Tab          switch pane: timeline, state, lower",
+        "Enter Space  fold / unfold the dispatch (timeline)",
         "             or the state node (state pane)",
         "z            fold / unfold every dispatch",
         "d            lower pane: diff / step detail",
         "< >          scroll the lower pane sideways",
         "+ -          expand / collapse the whole state",
-        "/text Enter  search (~text: regular expression)",
-        "n/N          next / previous match, wrapping",
+        "/text Enter  search (names, values); /~regex",
+        "n/N          next / previous match (wraps around)",
         "f            filter: change,activity  !change",
         "             TodoSample  !Flux  path:items",
-        "b/B          last / next step that changed",
-        "             the selected key path",
+        "b/B          last / next step that changed the",
+        "             selected key path (items by id)",
         "p            pin / unpin the diff base",
         "F            follow a journal being written",
-        "Esc          cancel a search or filter",
-        "?            this help      q  quit",
+        "Esc cancel a search or prompt   ? help   q quit",
     ]
 
     private static func drawHelp(_ screen: inout ScreenBuffer, _ model: ViewerModel) {
