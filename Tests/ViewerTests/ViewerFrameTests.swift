@@ -166,6 +166,19 @@ struct ViewerFrameTests {
         #expect(program.model.quitting)
     }
 
+    @Test("search matches are marked in the rows and the detail pane")
+    func searchHighlight() throws {
+        let program = try ViewerFixtures.program("demo.rewind", width: 200, height: 60, keys: ViewerFixtures.typing("/Coffee") + [.enter, .character("d")])
+        let frame = program.frame()
+        func marked(row: Int, columns: Range<Int>) -> String {
+            String(columns.filter { [ViewerView.match, ViewerView.matchOnCursor].contains(frame[row, $0].style) }.map { frame[row, $0].character })
+        }
+        let cursorRow = try #require((0..<frame.height).first { frame[$0, 0].character == "▶" })
+        #expect(marked(row: cursorRow, columns: 0..<program.model.leftWidth) == "Coffee")
+        let detailMarks = (0..<frame.height).map { marked(row: $0, columns: program.model.leftWidth..<frame.width) }.filter { !$0.isEmpty }
+        #expect(detailMarks.contains("Coffee"))
+    }
+
     @Test("search skips blocks that cannot match and finds what a full scan finds, both ways")
     func searchAcrossBlocks() throws {
         let timeline = try ViewerFixtures.timeline("demo.rewind")

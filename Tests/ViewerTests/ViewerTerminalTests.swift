@@ -121,6 +121,33 @@ struct ViewerTerminalTests {
         }
     }
 
+    @Test("the viewer ends when its terminal goes away")
+    func hangUp() throws {
+        guard Self.tmuxPath != nil else { return }
+        let pidFile = NSTemporaryDirectory() + "rewind-viewer-pid-" + UUID().uuidString
+        defer { unlink(pidFile) }
+        try Self.tmux(["new-session", "-d", "-s", "hangup", "-x", "80", "-y", "24",
+                       "cd '\(ViewerFixtures.root)' && sh -c 'echo $$ > \(pidFile); exec \(Self.binary) Fixtures/todo.rewind'"])
+        defer { _ = try? Self.tmux(["kill-session", "-t", "hangup"]) }
+        _ = try Self.screen(session: "hangup") { $0.contains("step 1 of 67") }
+        let pid = try #require(Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(pid, 0) == 0)
+        try Self.tmux(["kill-session", "-t", "hangup"])
+        // The terminal is gone: the viewer must not run on (polled, bounded: there is no signal
+        // for another process's exit).
+        // An exited process stays a zombie until tmux reaps it: read its state, not its existence.
+        func running() -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+            return !stat.contains(") Z ")
+        }
+        var alive = true
+        for _ in 0..<250 where alive {
+            alive = running()
+            if alive { usleep(20_000) }
+        }
+        #expect(!alive)
+    }
+
     @Test("outside a terminal the viewer says so and points to log and show")
     func notATerminal() throws {
         let process = Process()

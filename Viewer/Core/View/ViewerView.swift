@@ -14,6 +14,8 @@ public enum ViewerView {
     static let dim = CellStyle(dim: true)
     static let warning = CellStyle(color: 31, bold: true)
     static let match = CellStyle(color: 30, reverse: true, bold: true)
+    /// A match on the cursor's (reversed) row: bold yellow on the normal background.
+    static let matchOnCursor = CellStyle(color: 33, bold: true)
 
     /// The frame for `model`.
     public static func render(_ model: ViewerModel) -> ScreenBuffer {
@@ -47,7 +49,9 @@ public enum ViewerView {
     }
 
     /// Writes text with the search's matches marked.
-    private static func writeMarked(_ screen: inout ScreenBuffer, _ text: String, row: Int, column: Int, limit: Int, style: CellStyle, search: SearchQuery?) -> Int {
+    private static func writeMarked(_ screen: inout ScreenBuffer, _ text: String, row: Int, column: Int, limit: Int, style: CellStyle, search: SearchQuery?, onCursor: Bool = false) -> Int {
+        let style = onCursor ? CellStyle(color: style.color, reverse: true, bold: style.bold, dim: style.dim) : style
+        let match = onCursor ? matchOnCursor : match
         guard let search else { return screen.write(text, row: row, column: column, limit: limit, style: style) }
         var x = column
         var start = text.startIndex
@@ -68,11 +72,11 @@ public enum ViewerView {
         let layout = TimelineRowText(page: page, width: width)
         for (line, row) in page.rows.prefix(model.timelineRows).enumerated() {
             let isCursor = row.position == model.position
+            if isCursor { screen.write(String(repeating: " ", count: width), row: line + 2, column: 0, style: cursor) }
             var x = 0
             for piece in layout.pieces(row, isCursor: isCursor) {
-                x = writeMarked(&screen, piece.text, row: line + 2, column: x, limit: width - x, style: piece.style, search: piece.isSequence ? nil : model.search)
+                x = writeMarked(&screen, piece.text, row: line + 2, column: x, limit: width - x, style: piece.style, search: piece.isSequence ? nil : model.search, onCursor: isCursor)
             }
-            if isCursor { screen.style(row: line + 2, column: 0, length: width, cursor) }
         }
         if page.rows.isEmpty {
             screen.write("  (no events)", row: 2, column: 0, limit: width, style: dim)
