@@ -187,7 +187,7 @@ struct ViewerFrameTests {
             let query = try SearchQuery(text)
             let matching = (0..<timeline.count).filter { query.matches(timeline.event(at: $0)!) }
             func search(from position: Int, forward: Bool) -> Int? {
-                var job = Timeline.SearchJob(query, from: position, forward: forward, folding: Folding(), timeline: timeline)
+                var job = Timeline.SearchJob(query, from: position, forward: forward, folding: Folding())
                 while true { if let result = job.step(timeline, budget: 7) { return result } }
             }
             #expect(search(from: 0, forward: true) == matching.first { $0 > 0 } ?? matching.first, "\(text)")

@@ -139,9 +139,9 @@ enum Measurement {
                                     reads.reads, reads.journalEvents, reads.openMilliseconds, reads.p50Milliseconds, reads.p99Milliseconds, reads.maxMilliseconds))
             }
             if let viewer {
-                lines.append(String(format: "viewer on the %d-event counter journal (200×60): first frame %.1f ms; step p50 %.2f ms, max %.2f ms; jump p50 %.2f ms, max %.2f ms; search to the last event %.0f ms; folded step p50 %.2f ms; peak memory %.1f MB",
+                lines.append(String(format: "viewer on the %d-event counter journal (200×60): first frame %.1f ms; step p50 %.2f ms, max %.2f ms; jump p50 %.2f ms, max %.2f ms; search through the whole journal %.0f ms (then counting its matches %.0f ms); folded step p50 %.2f ms; peak memory %.1f MB",
                                     viewer.journalEvents, viewer.firstFrameMilliseconds, viewer.stepP50Milliseconds, viewer.stepMaxMilliseconds,
-                                    viewer.jumpP50Milliseconds, viewer.jumpMaxMilliseconds, viewer.searchMilliseconds, viewer.foldedStepP50Milliseconds, viewer.peakResidentMegabytes))
+                                    viewer.jumpP50Milliseconds, viewer.jumpMaxMilliseconds, viewer.searchMilliseconds, viewer.searchCountMilliseconds, viewer.foldedStepP50Milliseconds, viewer.peakResidentMegabytes))
             }
             lines.append("machine: \(machine)")
             return lines.joined(separator: "\n")

@@ -27,11 +27,12 @@ public enum ViewerMessage: Sendable {
 /// The reads the update asks for; the program runs them against the journal and answers with
 /// messages. Long ones run a little at a time, so keys are answered in between.
 public enum ViewerCommand: Sendable, Equatable {
-    /// Read the page for a cursor; `reveal` unfolds whatever hides a jumped-to step.
+    /// Read the page for a cursor, as it stands (after folding, a pin, a resize).
     case load(cursor: Int, top: Int, rows: Int, folding: Folding, pinned: UInt64?)
-    /// Move the cursor `rows` shown rows (or to an end), then load.
+    /// Move the cursor `rows` shown rows, then load. With `rows` 0 it lands on the nearest shown
+    /// row: forward from `from`, or backward when `from` is past the end (the `G` key).
     case move(from: Int, rows: Int, top: Int, screenRows: Int, folding: Folding, pinned: UInt64?)
-    /// Jump to a step by sequence number.
+    /// Jump to a step by sequence number; whatever folded dispatch hides it unfolds.
     case jump(sequence: UInt64, top: Int, screenRows: Int, folding: Folding, pinned: UInt64?)
     case search(SearchQuery, from: Int, forward: Bool, folding: Folding)
     case countHits(SearchQuery)

@@ -46,19 +46,26 @@ public final class ViewerProgram {
     }
 
     /// Handles one message and runs every command it leads to, to the end: what tests and the
-    /// benchmark use to drive the viewer without a terminal.
-    public func send(_ message: ViewerMessage) {
+    /// benchmark use to drive the viewer without a terminal. With `background: false`, work the
+    /// viewer does between keys (counting a search's matches) is left for later: the frame is then
+    /// what the user sees first.
+    public func send(_ message: ViewerMessage, background: Bool = true) {
         pending.append(message)
         drain()
-        while foreground != nil || hitCount != nil {
-            runSlice(budget: .max)
+        while foreground != nil || (background && hitCount != nil) {
+            runSlice(budget: .max, background: background)
             drain()
         }
     }
 
-    /// Sends a key (``send(_:)``).
-    public func press(_ keys: Key...) {
-        for key in keys { send(.key(key)) }
+    /// Sends keys (``send(_:background:)``).
+    public func press(_ keys: Key..., background: Bool = true) {
+        for key in keys { send(.key(key), background: background) }
+    }
+
+    /// Finishes the work left for between keys.
+    public func finishBackgroundWork() {
+        send(.tick)
     }
 
     /// Runs until the user quits or the terminal goes away.
@@ -115,7 +122,7 @@ public final class ViewerProgram {
             let newTop = timeline.top(showing: cursor, previousTop: top, rows: screenRows, folding: folding)
             pending.append(.pageLoaded(timeline.page(PageRequest(cursor: cursor, top: newTop, rows: screenRows, folding: folding, pinned: pinned))))
         case .search(let query, let from, let forward, let folding):
-            foreground = .search(Timeline.SearchJob(query, from: from, forward: forward, folding: folding, timeline: timeline))
+            foreground = .search(Timeline.SearchJob(query, from: from, forward: forward, folding: folding))
         case .countHits(let query):
             hitCount = Timeline.HitCountJob(query)
         case .filter(let filter, let text):
@@ -140,7 +147,7 @@ public final class ViewerProgram {
     }
 
     /// Runs the long work for about `budget` units (blocks or a few hundred events each).
-    private func runSlice(budget: Int) {
+    private func runSlice(budget: Int, background: Bool = true) {
         switch foreground {
         case .search(var job)?:
             if let result = job.step(timeline, budget: budget == .max ? .max : budget * 256) {
@@ -171,7 +178,7 @@ public final class ViewerProgram {
             break
         }
         // Counting matches runs only when nothing in the foreground does.
-        if foreground == nil, var job = hitCount {
+        if foreground == nil, background, var job = hitCount {
             let done = job.step(timeline, budget: budget == .max ? .max : max(1, budget / 4))
             hitCount = done ? nil : job
             pending.append(.hitsCounted(job.query, HitCount(total: job.total, isComplete: done, positions: job.positions)))

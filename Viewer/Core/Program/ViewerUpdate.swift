@@ -77,8 +77,8 @@ extension ViewerModel {
         case .right, .character("l"): return [move(by: 1)]
         case .up, .character("k"): return scrollFocused(by: -1)
         case .down, .character("j"): return scrollFocused(by: 1)
-        case .pageUp: return scrollFocused(by: -page_)
-        case .pageDown: return scrollFocused(by: page_)
+        case .pageUp: return scrollFocused(by: -pageSize)
+        case .pageDown: return scrollFocused(by: pageSize)
         case .wheelUp: return scrollFocused(by: -3)
         case .wheelDown: return scrollFocused(by: 3)
         case .character("g"), .home: return [move(toEnd: false)]
@@ -115,7 +115,7 @@ extension ViewerModel {
         return []
     }
 
-    private var page_: Int { max(1, timelineRows - 1) }
+    private var pageSize: Int { max(1, timelineRows - 1) }
 
     private static func describe(_ key: Key) -> String {
         if case .character(let character) = key { return "'\(VisibleText.escaped(String(character)))'" }

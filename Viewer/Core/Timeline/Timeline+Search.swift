@@ -14,7 +14,7 @@ extension Timeline {
         private var visited = 0
         private var skipWord: String?
 
-        init(_ query: SearchQuery, from position: Int, forward: Bool, folding: Folding, timeline: Timeline) {
+        init(_ query: SearchQuery, from position: Int, forward: Bool, folding: Folding) {
             self.query = query
             self.forward = forward
             self.folding = folding
