@@ -144,6 +144,10 @@ struct ViewerFrameTests {
         #expect(program.timeline.count == 4)
         program.press(contentsOf: ViewerFixtures.typing("f") + Array(repeating: .backspace, count: 30) + ViewerFixtures.typing("!change !willMutate !didMutate") + [.enter])
         #expect((0..<program.timeline.count).allSatisfy { ![.change, .willMutate, .didMutate].contains(program.timeline.event(at: $0)!.kind) })
+        // A filter keeps the step on screen when it shows it.
+        program.press(contentsOf: Self.jump(44))
+        program.press(contentsOf: ViewerFixtures.typing("f") + Array(repeating: .backspace, count: 40) + ViewerFixtures.typing("willDispatch") + [.enter])
+        #expect(current() == 44)
         program.press(contentsOf: ViewerFixtures.typing("f") + Array(repeating: .backspace, count: 40) + ViewerFixtures.typing("path:nextID") + [.enter])
         #expect(program.timeline.count > 0)
         #expect((0..<program.timeline.count).allSatisfy { program.timeline.event(at: $0)!.path == "nextID" || program.timeline.event(at: $0)!.kind == .didMutate })

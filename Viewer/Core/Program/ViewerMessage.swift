@@ -12,8 +12,9 @@ public enum ViewerMessage: Sendable {
     case searchFinished(SearchQuery, found: Int?, wrapped: Bool)
     /// Counting a search's matches went on (or ended).
     case hitsCounted(SearchQuery, HitCount)
-    /// A filter is in place (`nil`: cleared) and shows this many events.
-    case filterApplied(text: String?, count: Int)
+    /// A filter is in place (`nil`: cleared) and shows this many events; `cursor` is where the step
+    /// shown before now is (or the next one the filter keeps).
+    case filterApplied(text: String?, count: Int, cursor: Int)
     /// Blame ended with the step it found, or none.
     case blameFinished(FollowedPath, forward: Bool, BlameResult?)
     /// Long work moved on: a line for the status bar.

@@ -128,7 +128,7 @@ public final class ViewerProgram {
         case .filter(let filter, let text):
             guard let filter else {
                 timeline.apply(nil, matches: nil)
-                pending.append(.filterApplied(text: nil, count: timeline.count))
+                pending.append(.filterApplied(text: nil, count: timeline.count, cursor: positionOfShownStep()))
                 return
             }
             foreground = .filter(Timeline.FilterJob(filter), text: text)
@@ -140,6 +140,12 @@ public final class ViewerProgram {
         case .refresh:
             if timeline.refresh() { pending.append(.journalGrew) }
         }
+    }
+
+    /// Where the step on screen is in the timeline as it is now (after a filter changed it), or
+    /// the next step it keeps.
+    private func positionOfShownStep() -> Int {
+        model.page.step.flatMap { timeline.position(ofSequence: $0.event.sequence) } ?? 0
     }
 
     private func clamped(_ position: Int) -> Int {
@@ -161,7 +167,7 @@ public final class ViewerProgram {
             if job.step(timeline, budget: budget == .max ? .max : max(1, budget / 4)) {
                 foreground = nil
                 timeline.apply(job.filter, matches: job.found)
-                pending.append(.filterApplied(text: text, count: timeline.count))
+                pending.append(.filterApplied(text: text, count: timeline.count, cursor: positionOfShownStep()))
             } else {
                 foreground = .filter(job, text: text)
                 pending.append(.progress("filtering \(Self.percent(job.progress(timeline)))  Esc cancels"))

@@ -30,12 +30,13 @@ extension ViewerModel {
         case .hitsCounted(let query, let count):
             if query == search { hits = count }
             return []
-        case .filterApplied(let text, let count):
+        case .filterApplied(let text, let count, let cursor):
             progress = nil
             filterText = text
             if count == 0, let text { message = "no events match \(text)" }
             hits = nil
-            return [.load(cursor: 0, top: 0, rows: timelineRows, folding: folding, pinned: pinned)] + (search.map { [.countHits($0)] } ?? [])
+            timelineTop = 0
+            return [load(cursor: cursor)] + (search.map { [.countHits($0)] } ?? [])
         case .blameFinished(let path, let forward, let result):
             progress = nil
             guard let result else {
