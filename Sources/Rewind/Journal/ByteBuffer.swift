@@ -105,7 +105,11 @@ struct ByteReader {
     }
 
     mutating func string() throws(JournalFormatError) -> String {
-        let length = try count(atMost: remaining)
+        // The room left is judged after the length field is read: before it, a string could claim
+        // the length field's own bytes and run past the end.
+        let declared = try varint()
+        guard declared <= UInt64(remaining) else { throw .truncated("a string of \(declared) bytes", at: offset) }
+        let length = Int(declared)
         defer { offset += length }
         return String(decoding: bytes[offset..<(offset + length)], as: UTF8.self)
     }

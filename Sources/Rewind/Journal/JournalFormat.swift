@@ -136,7 +136,8 @@ struct BlockFrame: Equatable {
               let last = try? reader.fixed(UInt64.self), let firstWall = try? reader.fixed(Int64.self),
               let lastWall = try? reader.fixed(Int64.self), let payloadCRC = try? reader.fixed(UInt32.self),
               let headerCRC = try? reader.fixed(UInt32.self), headerCRC == Zlib.crc32(headerBytes),
-              uncompressed <= JournalFormat.maximumBlockLength, compressed > 0, uncompressed > 0
+              uncompressed <= JournalFormat.maximumBlockLength, compressed > 0, uncompressed > 0,
+              first <= last
         else { return nil }
         return BlockFrame(
             type: type, compressedLength: compressed, uncompressedLength: uncompressed, eventCount: count,

@@ -547,7 +547,9 @@ enum JournalIndex {
                 let position = try reader.count(atMost: max(0, order.count - 1))
                 guard order.indices.contains(position) else { throw .malformed("source reference beyond the table", at: reader.offset) }
                 let count = try reader.count(atMost: Int(frame.eventCount))
-                summaries[order[position]] = .init(eventCount: count, firstSequence: try reader.varint(), lastSequence: try reader.varint())
+                let first = try reader.varint(), last = try reader.varint()
+                guard first <= last else { throw .malformed("a source's first step after its last", at: reader.offset) }
+                summaries[order[position]] = .init(eventCount: count, firstSequence: first, lastSequence: last)
             }
             blocks.append(JournalBlock(offset: offset, frame: frame, sources: summaries))
         }

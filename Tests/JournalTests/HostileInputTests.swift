@@ -1,0 +1,24 @@
+@testable import Rewind
+import Testing
+
+/// Crafted bytes that once crashed the reader (issue 14, items 1 and 2).
+@Suite("Hostile journal input")
+struct HostileInputTests {
+    @Test("a string whose length runs past the end is an error, not a crash")
+    func stringPastTheEnd() throws {
+        // Length 5 with 4 bytes after it: the old check counted the length field's own byte.
+        var reader = ByteReader([5, 97, 98, 99, 100])
+        #expect(throws: JournalFormatError.self) { try reader.string() }
+        var fitting = ByteReader([4, 97, 98, 99, 100])
+        #expect(try fitting.string() == "abcd")
+    }
+
+    @Test("a block frame whose first step is above its last is not a frame")
+    func invertedSequenceRange() {
+        func frame(first: UInt64, last: UInt64) -> BlockFrame {
+            BlockFrame(type: .events, compressedLength: 1, uncompressedLength: 1, eventCount: 1, firstSequence: first, lastSequence: last, firstWallNanoseconds: 0, lastWallNanoseconds: 0, payloadCRC: 0)
+        }
+        #expect(BlockFrame.decode(frame(first: 1, last: 10).encoded(), at: 0) != nil)
+        #expect(BlockFrame.decode(frame(first: 10, last: 1).encoded(), at: 0) == nil)
+    }
+}
