@@ -35,10 +35,14 @@ public enum VisibleText {
         return "\"\(escaped(body))\""
     }
 
-    /// Whether a scalar is a control character that must not reach a terminal.
+    /// Whether a scalar is a control character that must not reach a terminal: C0, DEL, C1, the
+    /// line and paragraph separators, and the bidirectional controls (U+202E RIGHT-TO-LEFT OVERRIDE
+    /// and its kin reorder what follows them on screen, so recorded text could forge a line).
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-            || scalar.value == 0x2028 || scalar.value == 0x2029
+        let value = scalar.value
+        return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+            || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+            || value == 0x200E || value == 0x200F || value == 0x061C
     }
 
     /// `text` padded with spaces to at least `width` characters, for aligned columns; never cut.

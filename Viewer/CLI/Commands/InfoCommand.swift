@@ -68,7 +68,7 @@ struct InfoCommand: ParsableCommand {
         output.line("Sources")
         for summary in reader.sources {
             let label = summary.source.label.map { " \"\(VisibleText.escaped($0))\"" } ?? ""
-            output.line("  #\(summary.source.instanceID)  \(VisibleText.padded(summary.source.framework, to: 9)) \(VisibleText.padded(VisibleText.escaped(summary.source.typeName) + label, to: 20)) \(summary.eventCount) events (steps \(summary.sequences.lowerBound)–\(summary.sequences.upperBound))")
+            output.line("  #\(summary.source.instanceID)  \(VisibleText.padded(VisibleText.escaped(summary.source.framework), to: 9)) \(VisibleText.padded(VisibleText.escaped(summary.source.typeName) + label, to: 20)) \(summary.eventCount) events (steps \(summary.sequences.lowerBound)–\(summary.sequences.upperBound))")
         }
     }
 
