@@ -49,8 +49,12 @@ struct ViewerFrameTests {
     func folding() throws {
         let program = try ViewerFixtures.program("demo.rewind", width: 120, height: 40)
         func sequence() -> UInt64? { program.model.page.step?.event.sequence }
+        // Folding everything from inside a dispatch puts the cursor on the dispatch's row.
+        program.press(contentsOf: Self.jump(4))
         program.press(.character("z"))
         #expect(program.model.folding.foldsAll)
+        #expect(sequence() == 2)
+        program.press(.character("g"))
         #expect(sequence() == 1)
         program.press(.right)
         #expect(sequence() == 2)

@@ -30,8 +30,8 @@ public enum ViewerMessage: Sendable {
 public enum ViewerCommand: Sendable, Equatable {
     /// Read the page for a cursor, as it stands (after folding, a pin, a resize).
     case load(cursor: Int, top: Int, rows: Int, folding: Folding, pinned: UInt64?)
-    /// Move the cursor `rows` shown rows, then load. With `rows` 0 it lands on the nearest shown
-    /// row: forward from `from`, or backward when `from` is past the end (the `G` key).
+    /// Move the cursor `rows` shown rows, then load. With `rows` 0 it lands on `from` or, when a
+    /// folded dispatch hides it, on that dispatch's row.
     case move(from: Int, rows: Int, top: Int, screenRows: Int, folding: Folding, pinned: UInt64?)
     /// Jump to a step by sequence number; whatever folded dispatch hides it unfolds.
     case jump(sequence: UInt64, top: Int, screenRows: Int, folding: Folding, pinned: UInt64?)

@@ -105,7 +105,8 @@ public final class ViewerProgram {
             pending.append(.pageLoaded(timeline.page(PageRequest(cursor: clamped(cursor), top: top, rows: rows, folding: folding, pinned: pinned))))
         case .move(let from, let rows, let top, let screenRows, let folding, let pinned):
             var cursor = timeline.position(clamped(from), movedBy: rows, folding: folding)
-            if rows == 0, let shown = timeline.visiblePosition(from: cursor, forward: from < Int.max / 2, folding: folding) ?? timeline.visiblePosition(from: cursor, forward: false, folding: folding) {
+            // A hidden step is stood for by the folded dispatch row above it.
+            if rows == 0, let shown = timeline.visiblePosition(from: cursor, forward: false, folding: folding) ?? timeline.visiblePosition(from: cursor, forward: true, folding: folding) {
                 cursor = shown
             }
             let newTop = timeline.top(showing: cursor, previousTop: top, rows: screenRows, folding: folding)

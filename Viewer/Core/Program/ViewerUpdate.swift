@@ -100,7 +100,7 @@ extension ViewerModel {
         case .character("z"):
             folding.toggleAll()
             message = folding.foldsAll ? "dispatches folded: each shows its whole effect (z unfolds)" : "dispatches unfolded"
-            return [reload()]
+            return [load(cursor: position)]
         case .character("<"): lowerLeft = max(0, lowerLeft - 8)
         case .character(">"): lowerLeft += 8
         case .character("+"): collapsed = []
