@@ -12,8 +12,12 @@ struct EventText {
         self.style = style
     }
 
-    /// The columns before an event's summary take this many characters plus the source column.
-    static let fixedColumnsWidth = 6 + 1 + 10 + 1 + 1 + 13 + 1 + 16 + 1 + 26 + 1
+    /// The widths of the fixed columns: `#SEQ`, relative time, kind, name, call site.
+    static let sequenceWidth = 6, timeWidth = 10, kindWidth = 13, nameWidth = 16, callSiteWidth = 26
+
+    /// The columns before an event's summary take this many characters plus the source column
+    /// (each column and a space after it).
+    static let fixedColumnsWidth = [sequenceWidth, timeWidth, kindWidth, nameWidth, callSiteWidth].reduce(0) { $0 + $1 + 1 } + 1
 
     /// `#12    +00:00.012  Counter#1  didMutate     add step         Counter.swift:21  count = 1`,
     /// values cut after `valueLimit` characters. With `highlighting`, the first place the text
@@ -21,12 +25,12 @@ struct EventText {
     /// part of a value), the matched field is added with the text in its context.
     func line(_ event: RecordedEvent, valueLimit: Int = .max, highlighting match: String? = nil) -> String {
         var columns = [
-            style.paint(VisibleText.padded("#\(event.sequence)", to: 6), .dim),
+            style.paint(VisibleText.padded("#\(event.sequence)", to: Self.sequenceWidth), .dim),
             relativeTime(event.wallNanoseconds),
             style.paint(VisibleText.padded(VisibleText.escaped(event.source.description), to: sourceWidth), .cyan),
-            style.paint(VisibleText.padded(event.kind.rawValue, to: 13), TerminalStyle.color(for: event.kind)),
-            VisibleText.padded(highlight(VisibleText.escaped(event.name), match), to: 16),
-            VisibleText.padded(VisibleText.escaped(event.callSite), to: 26),
+            style.paint(VisibleText.padded(event.kind.rawValue, to: Self.kindWidth), TerminalStyle.color(for: event.kind)),
+            VisibleText.padded(highlight(VisibleText.escaped(event.name), match), to: Self.nameWidth),
+            VisibleText.padded(VisibleText.escaped(event.callSite), to: Self.callSiteWidth),
         ]
         let summary = event.summary(valueLimit: valueLimit)
         if !summary.isEmpty { columns.append(highlight(summary, match)) }

@@ -52,10 +52,11 @@ public final class ViewerProgram {
     public func send(_ message: ViewerMessage, background: Bool = true) {
         pending.append(message)
         drain()
-        while foreground != nil || (background && hitCount != nil) {
-            runSlice(budget: .max, background: background)
+        while foreground != nil {
+            runSlice(budget: .max, background: false)
             drain()
         }
+        if background { finishBackgroundWork() }
     }
 
     /// Sends keys (``send(_:background:)``).
@@ -65,7 +66,10 @@ public final class ViewerProgram {
 
     /// Finishes the work left for between keys.
     public func finishBackgroundWork() {
-        send(.tick)
+        while foreground != nil || hitCount != nil {
+            runSlice(budget: .max)
+            drain()
+        }
     }
 
     /// Runs until the user quits or the terminal goes away.

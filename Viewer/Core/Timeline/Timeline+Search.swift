@@ -65,34 +65,35 @@ extension Timeline {
     /// `3/17` beside a search. Runs in the background between keys.
     struct HitCountJob {
         let query: SearchQuery
-        private var block = 0
+        /// The next block to read (unfiltered) or the next position to look at (filtered).
+        private var next = 0
         private(set) var positions: [Int] = []
         private(set) var total = 0
         static let rememberedPositions = 100_000
 
         init(_ query: SearchQuery) { self.query = query }
 
-        /// Reads up to `budget` blocks; returns whether the whole timeline has been counted.
+        /// Reads up to `budget` blocks (or about as many events, filtered); returns whether the
+        /// whole timeline has been counted.
         mutating func step(_ timeline: Timeline, budget: Int) -> Bool {
+            if timeline.isFiltered {
+                let end = budget >= Int.max / 1024 ? timeline.count : min(timeline.count, next + budget * 512)
+                while next < end {
+                    if let event = timeline.event(at: next), query.matches(event) { record(next) }
+                    next += 1
+                }
+                return next >= timeline.count
+            }
             let skipWord = query.wordForBlockSkipping()
             var read = 0
-            if let _ = timeline.firstPosition(ofBlock: 0) {
-                while block < timeline.reader.blocks.count, read < budget {
-                    defer { block += 1 }
-                    read += 1
-                    if let skipWord, !timeline.reader.block(block, mayContainWord: skipWord) { continue }
-                    guard let events = timeline.events(inBlock: block), let first = timeline.firstPosition(ofBlock: block) else { continue }
-                    for (index, event) in events.enumerated() where query.matches(event) { record(first + index) }
-                }
-                return block >= timeline.reader.blocks.count
+            while next < timeline.reader.blocks.count, read < budget {
+                defer { next += 1 }
+                read += 1
+                if let skipWord, !timeline.reader.block(next, mayContainWord: skipWord) { continue }
+                guard let events = timeline.events(inBlock: next), let first = timeline.firstPosition(ofBlock: next) else { continue }
+                for (index, event) in events.enumerated() where query.matches(event) { record(first + index) }
             }
-            // Filtered: walk the shown positions.
-            let end = budget >= Int.max / 1024 ? timeline.count : min(timeline.count, block + budget * 512)
-            while block < end {
-                if let event = timeline.event(at: block), query.matches(event) { record(block) }
-                block += 1
-            }
-            return block >= timeline.count
+            return next >= timeline.reader.blocks.count
         }
 
         private mutating func record(_ position: Int) {

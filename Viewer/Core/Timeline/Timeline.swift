@@ -124,6 +124,9 @@ public final class Timeline {
         return (low - 1, position - blockStarts[low - 1])
     }
 
+    /// Whether a filter picks the events (positions are then the filter's, not the journal's).
+    var isFiltered: Bool { matches != nil }
+
     /// The first position of a block's events, when the timeline is not filtered.
     func firstPosition(ofBlock block: Int) -> Int? {
         matches == nil && blockStarts.indices.contains(block) ? blockStarts[block] : nil

@@ -55,14 +55,16 @@ struct TimelineRowText {
         guard let timeFormat else { return nil }
         let milliseconds = max(0, (wall - page.startNanoseconds) / 1_000_000)
         switch timeFormat {
-        case .milliseconds: return "+." + String(repeating: "0", count: 3 - String(milliseconds).count) + String(milliseconds)
-        case .seconds: return "+" + String(format2(Int(milliseconds / 1000))) + "." + pad3(Int(milliseconds % 1000))
+        case .milliseconds: return "+." + padded(Int(milliseconds), to: 3)
+        case .seconds: return "+" + padded(Int(milliseconds / 1000), to: 2) + "." + padded(Int(milliseconds % 1000), to: 3)
         case .minutes: return EventFormatter.elapsed(nanoseconds: wall - page.startNanoseconds)
         }
     }
 
-    private func format2(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    private func pad3(_ value: Int) -> String { String(repeating: "0", count: max(0, 3 - String(value).count)) + String(value) }
+    /// `value` with leading zeros to `digits` digits.
+    private func padded(_ value: Int, to digits: Int) -> String {
+        String(repeating: "0", count: max(0, digits - String(value).count)) + String(value)
+    }
 
     /// The kind as a short word.
     static func kindWord(_ kind: Event.Category) -> String {
