@@ -6,7 +6,6 @@ final class JournalEncoder {
     private var file: JournalFile
     private var rotation = 0
     private var builder = BlockBuilder()
-    private var blockSources: [(id: UInt64, source: EventSource)] = []
     private var tracks: [UInt64: SourceTrack] = [:]
     private let header: JournalHeader
     private var renumbering: Renumbering?
@@ -43,16 +42,10 @@ final class JournalEncoder {
         if renumbering != nil {
             (sequence, time, sourceID) = renumbering!.map(event)
         }
-        if !builder.contains(source: sourceID) {
-            blockSources.append((sourceID, event.source))
-        }
+        let recorded = renumbering.map { $0.deterministicCopy(of: event, sequence: sequence) } ?? event
         // The track is modified in place: copying it out and back would copy its state tree.
-        let (path, value, record) = describe(event, track: &tracks[sourceID, default: SourceTrack()])
-        if renumbering != nil {
-            builder.append(renumbering!.deterministicCopy(of: event, sequence: sequence), time: time, sequence: sequence, sourceID: sourceID, path: path, value: value, state: record)
-        } else {
-            builder.append(event, time: time, sequence: sequence, sourceID: sourceID, path: path, value: value, state: record)
-        }
+        let (body, state) = describe(recorded, track: &tracks[sourceID, default: SourceTrack()])
+        builder.append(EventRecord(recorded, sequence: sequence, time: time, body: body, state: state), source: event.source, sourceID: sourceID)
         if case .released = event.kind { tracks[sourceID] = nil }
         eventsWritten += 1
         if builder.recordBytes >= configuration.blockSize {
@@ -60,9 +53,10 @@ final class JournalEncoder {
         }
     }
 
-    /// What an event's record holds besides its fixed fields: the changed path, the value (a
-    /// change's new value or an activity), and the state record; updates the source's track.
-    private func describe(_ event: Event, track: inout SourceTrack) -> (path: String?, value: StateValue?, record: StateRecord?) {
+    /// What an event's record holds besides its fixed fields: its body (a change's path and new
+    /// value, an activity, a dispatch's input or a duration) and its state record; updates the
+    /// source's track.
+    private func describe(_ event: Event, track: inout SourceTrack) -> (body: EventRecord.Body, state: StateRecord?) {
         let options = configuration.captureOptions
         var path: String?
         var value: StateValue?
@@ -121,7 +115,14 @@ final class JournalEncoder {
             break
         }
         let record = newState.flatMap { stateRecord(for: &track, newState: $0) }
-        return (path, value, record)
+        let body: EventRecord.Body = switch event.kind {
+        case .change: .change(path: path ?? "", value: value ?? .null)
+        case .activity: .value(value ?? .null)
+        case .willDispatch: value.map { .value($0) } ?? .none
+        case .didDispatch(let duration), .didMutate(let duration, _): .duration(UInt64(max(0, duration.nanoseconds)))
+        default: .none
+        }
+        return (body, record)
     }
 
     /// Parsed paths, by their text: the same few paths change again and again.
@@ -136,9 +137,7 @@ final class JournalEncoder {
 
     /// Records that a writer in drop mode dropped events.
     func encodeDropped(_ dropped: DroppedRange, source: EventSource) throws(JournalWriteError) {
-        let marker = Event(sequence: dropped.sequences.upperBound, time: .now(), source: source, kind: .released, name: "", description: "", callSite: CallSite(), parent: nil)
-        builder.append(marker, time: marker.time, sequence: dropped.sequences.upperBound, sourceID: source.instanceID, path: nil, value: nil, state: nil, dropped: dropped)
-        if !blockSources.contains(where: { $0.id == source.instanceID }) { blockSources.append((source.instanceID, source)) }
+        builder.append(EventRecord(dropped: dropped, time: .now()), source: source, sourceID: source.instanceID)
     }
 
     /// A keyframe at a source's first state in each block, every `keyframeInterval` state records,
@@ -168,9 +167,8 @@ final class JournalEncoder {
     /// Compresses and writes the open block, then rotates the file if it grew past the limit.
     func sealBlock() throws(JournalWriteError) {
         guard !builder.isEmpty else { return }
-        try file.writeBlock(&builder, sources: blockSources, level: configuration.compressionLevel)
+        try file.writeBlock(&builder, level: configuration.compressionLevel)
         builder = BlockBuilder()
-        blockSources.removeAll(keepingCapacity: true)
         for key in tracks.keys { tracks[key]!.keyframedInBlock = false }
         if let limit = configuration.rotationSize, file.size >= limit {
             try file.finish(level: configuration.compressionLevel)

@@ -363,6 +363,10 @@ public final class JournalReader: @unchecked Sendable {
             do {
                 let decoded = try BlockDecoding.events(in: bytes)
                 guard decoded.events.count == Int(frame.eventCount) else { return .failure(.damaged("the block holds \(decoded.events.count) events, its frame says \(frame.eventCount)")) }
+                // Random access finds an event through its block's range: an event outside it
+                // could never be found, and would be found in the wrong block.
+                let range = frame.firstSequence...frame.lastSequence
+                guard decoded.events.allSatisfy({ range.contains($0.sequence) }) else { return .failure(.damaged("the block holds events outside its frame's range")) }
                 return .success(decoded)
             } catch {
                 return .failure(.damaged("its events cannot be decoded: \(error)"))
@@ -374,11 +378,7 @@ public final class JournalReader: @unchecked Sendable {
     private func loadIndex() -> Bool {
         guard fileSize >= JournalFormat.headerLength + JournalFormat.frameHeaderLength + JournalFormat.trailerLength else { return false }
         let trailer = readBytes(at: fileSize - JournalFormat.trailerLength, count: JournalFormat.trailerLength)
-        guard trailer.count == JournalFormat.trailerLength, Array(trailer.prefix(4)) == JournalFormat.trailerMagic else { return false }
-        var reader = ByteReader(trailer, offset: 4)
-        guard let indexOffset = try? reader.fixed(UInt64.self), let crc = try? reader.fixed(UInt32.self),
-              crc == Zlib.crc32(Array(trailer.prefix(12))), indexOffset < UInt64(fileSize) else { return false }
-        let offset = Int(indexOffset)
+        guard let offset = JournalIndex.indexOffset(fromTrailer: trailer, fileSize: fileSize) else { return false }
         guard let frame = BlockFrame.decode(readBytes(at: offset, count: JournalFormat.frameHeaderLength), at: 0), frame.type == .index,
               offset + frame.totalLength + JournalFormat.trailerLength == fileSize,
               case .success(let payload) = payload(at: offset, frame: frame),
@@ -513,46 +513,4 @@ public struct JournalBlock: Sendable, Equatable {
     public var compressedLength: Int { Int(frame.compressedLength) }
     /// The size of the block's payload decompressed.
     public var uncompressedLength: Int { Int(frame.uncompressedLength) }
-}
-
-/// The index block's payload (see docs/JOURNAL_FORMAT.md, "Index block").
-enum JournalIndex {
-    static func parse(_ payload: [UInt8], fileSize: Int) throws(JournalFormatError) -> (blocks: [JournalBlock], sources: [UInt64: RecordedSource], sourceOrder: [UInt64]) {
-        var reader = ByteReader(payload)
-        let sourceCount = try reader.count(atMost: reader.remaining / 4)
-        var sources: [UInt64: RecordedSource] = [:]
-        var order: [UInt64] = []
-        for _ in 0..<sourceCount {
-            let id = try reader.varint()
-            let framework = try reader.string()
-            let typeName = try reader.string()
-            let label = try reader.byte() == 1 ? try reader.string() : nil
-            sources[id] = RecordedSource(instanceID: id, framework: framework, typeName: typeName, label: label)
-            order.append(id)
-        }
-        let blockCount = try reader.count(atMost: reader.remaining / JournalFormat.frameHeaderLength)
-        var blocks: [JournalBlock] = []
-        blocks.reserveCapacity(blockCount)
-        for _ in 0..<blockCount {
-            let offset = try reader.count(atMost: fileSize)
-            let frameStart = reader.offset
-            try reader.skip(JournalFormat.frameHeaderLength)
-            guard let frame = BlockFrame.decode(payload, at: frameStart), frame.type == .events,
-                  offset >= JournalFormat.headerLength, offset + frame.totalLength <= fileSize else {
-                throw .malformed("an index entry that does not describe a block", at: frameStart)
-            }
-            let summaryCount = try reader.count(atMost: sourceCount)
-            var summaries: [UInt64: JournalBlock.SourceSummary] = [:]
-            for _ in 0..<summaryCount {
-                let position = try reader.count(atMost: max(0, order.count - 1))
-                guard order.indices.contains(position) else { throw .malformed("source reference beyond the table", at: reader.offset) }
-                let count = try reader.count(atMost: Int(frame.eventCount))
-                let first = try reader.varint(), last = try reader.varint()
-                guard first <= last else { throw .malformed("a source's first step after its last", at: reader.offset) }
-                summaries[order[position]] = .init(eventCount: count, firstSequence: first, lastSequence: last)
-            }
-            blocks.append(JournalBlock(offset: offset, frame: frame, sources: summaries))
-        }
-        return (blocks, sources, order)
-    }
 }

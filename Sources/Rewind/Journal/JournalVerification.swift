@@ -44,8 +44,7 @@ extension JournalReader {
         for block in walk.blocks {
             let bytes = walk.readBytes(at: block.offset + JournalFormat.frameHeaderLength, count: block.compressedLength)
             let sources = block.sources.keys.sorted().compactMap { walk.source($0) }
-            let summaries = block.sources.sorted { $0.key < $1.key }.map { (id: $0.key, summary: $0.value) }
-            try file.append(frame: block.frame, payload: bytes, sources: sources, summaries: summaries)
+            try file.append(frame: block.frame, payload: bytes, sources: sources, summaries: block.sources)
         }
         try file.finish(level: 1)
         return try verify()

@@ -1,0 +1,12 @@
+#ifndef REWIND_FUZZER_DRIVER_H
+#define REWIND_FUZZER_DRIVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// libFuzzer's driver: parses libFuzzer's own flags from argv and calls `test` with each input.
+/// Linked from libFuzzer when built with `-sanitize=fuzzer`; otherwise the weak stand-in in
+/// FuzzerDriver.c reports that the build has no fuzzer and returns 2.
+int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*test)(const uint8_t *data, size_t size));
+
+#endif

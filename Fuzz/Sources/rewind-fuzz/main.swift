@@ -1,0 +1,83 @@
+import FuzzerDriver
+import Foundation
+@_spi(Fuzzing) import Rewind
+
+// Feeds every input to the journal reader as a file, the way every command and app meets a journal:
+// open it, read every event, rebuild states, diff them, verify the file. The reader's promise is
+// that none of this crashes, hangs or allocates without bound, whatever the bytes are.
+//
+// An input starting with the journal signature's first byte (0x89) is a whole file. Any other input
+// is one block's uncompressed payload after a mode byte, framed with good checksums before it is
+// read: mutations in a real file rarely get past the block checksum to the decoder behind it.
+//
+//   rewind-fuzz seeds OUTPUT JOURNAL…   writes each block payload of the journals as a seed
+//   rewind-fuzz [libFuzzer flags] CORPUS…   fuzzes (see Fuzz/run)
+
+/// The file each input is written to (one per fuzzer process, on a memory file system when there
+/// is one).
+let inputPath: String = {
+    let directory = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+    return "\(directory)/rewind-fuzz-\(getpid()).rewind"
+}()
+
+/// How many events get their state rebuilt and diffed: enough to reach keyframes, diffs and the
+/// changes between them in every fixture, few enough to keep each input fast.
+let statefulEvents = 64
+
+func exercise(_ path: String) {
+    guard let reader = try? JournalReader(path: path) else { return }
+    _ = reader.sources
+    _ = reader.sequenceRange
+    _ = reader.timeSpan
+    _ = reader.lostEventCount
+    var previousStates: [UInt64: StateValue] = [:]
+    var seen = 0
+    for event in reader.events() {
+        _ = event.summary(valueLimit: 80)
+        seen += 1
+        guard seen <= statefulEvents else { continue }
+        let source = event.source.instanceID
+        guard let state = try? reader.state(of: source, at: event.sequence) else { continue }
+        if let previous = previousStates[source] {
+            _ = DiffRenderer().lines(from: previous, to: state)
+        }
+        previousStates[source] = state
+    }
+    if let last = reader.sequenceRange?.upperBound { _ = try? reader.event(sequence: last) }
+    _ = try? reader.verify()
+}
+
+if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "seeds" {
+    let output = CommandLine.arguments[2]
+    for journal in CommandLine.arguments.dropFirst(3) {
+        let name = URL(fileURLWithPath: journal).deletingPathExtension().lastPathComponent
+        for (number, payload) in try JournalFuzzing.payloads(ofJournalAt: journal).enumerated() {
+            let seed = Data([0]) + Data(payload)
+            try seed.write(to: URL(fileURLWithPath: "\(output)/\(name)-block\(number).payload"))
+        }
+    }
+    exit(0)
+}
+
+let descriptor = open(inputPath, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0o600)
+guard descriptor >= 0 else {
+    FileHandle.standardError.write(Data("rewind-fuzz: cannot create \(inputPath)\n".utf8))
+    exit(2)
+}
+
+var arguments = CommandLine.arguments.map { strdup($0) } + [nil]
+var argumentCount = Int32(CommandLine.arguments.count)
+let status = arguments.withUnsafeMutableBufferPointer { buffer -> Int32 in
+    var argv = buffer.baseAddress
+    return LLVMFuzzerRunDriver(&argumentCount, &argv) { data, size in
+        guard let data, size > 0 else { return 0 }
+        let input = UnsafeBufferPointer(start: data, count: size)
+        let file = input[0] == 0x89 ? Array(input) : JournalFuzzing.journal(wrappingPayload: Array(input.dropFirst()))
+        ftruncate(descriptor, 0)
+        _ = file.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        exercise(inputPath)
+        return 0
+    }
+}
+unlink(inputPath)
+exit(status)

@@ -1,0 +1,90 @@
+/// One event record of a block payload, with the fields the format stores (docs/JOURNAL_FORMAT.md,
+/// "Event records"). The writer makes one from each ``Event`` it encodes, and from each run of
+/// dropped events; readers get one back per record and turn it into a ``RecordedEvent``.
+/// `EventRecord+Coding.swift` is the one place the record's bytes are written and read.
+struct EventRecord {
+    var kind: Event.Category
+    var sequence: UInt64
+    var time: EventTime
+    /// The source's position in the block's source table.
+    var sourceIndex: Int
+    var name: String
+    var description: String
+    var file: RecordedText
+    var function: RecordedText
+    var line: UInt
+    /// The sequence number of the dispatch the event happened inside.
+    var parent: UInt64?
+    var body: Body
+    var state: StateRecord?
+
+    /// What follows the fixed fields, by kind.
+    enum Body: Equatable {
+        case none
+        /// A `didDispatch`'s or `didMutate`'s duration, in nanoseconds.
+        case duration(UInt64)
+        /// A change's path and new value.
+        case change(path: String, value: StateValue)
+        /// An activity's value, or the input a `willDispatch` carries.
+        case value(StateValue)
+        /// Events a writer in drop mode could not keep.
+        case dropped(DroppedRange)
+        /// Values the reader stepped over without building them (see
+        /// ``EventRecord/read(from:strings:clock:sourceCount:keepingValues:)``).
+        case skipped
+    }
+
+    /// A string of the record: the call site's static strings are interned by address on the
+    /// writer's side, so recording a call site allocates nothing.
+    enum RecordedText {
+        case text(String)
+        case callSite(StaticString)
+
+        var string: String {
+            switch self {
+            case .text(let text): text
+            case .callSite(let text): text.description
+            }
+        }
+    }
+}
+
+extension EventRecord {
+    /// The record of an event the writer encodes; `body` and `state` are what the writer captured.
+    init(_ event: Event, sequence: UInt64, time: EventTime, body: Body, state: StateRecord?) {
+        self.init(
+            kind: event.kind.category, sequence: sequence, time: time, sourceIndex: 0, name: event.name,
+            description: event.description, file: .callSite(event.callSite.file), function: .callSite(event.callSite.function),
+            line: event.callSite.line, parent: event.parent, body: body, state: state
+        )
+    }
+
+    /// The record of a run of events a writer in drop mode could not keep: it stands at the run's
+    /// highest sequence number, in the source the run came from.
+    init(dropped: DroppedRange, time: EventTime) {
+        self.init(
+            kind: .dropped, sequence: dropped.sequences.upperBound, time: time, sourceIndex: 0, name: "", description: "",
+            file: .text(""), function: .text(""), line: 0, parent: nil, body: .dropped(dropped), state: nil
+        )
+    }
+
+    /// The event as readers present it.
+    func recordedEvent(source: RecordedSource) -> RecordedEvent {
+        var event = RecordedEvent(
+            sequence: sequence, wallNanoseconds: time.wallNanoseconds, monotonicNanoseconds: time.monotonicNanoseconds,
+            source: source, kind: kind, name: name, description: description, file: file.string, function: function.string,
+            line: line, parent: parent
+        )
+        switch body {
+        case .none, .skipped: break
+        case .duration(let nanoseconds): event.duration = .nanoseconds(Int64(clamping: nanoseconds))
+        case .change(let path, let value):
+            event.path = path
+            event.value = value
+        case .value(let value): event.value = value
+        case .dropped(let range): event.dropped = range
+        }
+        event.stateRecord = state
+        return event
+    }
+}
