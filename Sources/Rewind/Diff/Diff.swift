@@ -11,9 +11,7 @@ public func diff(_ old: StateValue, _ new: StateValue) -> StateDiff {
 /// - Throws: ``DiffApplicationError`` when the diff does not fit the tree (it was made from another one).
 public func apply(_ diff: StateDiff, to old: StateValue) throws(DiffApplicationError) -> StateValue {
     var value = old
-    for change in diff.changes {
-        try StateDiffer.apply(change, components: change.path.components[...], to: &value)
-    }
+    try DiffApplication.apply(diff.changes[...], depth: 0, to: &value)
     return value
 }
 
@@ -69,63 +67,6 @@ enum StateDiffer {
             }
         default:
             changes.append(StateChange(path: path, operation: .changed(from: old, to: new)))
-        }
-    }
-
-    static func apply(_ change: StateChange, components: ArraySlice<StatePath.Component>, to value: inout StateValue) throws(DiffApplicationError) {
-        guard let first = components.first else {
-            guard case .changed(_, let new) = change.operation else {
-                throw DiffApplicationError(path: change.path, reason: "only a change can apply to the root")
-            }
-            value = new
-            return
-        }
-        let rest = components.dropFirst()
-        switch (value, first) {
-        case (.object(var fields), .key(let key)):
-            value = .null  // release the tree's reference so the fields are mutated in place
-            defer { value = .object(fields) }
-            if rest.isEmpty {
-                switch change.operation {
-                case .added(let new):
-                    guard fields[key] == nil else { throw DiffApplicationError(path: change.path, reason: "the field already exists") }
-                    fields.updateValue(new, forKey: key, insertingAt: min(change.fieldPosition ?? fields.count, fields.count))
-                case .removed:
-                    guard fields.removeValue(forKey: key) != nil else { throw DiffApplicationError(path: change.path, reason: "no such field") }
-                case .changed(_, let new):
-                    guard fields[key] != nil else { throw DiffApplicationError(path: change.path, reason: "no such field") }
-                    fields[key] = new
-                }
-            } else {
-                guard var child = fields[key] else { throw DiffApplicationError(path: change.path, reason: "no field '\(key)'") }
-                fields[key] = .null
-                try apply(change, components: rest, to: &child)
-                fields[key] = child
-            }
-        case (.array(var elements), .index(let index)):
-            value = .null
-            defer { value = .array(elements) }
-            if rest.isEmpty {
-                switch change.operation {
-                case .added(let new):
-                    guard index <= elements.count else { throw DiffApplicationError(path: change.path, reason: "index beyond the end") }
-                    elements.insert(new, at: index)
-                case .removed:
-                    guard elements.indices.contains(index) else { throw DiffApplicationError(path: change.path, reason: "no such element") }
-                    elements.remove(at: index)
-                case .changed(_, let new):
-                    guard elements.indices.contains(index) else { throw DiffApplicationError(path: change.path, reason: "no such element") }
-                    elements[index] = new
-                }
-            } else {
-                guard elements.indices.contains(index) else { throw DiffApplicationError(path: change.path, reason: "no element \(index)") }
-                var child = elements[index]
-                elements[index] = .null
-                try apply(change, components: rest, to: &child)
-                elements[index] = child
-            }
-        default:
-            throw DiffApplicationError(path: change.path, reason: "found \(value.shapeName) where the diff expects a container")
         }
     }
 }
