@@ -128,8 +128,9 @@ extension EventRecord {
         switch (StateTag(rawValue: try reader.byte()), keep) {
         case (.keyframe, true): record.state = .keyframe(try StateValueCoding.read(from: &reader, strings: strings))
         case (.diff, true): record.state = .diff(try StateValueCoding.readDiff(from: &reader, strings: strings))
-        case (.keyframe, false): try StateValueCoding.skip(in: &reader)
-        case (.diff, false): try StateValueCoding.skipDiff(in: &reader)
+        case (.keyframe, false): try StateValueCoding.skip(in: &reader, strings: strings)
+        // Diffs are small; reading one is the one definition of what a diff's bytes may be.
+        case (.diff, false): _ = try StateValueCoding.readDiff(from: &reader, strings: strings)
         case (nil, _): throw .malformed("unknown state record \(reader.bytes[tagOffset])", at: tagOffset)
         }
         return record
@@ -138,7 +139,7 @@ extension EventRecord {
     /// A value of the body: built (`.value`) or stepped over (`.skipped`).
     private static func readValue(from reader: inout ByteReader, strings: [String], keep: Bool) throws(JournalFormatError) -> Body {
         guard keep else {
-            try StateValueCoding.skip(in: &reader)
+            try StateValueCoding.skip(in: &reader, strings: strings)
             return .skipped
         }
         return .value(try StateValueCoding.read(from: &reader, strings: strings))

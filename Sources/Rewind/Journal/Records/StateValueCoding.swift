@@ -78,44 +78,28 @@ enum StateValueCoding {
         return strings[Int(index)]
     }
 
-    /// Steps over a value without building it.
-    static func skip(in reader: inout ByteReader, depth: Int = 0) throws(JournalFormatError) {
+    /// Steps over a value without building it, accepting exactly the bytes ``read(from:strings:depth:)``
+    /// accepts (string references included), so that a block does not read differently depending
+    /// on which of its values a reader wanted.
+    static func skip(in reader: inout ByteReader, strings: [String], depth: Int = 0) throws(JournalFormatError) {
         guard depth < JournalFormat.maximumTreeDepth else { throw .malformed("a value nested too deep", at: reader.offset) }
         let tagByte = try reader.byte()
         guard let tag = Tag(rawValue: tagByte) else { throw .malformed("unknown value tag \(tagByte)", at: reader.offset - 1) }
         switch tag {
         case .null, .false, .true: return
-        case .integer, .unsignedInteger, .string: _ = try reader.varint()
+        case .integer, .unsignedInteger: _ = try reader.varint()
+        case .string: _ = try string(from: &reader, strings)
         case .floatingPoint: try reader.skip(8)
         case .array:
-            for _ in 0..<(try reader.count(atMost: reader.remaining)) { try skip(in: &reader, depth: depth + 1) }
+            for _ in 0..<(try reader.count(atMost: reader.remaining)) { try skip(in: &reader, strings: strings, depth: depth + 1) }
         case .object:
             for _ in 0..<(try reader.count(atMost: reader.remaining / 2)) {
-                _ = try reader.varint()
-                try skip(in: &reader, depth: depth + 1)
+                _ = try string(from: &reader, strings)
+                try skip(in: &reader, strings: strings, depth: depth + 1)
             }
         case .opaque:
-            _ = try reader.varint()
-            _ = try reader.varint()
-        }
-    }
-
-    /// Steps over a diff without building it.
-    static func skipDiff(in reader: inout ByteReader) throws(JournalFormatError) {
-        for _ in 0..<(try reader.count(atMost: reader.remaining)) {
-            let operation = try reader.byte()
-            for _ in 0..<(try reader.count(atMost: reader.remaining)) {
-                _ = try reader.byte()
-                _ = try reader.varint()
-            }
-            switch operation {
-            case 0:
-                _ = try reader.varint()
-                try skip(in: &reader)
-            case 1: break
-            case 2: try skip(in: &reader)
-            default: throw .malformed("unknown change operation \(operation)", at: reader.offset)
-            }
+            _ = try string(from: &reader, strings)
+            _ = try string(from: &reader, strings)
         }
     }
 
