@@ -20,9 +20,10 @@ let inputPath: String = {
     return "\(directory)/rewind-fuzz-\(getpid()).rewind"
 }()
 
-/// How many events get their state rebuilt and diffed: enough to reach keyframes, diffs and the
-/// changes between them in every fixture, few enough to keep each input fast.
-let statefulEvents = 64
+/// How many of the first events get their state rebuilt and diffed with the one before; the last
+/// event of every source gets it too, which applies the whole chain from its last keyframe. Each
+/// rebuild decodes a block again, so a few keep the fuzzer fast.
+let statefulEvents = 8
 
 func exercise(_ path: String) {
     guard let reader = try? JournalReader(path: path) else { return }
@@ -31,18 +32,22 @@ func exercise(_ path: String) {
     _ = reader.timeSpan
     _ = reader.lostEventCount
     var previousStates: [UInt64: StateValue] = [:]
-    var seen = 0
-    for event in reader.events() {
-        _ = event.summary(valueLimit: 80)
-        seen += 1
-        guard seen <= statefulEvents else { continue }
-        let source = event.source.instanceID
-        guard let state = try? reader.state(of: source, at: event.sequence) else { continue }
+    var lastEvents: [UInt64: UInt64] = [:]
+    func rebuild(_ source: UInt64, at sequence: UInt64) {
+        guard let state = try? reader.state(of: source, at: sequence) else { return }
         if let previous = previousStates[source] {
             _ = DiffRenderer().lines(from: previous, to: state)
         }
         previousStates[source] = state
     }
+    var seen = 0
+    for event in reader.events() {
+        _ = event.summary(valueLimit: 80)
+        lastEvents[event.source.instanceID] = event.sequence
+        seen += 1
+        if seen <= statefulEvents { rebuild(event.source.instanceID, at: event.sequence) }
+    }
+    for (source, sequence) in lastEvents { rebuild(source, at: sequence) }
     if let last = reader.sequenceRange?.upperBound { _ = try? reader.event(sequence: last) }
     _ = try? reader.verify()
 }

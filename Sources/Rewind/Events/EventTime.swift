@@ -48,6 +48,13 @@ public struct EventTime: Sendable, Hashable, Comparable {
     }
 
     /// A wall-clock time as ISO 8601 text in UTC with microseconds: `2026-01-01T00:00:00.001000Z`.
+    /// The wall-clock nanoseconds from `start` to `end`, saturating: recorded times come from a
+    /// file, and a damaged one can hold any two.
+    public static func wallNanoseconds(from start: Int64, to end: Int64) -> Int64 {
+        let (difference, overflow) = end.subtractingReportingOverflow(start)
+        return overflow ? (end > start ? .max : .min) : difference
+    }
+
     public static func iso8601(wallNanoseconds: Int64) -> String {
         TimestampText.format(Date(timeIntervalSince1970: Double(wallNanoseconds) / 1_000_000_000))
     }

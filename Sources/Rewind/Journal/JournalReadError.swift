@@ -33,8 +33,26 @@ public struct JournalDamage: Sendable, Equatable, CustomStringConvertible {
     /// What was wrong.
     public var reason: String
 
+    /// How many events the stretch held, as far as its frame said (0 when it did not). Saturates,
+    /// since a damaged frame can claim any range.
+    public var lostEventCount: Int {
+        guard let sequences else { return 0 }
+        let span = Int(clamping: sequences.upperBound - sequences.lowerBound)
+        return span == .max ? .max : span + 1
+    }
+
     public var description: String {
         let lost = sequences.map { "events \($0.lowerBound)–\($0.upperBound) lost" } ?? "sequence range unknown"
         return "bytes \(byteRange.lowerBound)..<\(byteRange.upperBound): \(reason); \(lost)"
+    }
+}
+
+extension Sequence<JournalDamage> {
+    /// How many events the stretches held together (saturating).
+    var lostEventCount: Int {
+        reduce(0) { total, damage in
+            let (sum, overflow) = total.addingReportingOverflow(damage.lostEventCount)
+            return overflow ? .max : sum
+        }
     }
 }

@@ -120,7 +120,7 @@ public final class JournalReader: @unchecked Sendable {
 
     /// How many events ``damage`` lost, counting the stretches whose sequence range is known.
     public var lostEventCount: Int {
-        damage.compactMap(\.sequences).reduce(0) { $0 + Int($1.upperBound - $1.lowerBound + 1) }
+        damage.lostEventCount
     }
 
     /// The number of events in the readable blocks.

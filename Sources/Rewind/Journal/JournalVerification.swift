@@ -10,6 +10,9 @@ public struct JournalVerification: Sendable, Equatable {
     /// with the blocks).
     public var indexProblem: String?
 
+    /// How many events the damaged stretches held, as far as their frames said.
+    public var lostEventCount: Int { damage.lostEventCount }
+
     /// Whether the journal is entirely sound.
     public var isClean: Bool { damage.isEmpty && indexProblem == nil }
 }

@@ -18,11 +18,12 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
 
     func run() throws {
+        if let output { try JournalOpening.refuseToOverwrite(file, with: output) }
         let reader = try JournalOpening.open(file)
         let out: Output
         if let output {
             let descriptor = open(output, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw CommandFailure("cannot write \(output): \(String(cString: strerror(errno)))") }
+            guard descriptor >= 0 else { throw CommandFailure("cannot write \(VisibleText.escaped(output)): \(String(cString: strerror(errno)))") }
             out = Output(descriptor: descriptor)
         } else {
             out = Output()

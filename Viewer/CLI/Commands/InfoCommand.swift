@@ -17,9 +17,11 @@ struct InfoCommand: ParsableCommand {
         let output = Output()
         let sizes = reader.payloadSizes
         let span = reader.timeSpan
-        let integrity = reader.damage.isEmpty
-            ? (reader.hasIndex ? "clean" : "no index (the writer did not close it); blocks intact")
-            : "damaged: \(reader.damage.count) region(s) unreadable; run 'rewind verify'"
+        // The same check as `rewind verify`: every block read, the index compared with them. The
+        // index alone cannot tell whether the blocks it lists are intact.
+        let verification: JournalVerification
+        do { verification = try reader.verify() } catch { throw CommandFailure(error) }
+        let integrity = Self.integrity(verification)
         if json {
             output.line(JSONText.object { object in
                 object.field("file", file)
@@ -36,8 +38,9 @@ struct InfoCommand: ParsableCommand {
                 object.field("compressed_bytes", sizes.compressed)
                 object.field("uncompressed_bytes", sizes.uncompressed)
                 object.field("has_index", reader.hasIndex)
-                object.field("clean", reader.damage.isEmpty && reader.hasIndex)
-                object.raw("damage", "[" + reader.damage.map { JSONText.string($0.description) }.joined(separator: ",") + "]")
+                object.field("clean", verification.isClean)
+                object.field("integrity", integrity)
+                object.raw("damage", "[" + verification.damage.map { JSONText.string($0.description) }.joined(separator: ",") + "]")
                 object.raw("sources", "[" + reader.sources.map { summary in
                     JSONText.object {
                         $0.field("id", summary.source.instanceID)
@@ -57,7 +60,7 @@ struct InfoCommand: ParsableCommand {
         output.line("Format      version \(reader.header.formatVersion), written by Rewind \(VisibleText.escaped(reader.header.writerVersion))")
         output.line("Created     \(EventTime.iso8601(wallNanoseconds: reader.header.createdWallNanoseconds))")
         if let range = reader.sequenceRange, let span {
-            let seconds = Double(span.upperBound - span.lowerBound) / 1e9
+            let seconds = Double(EventTime.wallNanoseconds(from: span.lowerBound, to: span.upperBound)) / 1e9
             output.line("Events      \(reader.eventCount) (steps \(range.lowerBound)–\(range.upperBound)) over \(String(format: "%.3f", seconds)) s")
             output.line("Time        \(EventTime.iso8601(wallNanoseconds: span.lowerBound)) – \(EventTime.iso8601(wallNanoseconds: span.upperBound))")
         } else {
@@ -70,6 +73,17 @@ struct InfoCommand: ParsableCommand {
             let label = summary.source.label.map { " \"\(VisibleText.escaped($0))\"" } ?? ""
             output.line("  #\(summary.source.instanceID)  \(VisibleText.padded(VisibleText.escaped(summary.source.framework), to: 9)) \(VisibleText.padded(VisibleText.escaped(summary.source.typeName) + label, to: 20)) \(summary.eventCount) events (steps \(summary.sequences.lowerBound)–\(summary.sequences.upperBound))")
         }
+    }
+
+    /// One line on the journal's integrity, agreeing with `rewind verify`.
+    static func integrity(_ verification: JournalVerification) -> String {
+        if verification.isClean { return "clean (every block checked)" }
+        let lost = verification.lostEventCount
+        if !verification.damage.isEmpty {
+            let count = verification.damage.count
+            return "damaged: \(count) region\(count == 1 ? "" : "s") unreadable, \(lost) events lost; run 'rewind verify'"
+        }
+        return verification.indexProblem.map { "blocks intact; \($0)" } ?? "clean"
     }
 
     static func bytes(_ count: Int) -> String {

@@ -12,7 +12,7 @@ struct RecoverCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the clean journal.") var output: String
 
     func run() throws {
-        guard output != file else { throw CommandFailure("write the recovered journal to another file than \(file)") }
+        try JournalOpening.refuseToOverwrite(file, with: output)
         let reader = try JournalOpening.open(file, warnAboutDamage: false)
         let lost: JournalVerification
         do { lost = try reader.verify() } catch { throw CommandFailure(error) }

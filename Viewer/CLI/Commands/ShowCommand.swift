@@ -30,5 +30,8 @@ struct ShowCommand: ParsableCommand {
             output.line("\(VisibleText.escaped(chosen.description)) at step \(at) (\(what))")
             output.line(state.indentedDescription())
         }
+        // Rebuilding the state may have met a damaged block that the index hid until it was read.
+        output.flush()
+        JournalOpening.warnAboutDamage(in: reader)
     }
 }

@@ -63,7 +63,7 @@ struct EventText {
 
     /// `+MM:SS.mmm` from the first event.
     func relativeTime(_ wall: Int64) -> String {
-        EventFormatter.elapsed(nanoseconds: wall - startNanoseconds)
+        EventFormatter.elapsed(nanoseconds: EventTime.wallNanoseconds(from: startNanoseconds, to: wall))
     }
 
     /// The event as one JSON object with stable keys; `state` is added by export.

@@ -27,6 +27,16 @@ enum JournalOpening {
         Output.error("warning: \(path) is damaged (\(count) region\(count == 1 ? "" : "s"), \(reader.lostEventCount) events lost); showing what survived — run 'rewind verify \(path)' for details")
     }
 
+    /// Refuses an output path that is the input journal under any name (the same path, another
+    /// spelling of it, a link to it): writing would empty the journal before it is read.
+    static func refuseToOverwrite(_ input: String, with output: String) throws {
+        var inputStatus = stat(), outputStatus = stat()
+        guard stat(output, &outputStatus) == 0, stat(input, &inputStatus) == 0 else { return }
+        if inputStatus.st_dev == outputStatus.st_dev && inputStatus.st_ino == outputStatus.st_ino {
+            throw CommandFailure("\(VisibleText.escaped(output)) is the journal being read; write to another file")
+        }
+    }
+
     /// How much damage has been reported per open journal. The command line is single-threaded.
     nonisolated(unsafe) private static var reported: [ObjectIdentifier: Int] = [:]
 

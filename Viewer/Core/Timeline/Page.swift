@@ -100,7 +100,7 @@ extension Timeline {
         return Page(
             top: positions.first ?? request.top, cursor: request.cursor, rows: rows, step: step, eventCount: count,
             startNanoseconds: reader.timeSpan?.lowerBound ?? 0,
-            spanNanoseconds: reader.timeSpan.map { $0.upperBound - $0.lowerBound } ?? 0,
+            spanNanoseconds: reader.timeSpan.map { EventTime.wallNanoseconds(from: $0.lowerBound, to: $0.upperBound) } ?? 0,
             sources: sources, isDamaged: !reader.damage.isEmpty, lostEventCount: reader.lostEventCount, path: reader.path,
             folding: request.folding
         )

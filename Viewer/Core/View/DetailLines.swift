@@ -11,7 +11,7 @@ enum DetailLines {
         ]
         if !event.name.isEmpty { lines.append("name      \(VisibleText.escaped(event.name))") }
         if !event.description.isEmpty { lines.append("about     \(VisibleText.escaped(event.description))") }
-        lines.append("time      \(EventTime.iso8601(wallNanoseconds: event.wallNanoseconds))  (\(EventFormatter.elapsed(nanoseconds: event.wallNanoseconds - page.startNanoseconds)))")
+        lines.append("time      \(EventTime.iso8601(wallNanoseconds: event.wallNanoseconds))  (\(EventFormatter.elapsed(nanoseconds: EventTime.wallNanoseconds(from: page.startNanoseconds, to: event.wallNanoseconds))))")
         if !event.callSite.isEmpty {
             lines.append("call site \(VisibleText.escaped(event.callSite))" + (event.function.isEmpty ? "" : " in \(VisibleText.escaped(event.function))"))
         }

@@ -53,11 +53,11 @@ struct TimelineRowText {
     /// `+.137`, `+12.137` or `+01:12.137` after the first event.
     func time(_ wall: Int64) -> String? {
         guard let timeFormat else { return nil }
-        let milliseconds = max(0, (wall - page.startNanoseconds) / 1_000_000)
+        let milliseconds = max(0, EventTime.wallNanoseconds(from: page.startNanoseconds, to: wall) / 1_000_000)
         switch timeFormat {
         case .milliseconds: return "+." + padded(Int(milliseconds), to: 3)
         case .seconds: return "+" + padded(Int(milliseconds / 1000), to: 2) + "." + padded(Int(milliseconds % 1000), to: 3)
-        case .minutes: return EventFormatter.elapsed(nanoseconds: wall - page.startNanoseconds)
+        case .minutes: return EventFormatter.elapsed(nanoseconds: EventTime.wallNanoseconds(from: page.startNanoseconds, to: wall))
         }
     }
 
