@@ -22,6 +22,46 @@ public enum VisibleText {
         return result
     }
 
+    /// `text` made safe to write to a terminal as the last step before it is written: every control
+    /// character is escaped as ``escaped(_:)`` does, except `\n`, `\t` and the colour sequences
+    /// (SGR: `ESC [` digits and `;` then `m`) the program styles its own output with — they can
+    /// only colour text, never move the cursor, retitle the window or reach the clipboard. Text from
+    /// a recording is escaped before it is styled, so none of its escapes survive to this point.
+    public static func terminalSafe(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0 != "\n" && $0 != "\t" && isControl($0) }) else { return text }
+        let scalars = Array(text.unicodeScalars)
+        var result = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "\u{1B}", let end = colourSequenceEnd(scalars, from: index) {
+                result.append(contentsOf: scalars[index...end])
+                index = end + 1
+                continue
+            }
+            if scalar == "\n" || scalar == "\t" || !isControl(scalar) {
+                result.append(scalar)
+            } else {
+                result.append(contentsOf: escaped(String(scalar)).unicodeScalars)
+            }
+            index += 1
+        }
+        return String(result)
+    }
+
+    /// The index of the `m` that ends a colour sequence starting at `start`, if one does.
+    private static func colourSequenceEnd(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
+        guard start + 2 < scalars.count, scalars[start + 1] == "[" else { return nil }
+        var index = start + 2
+        while index < scalars.count, index - start < 32 {
+            let scalar = scalars[index]
+            if scalar == "m" { return index }
+            guard ("0"..."9").contains(scalar) || scalar == ";" else { return nil }
+            index += 1
+        }
+        return nil
+    }
+
     /// `text` in double quotes with `"` and `\` escaped and control characters made visible.
     public static func quoted(_ text: String) -> String {
         var body = ""

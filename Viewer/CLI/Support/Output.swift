@@ -3,6 +3,9 @@ import Rewind
 
 /// Standard output and error for the commands: buffered, colour only on a terminal without
 /// `NO_COLOR`, and quiet when the reader of a pipe goes away (`rewind log … | head`).
+///
+/// Every line passes ``VisibleText/terminalSafe(_:)`` on its way out: whatever a command forgot to
+/// escape, nothing it writes can act on a terminal except its own colours.
 final class Output {
     let style: TerminalStyle
     private var buffer: [UInt8] = []
@@ -17,7 +20,7 @@ final class Output {
 
     /// Writes one line (a newline is added).
     func line(_ text: String = "") {
-        buffer.append(contentsOf: text.utf8)
+        buffer.append(contentsOf: VisibleText.terminalSafe(text).utf8)
         buffer.append(0x0A)
         if buffer.count >= 64 * 1024 { flush() }
     }
@@ -41,7 +44,7 @@ final class Output {
 
     /// Writes one line to standard error at once.
     static func error(_ text: String) {
-        let bytes = Array((text + "\n").utf8)
+        let bytes = Array((VisibleText.terminalSafe(text) + "\n").utf8)
         bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }
