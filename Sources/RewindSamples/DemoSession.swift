@@ -25,13 +25,13 @@ public enum DemoSession {
         }
     }
 
-    /// Records the session into a journal at `path`; deterministic journals are byte-identical from
-    /// one run to the next.
+    /// Records the session into a journal at `path` (replacing a file there: the caller named it);
+    /// deterministic journals are byte-identical from one run to the next.
     public static func record(_ samples: [Sample] = Sample.allCases, to path: String, deterministic: Bool = false) throws(JournalWriteError) {
         var configuration = JournalConfiguration()
         configuration.deterministic = deterministic
-        // Small blocks, so that even this short session spans several and damage loses only part.
-        configuration.blockSize = 512
+        configuration.replaceExisting = true
+        configuration.blockSize = 512  // several blocks even in this short session: damage loses only part
         let journal = try JournalLogger(path: path, configuration: configuration)
         run(samples, logger: journal)
         journal.close()

@@ -51,7 +51,7 @@ struct JournalWriterTests {
         let model = CounterModel()
         model.set(logger: journal)
         model.commit { $0.update(1, \.count) }
-        journal.flush()
+        try journal.flush()
 
         let reader = try JournalReader(path: path)
         #expect(!reader.hasIndex)
@@ -60,7 +60,7 @@ struct JournalWriterTests {
         #expect(reader.refresh() == 0)
 
         model.commit { $0.update(2, \.count) }
-        journal.flush()
+        try journal.flush()
         #expect(reader.refresh() == 1)
         #expect(reader.eventCount == 7)
         let id = model.eventSource.instanceID

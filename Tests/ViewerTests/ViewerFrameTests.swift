@@ -233,19 +233,19 @@ struct ViewerFrameTests {
             let journal = try JournalLogger(path: path)
             let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Live"))
             channel.emit(.created(state: CapturedValue(["count": 0])), callSite: CallSite(), to: journal)
-            journal.flush()
+            try journal.flush()
 
             let program = ViewerProgram(timeline: Timeline(reader: try JournalReader(path: path)), model: ViewerModel(width: 80, height: 24, colors: false))
             program.press(.character("F"))
             #expect(program.model.following)
             channel.emit(.replace(state: CapturedValue(["count": 1])), callSite: CallSite(), to: journal)
-            journal.flush()
+            try journal.flush()
             program.send(.tick)
             #expect(program.timeline.count == 2)
             #expect(program.model.position == 1)  // it was at the end, so it follows
             program.press(.character("g"))
             channel.emit(.replace(state: CapturedValue(["count": 2])), callSite: CallSite(), to: journal)
-            journal.flush()
+            try journal.flush()
             program.send(.tick)
             #expect(program.timeline.count == 3)
             #expect(program.model.position == 0)  // not at the end: the view stays put

@@ -8,7 +8,10 @@ struct BlockBuilder {
     private(set) var sources: [RecordedSource] = []
     private var records = ByteWriter(capacity: 72 * 1024)
     private var clock = RecordClock(monotonicBase: 0, wallBase: 0)
+    /// Records in the block, dropped-events records included.
     private(set) var eventCount = 0
+    /// Dropped-events records among them.
+    private(set) var droppedRecordCount = 0
     private(set) var firstSequence = UInt64.max
     private(set) var lastSequence: UInt64 = 0
     private(set) var firstWall = Int64.max
@@ -31,6 +34,7 @@ struct BlockBuilder {
             openedAtMonotonic = EventTime.monotonicNow()
         }
         eventCount += 1
+        if record.kind == .dropped { droppedRecordCount += 1 }
         firstSequence = min(firstSequence, record.sequence)
         lastSequence = max(lastSequence, record.sequence)
         firstWall = min(firstWall, record.time.wallNanoseconds)

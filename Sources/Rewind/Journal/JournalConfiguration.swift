@@ -30,6 +30,17 @@ public struct JournalConfiguration: Sendable {
     /// are seen), so that the same session always produces the same bytes: for fixtures and tests.
     public var deterministic: Bool = false
 
+    /// Replace a file already at the journal's path (or a rotated file's). Off by default: opening
+    /// a journal on an existing file fails, so an earlier recording is never lost by accident.
+    public var replaceExisting: Bool = false
+    /// Called once, on the writer's thread, when writing fails (a full disk, an I/O error). The
+    /// journal stops writing then; the file stays readable up to its last good block, and
+    /// ``JournalLogger/flush()``, ``JournalLogger/sync()`` and ``JournalLogger/statistics`` report
+    /// the failure too.
+    public var onFailure: (@Sendable (JournalWriteError) -> Void)? = nil
+    /// For tests: writes that would take a file past this many bytes fail as on a full disk.
+    var sizeLimitForTesting: Int? = nil
+
     /// The default configuration.
     public init() {}
 }

@@ -9,7 +9,10 @@ final class JournalEncoder {
     private var tracks: [UInt64: SourceTrack] = [:]
     private let header: JournalHeader
     private var renumbering: Renumbering?
+    /// Events in blocks written to the file (a dropped-events record is not an event).
     private(set) var eventsWritten = 0
+    /// Events encoded, whether their block is written yet or not.
+    private(set) var eventsEncoded = 0
 
     /// What the writer remembers about one source between events.
     private struct SourceTrack {
@@ -26,7 +29,7 @@ final class JournalEncoder {
         self.configuration = configuration
         self.basePath = path
         self.header = header
-        self.file = try JournalFile(path: path, header: header)
+        self.file = try JournalFile(path: path, header: header, replaceExisting: configuration.replaceExisting, sizeLimit: configuration.sizeLimitForTesting)
         if configuration.deterministic { renumbering = Renumbering() }
     }
 
@@ -47,7 +50,7 @@ final class JournalEncoder {
         let (body, state) = describe(recorded, track: &tracks[sourceID, default: SourceTrack()])
         builder.append(EventRecord(recorded, sequence: sequence, time: time, body: body, state: state), source: event.source, sourceID: sourceID)
         if case .released = event.kind { tracks[sourceID] = nil }
-        eventsWritten += 1
+        eventsEncoded += 1
         if builder.recordBytes >= configuration.blockSize {
             try sealBlock()
         }
@@ -168,16 +171,17 @@ final class JournalEncoder {
     func sealBlock() throws(JournalWriteError) {
         guard !builder.isEmpty else { return }
         try file.writeBlock(&builder, level: configuration.compressionLevel)
+        eventsWritten += builder.eventCount - builder.droppedRecordCount
         builder = BlockBuilder()
         for key in tracks.keys { tracks[key]!.keyframedInBlock = false }
         if let limit = configuration.rotationSize, file.size >= limit {
             try file.finish(level: configuration.compressionLevel)
             rotation += 1
-            file = try JournalFile(path: Self.rotatedPath(basePath, rotation), header: header)
+            file = try JournalFile(path: Self.rotatedPath(basePath, rotation), header: header, replaceExisting: configuration.replaceExisting, sizeLimit: configuration.sizeLimitForTesting)
         }
     }
 
-    func sync() { file.sync() }
+    func sync() throws(JournalWriteError) { try file.sync() }
 
     func finish() throws(JournalWriteError) {
         try sealBlock()

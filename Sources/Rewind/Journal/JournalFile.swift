@@ -11,10 +11,19 @@ final class JournalFile {
     private var sources: [UInt64: RecordedSource] = [:]
     private var sourceOrder: [UInt64] = []
 
-    /// Creates (or truncates) the file with mode 0600 and writes the header.
-    init(path: String, header: JournalHeader) throws(JournalWriteError) {
+    /// For tests: writes that would take the file past this many bytes fail with `ENOSPC`, as on
+    /// a full disk.
+    private let sizeLimit: Int?
+
+    /// Creates the file with mode 0600 and writes the header. An existing file is replaced only
+    /// when `replaceExisting` is set; a symbolic link at `path` is never followed.
+    init(path: String, header: JournalHeader, replaceExisting: Bool, sizeLimit: Int? = nil) throws(JournalWriteError) {
         self.path = path
-        let opened = open(path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o600)
+        self.sizeLimit = sizeLimit
+        // O_NOFOLLOW: a link planted at the path cannot redirect the recording (or truncate the
+        // file it points at). O_EXCL: an earlier recording is not lost by accident.
+        let flags = O_CREAT | O_WRONLY | O_CLOEXEC | O_NOFOLLOW | (replaceExisting ? O_TRUNC : O_EXCL)
+        let opened = open(path, flags, 0o600)
         guard opened >= 0 else { throw JournalWriteError(path: path, operation: "create", code: errno) }
         descriptor = opened
         // A file that already existed keeps its mode through O_TRUNC; recordings are private.
@@ -26,13 +35,20 @@ final class JournalFile {
         close(descriptor)
     }
 
+    /// Appends `bytes` whole, or throws and cuts the file back to where it was: a block half
+    /// written (a full disk) is taken away, so the file ends with its last good block.
     private func write(_ bytes: [UInt8]) throws(JournalWriteError) {
         var written = 0
         while written < bytes.count {
-            let result = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            let room = sizeLimit.map { max(0, $0 - size - written) } ?? Int.max
+            let result = room == 0 ? -1 : bytes.withUnsafeBytes {
+                Foundation.write(descriptor, $0.baseAddress! + written, min($0.count - written, room))
+            }
             if result < 0 {
-                if errno == EINTR { continue }
-                throw JournalWriteError(path: path, operation: "write", code: errno)
+                let code = room == 0 ? ENOSPC : errno
+                if code == EINTR { continue }
+                if written > 0 { _ = ftruncate(descriptor, off_t(size)) }
+                throw JournalWriteError(path: path, operation: "write", code: code)
             }
             written += result
         }
@@ -63,8 +79,10 @@ final class JournalFile {
         blocks.append(JournalBlock(offset: offset, frame: frame, sources: summaries))
     }
 
-    func sync() {
-        fsync(descriptor)
+    /// Forces what was written to the disk; the disk's own failure (`EIO`, or `ENOSPC` on file
+    /// systems that allocate late) is reported here.
+    func sync() throws(JournalWriteError) {
+        guard fsync(descriptor) == 0 else { throw JournalWriteError(path: path, operation: "sync", code: errno) }
     }
 
     /// Writes the index block and the trailer that points at it; the file is complete afterwards.
@@ -80,7 +98,7 @@ final class JournalFile {
         )
         let indexOffset = size
         try write(frame.encoded() + compressed + JournalIndex.trailer(indexOffset: indexOffset))
-        fsync(descriptor)
+        try sync()
     }
 }
 
@@ -88,12 +106,16 @@ final class JournalFile {
 public struct JournalWriteError: Error, CustomStringConvertible, Equatable {
     /// The file.
     public var path: String
-    /// What failed: `create` or `write`.
+    /// What failed: `create`, `write` or `sync`.
     public var operation: String
     /// The system error number.
     public var code: Int32
 
     public var description: String {
-        "cannot \(operation) journal '\(path)': \(String(cString: strerror(code)))"
+        switch (operation, code) {
+        case ("create", EEXIST): "cannot create journal '\(path)': a file is already there (set JournalConfiguration.replaceExisting to replace it)"
+        case ("create", ELOOP): "cannot create journal '\(path)': it is a symbolic link, and journals are never written through one"
+        default: "cannot \(operation) journal '\(path)': \(String(cString: strerror(code)))"
+        }
     }
 }

@@ -17,6 +17,11 @@ import Foundation
 ///
 /// States that hold class instances are read on the writer's thread, after the caller moved on:
 /// record value types (or immutable objects) to get exactly the state of each step.
+///
+/// When writing fails (a full disk, an I/O error) the journal stops writing: the file keeps every
+/// block written before the failure and nothing after it; ``flush()`` and ``sync()`` throw the
+/// failure, ``JournalConfiguration/onFailure`` is called once, and ``statistics`` counts what is on
+/// disk and what was lost.
 public final class JournalLogger: CycleLogging, @unchecked Sendable {
     // Unchecked: the queue fields are guarded by `condition`; `encoder` is used only by the writer
     // thread (and by `close()` after that thread has ended).
@@ -41,12 +46,18 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     private var currentPath: String
     private var failure: JournalWriteError?
     private var writtenCount = 0
+    /// Events accepted but never written, because writing had failed.
+    private var lostCount = 0
     private var writtenBytes = 0
     private let encoder: JournalEncoder
     private let wakeThreshold: Int
     private let writerDone = DispatchSemaphore(value: 0)
 
-    /// Creates the file (mode 0600, replacing any file at `path`) and starts the writer thread.
+    /// Creates the file (mode 0600) and starts the writer thread.
+    ///
+    /// - Throws: ``JournalWriteError`` when the file cannot be created: a file is already at
+    ///   `path` (unless ``JournalConfiguration/replaceExisting``), `path` is a symbolic link, or the
+    ///   directory is not writable.
     public init(path: String, configuration: JournalConfiguration = JournalConfiguration()) throws(JournalWriteError) {
         self.configuration = configuration
         let now = configuration.deterministic
@@ -99,24 +110,31 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
 
     /// Returns once every event logged before the call is written to the file (not necessarily to
     /// the disk: see ``sync()``).
-    public func flush() {
-        waitForWriter(sync: false)
+    ///
+    /// - Throws: the ``JournalWriteError`` that stopped the journal, if writing has failed.
+    public func flush() throws(JournalWriteError) {
+        try waitForWriter(sync: false)
     }
 
     /// Returns once every event logged before the call is written and the file is fsync'ed.
-    public func sync() {
-        waitForWriter(sync: true)
+    ///
+    /// - Throws: the ``JournalWriteError`` that stopped the journal, if writing (or the fsync)
+    ///   has failed.
+    public func sync() throws(JournalWriteError) {
+        try waitForWriter(sync: true)
     }
 
-    private func waitForWriter(sync: Bool) {
+    private func waitForWriter(sync: Bool) throws(JournalWriteError) {
         condition.lock()
         defer { condition.unlock() }
-        guard !closed else { return }
-        flushRequested += 1
-        let ticket = flushRequested
-        if sync { syncRequested = ticket }
-        condition.broadcast()
-        while flushCompleted < ticket && !closed { condition.wait() }
+        if !closed {
+            flushRequested += 1
+            let ticket = flushRequested
+            if sync { syncRequested = ticket }
+            condition.broadcast()
+            while flushCompleted < ticket && !closed { condition.wait() }
+        }
+        if let failure { throw failure }
     }
 
     /// Writes everything, then the index, and stops the writer. Later events are ignored. Called by
@@ -135,20 +153,22 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
 
     /// Counters about the journal so far.
     public struct Statistics: Sendable, Equatable {
-        /// Events written into blocks.
+        /// Events in blocks written to the file: after ``JournalLogger/sync()``, what is on disk.
         public var eventsWritten: Int
         /// Bytes in the current file.
         public var bytesWritten: Int
         /// Events dropped because the queue was full (drop mode only).
         public var eventsDropped: UInt64
-        /// The last write error, if writing failed (the journal stops writing then).
+        /// Events logged but not written because writing had failed.
+        public var eventsLost: Int
+        /// The write error that stopped the journal, if writing failed.
         public var failure: JournalWriteError?
     }
 
     /// Counters about the journal so far (as of the last block the writer finished).
     public var statistics: Statistics {
         condition.withLock {
-            Statistics(eventsWritten: writtenCount, bytesWritten: writtenBytes, eventsDropped: totalDropped, failure: failure)
+            Statistics(eventsWritten: writtenCount, bytesWritten: writtenBytes, eventsDropped: totalDropped, eventsLost: lostCount, failure: failure)
         }
     }
 
@@ -179,29 +199,39 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
             if producersWaiting > 0 { condition.broadcast() }
             condition.unlock()
 
-            let error = write(batch, dropped: droppedNow.map { ($0, droppedSource!) }, seal: flushTicket > flushCompleted || isClosing, sync: syncWanted)
-            batch.removeAll(keepingCapacity: true)
-            if isClosing {
-                var finishError: JournalWriteError?
-                do { try encoder.finish() } catch { finishError = error }
-                condition.withLock {
-                    failure = failure ?? error ?? finishError
-                    writtenCount = encoder.eventsWritten
-                    writtenBytes = encoder.bytesWritten
-                    closed = true
-                    flushCompleted = flushRequested
-                    condition.broadcast()
+            // The writer alone sets `failure`, so reading it here without the lock is safe.
+            var error: JournalWriteError?
+            var lost = 0
+            if failure == nil {
+                let encodedBefore = encoder.eventsEncoded
+                error = write(batch, dropped: droppedNow.map { ($0, droppedSource!) }, seal: flushTicket > flushCompleted || isClosing, sync: syncWanted)
+                if error == nil && isClosing {
+                    do { try encoder.finish() } catch let finishError { error = finishError }
                 }
-                writerDone.signal()
-                return
+                if error != nil {
+                    // The batch's events after the one that failed, and those of the open block.
+                    let unencoded = batch.count - (encoder.eventsEncoded - encodedBefore)
+                    lost = encoder.eventsEncoded - encoder.eventsWritten + unencoded
+                }
+            } else {
+                lost = batch.count
             }
+            batch.removeAll(keepingCapacity: true)
+            let firstFailure = failure == nil ? error : nil
             condition.withLock {
                 failure = failure ?? error
+                lostCount += lost
                 writtenCount = encoder.eventsWritten
                 writtenBytes = encoder.bytesWritten
                 currentPath = encoder.currentPath
-                flushCompleted = max(flushCompleted, flushTicket)
+                flushCompleted = isClosing ? flushRequested : max(flushCompleted, flushTicket)
+                if isClosing { closed = true }
                 condition.broadcast()
+            }
+            if let firstFailure { configuration.onFailure?(firstFailure) }
+            if isClosing {
+                writerDone.signal()
+                return
             }
         }
     }
@@ -218,7 +248,7 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
             if seal || aged {
                 try encoder.sealBlock()
             }
-            if sync { encoder.sync() }
+            if sync { try encoder.sync() }
             return nil
         } catch {
             return error

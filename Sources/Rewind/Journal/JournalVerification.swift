@@ -39,11 +39,12 @@ extension JournalReader {
         )
     }
 
-    /// Writes a clean journal at `output` holding every block that reads back intact (blocks are
+    /// Writes a clean journal at `output` (replacing a file there, never through a symbolic link)
+    /// holding every block that reads back intact (blocks are
     /// self-contained, so they are copied as they are), with a fresh index. Returns what was lost.
     public func recover(to output: String) throws -> JournalVerification {
         let walk = try JournalReader(path: path, ignoringIndex: true)
-        let file = try JournalFile(path: output, header: header)
+        let file = try JournalFile(path: output, header: header, replaceExisting: true)
         for block in walk.blocks {
             let bytes = walk.readBytes(at: block.offset + JournalFormat.frameHeaderLength, count: block.compressedLength)
             let sources = block.sources.keys.sorted().compactMap { walk.source($0) }

@@ -23,7 +23,7 @@ while true {
     round += 1
     counter.commit("tick") { $0.update($0.value.count + 1, \.count) }
     if round % 500 == 0 {
-        journal.sync()
+        try journal.sync()
         let line = Array("synced \(round)\n".utf8)
         _ = line.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
     }
