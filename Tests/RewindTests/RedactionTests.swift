@@ -83,7 +83,64 @@ struct RedactionTests {
         }
         #expect(everything.contains("<redacted>"))
     }
+
+    enum Action { case setToken(String), login(user: String, password: String), rename(String) }
+    enum CodableAction: Codable { case setToken(String), setPin(Int), rename(String) }
+
+    @Test("a case named like a secret hides its payload, labelled or not, reflected or Codable")
+    func enumPayloads() {
+        let reflected = StateCapture.capture([Action.setToken("tok-456"), .login(user: "ada", password: "hunter2"), .rename("countess")])
+        let codable = StateCapture.capture([CodableAction.setToken("tok-456"), .setPin(9911), .rename("countess")])
+        for tree in [reflected, codable] {
+            let text = tree.description
+            for secret in Self.secrets { #expect(!text.contains(secret), "leaked \(secret) in \(text)") }
+            #expect(text.contains("countess") && text.contains("<redacted>"))
+        }
+    }
+
+    @Test("a logger a user writes gets redacted trees for every value, a change's new value included")
+    func userLoggerAndJournal() throws {
+        let directory = NSTemporaryDirectory() + "rewind-redaction-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let user = TreeLogger()
+        let journal = try JournalLogger(path: directory + "/session.rewind")
+        let all = MultiplexLogger([user, journal])
+        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "LoginViewModel"))
+        var login = Self.login()
+        channel.emit(.created(state: CapturedValue(login)), callSite: CallSite(), to: all)
+        channel.emit(.willDispatch(input: CapturedValue(Action.setToken("tok-456"))), name: "setToken", callSite: CallSite(), to: all)
+        login.accessToken = "tok-789"
+        // A plain string written at a secret path: only the path says it is secret.
+        channel.emit(.change(path: ChangedPath(\Login.accessToken), value: CapturedValue(login.accessToken), state: CapturedValue(login)), callSite: CallSite(), to: all)
+        channel.emit(.change(path: ChangedPath(name: "profile.pin"), value: CapturedValue(1234), state: nil), callSite: CallSite(), to: all)
+        channel.emit(.activity(CapturedValue(CodableAction.setPin(9911))), callSite: CallSite(), to: all)
+        journal.close()
+        let recorded = try JournalReader(path: directory + "/session.rewind").events().map { event in
+            [event.value?.description ?? "", event.stateRecord.map { "\($0)" } ?? ""].joined(separator: " ")
+        }
+        for (name, text) in [("user logger", user.lines.joined(separator: "\n")), ("journal", recorded.joined(separator: "\n"))] {
+            for secret in Self.secrets + ["tok-789", "1234"] {
+                #expect(!text.contains(secret), "\(name) leaked \(secret)")
+            }
+        }
+    }
 }
+
+/// A logger a user might write: it prints the tree of every value it is handed.
+final class TreeLogger: CycleLogging {
+    private let printed = Mutex<[String]>([])
+    var lines: [String] { printed.withLock { $0 } }
+    func log(_ event: Event) {
+        let values: [CapturedValue?] = switch event.kind {
+        case .willDispatch(let input): [input]
+        case .change(_, let value, let state): [value, state]
+        case .activity(let value), .replace(let value), .didMutate(_, let value): [value]
+        case .created(let state): [state]
+        default: []
+        }
+        printed.withLock { $0 += values.compactMap { $0?.tree().description } }
+    }}
 
 /// A logger written the seed's way, printing the raw values it is handed.
 final class PrintingHookLogger: CycleLogging {

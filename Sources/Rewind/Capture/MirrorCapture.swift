@@ -75,6 +75,10 @@ extension CaptureSession {
             return .string(String(describing: value))
         }
         let caseName = payload.label ?? String(describing: value)
+        // A case named like a secret (`setToken("…")`) hides its whole payload, labelled or not.
+        if options.redaction.redacts(key: caseName) {
+            return .object([caseName: .opaque(Redaction.redactedLeaf(typeName: Self.typeName(of: payload.value)))])
+        }
         let payloadMirror = Mirror(reflecting: payload.value)
         let associated: StateValue
         if payloadMirror.displayStyle == .tuple {

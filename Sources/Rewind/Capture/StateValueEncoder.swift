@@ -150,15 +150,26 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         store(try encoder.child(value, key: key), for: key)
     }
 
+    /// Stores a nested container's node, or a redacted leaf in its place when the key is secret:
+    /// an enum case named like a secret (`case setToken(String)`) is encoded by Codable as a
+    /// nested container under the case's name.
+    private func storeNested(_ node: EncodingNode, shape: String, for key: Key) {
+        if encoder.session.options.redaction.redacts(key: key.stringValue) {
+            store(.leaf(.opaque(Redaction.redactedLeaf(typeName: shape))), for: key)
+        } else {
+            store(.node(node), for: key)
+        }
+    }
+
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let nested = encoder.nestedEncoder(key: key)
-        store(.node(nested.node), for: key)
+        storeNested(nested.node, shape: "object", for: key)
         return nested.container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = encoder.nestedEncoder(key: key)
-        store(.node(nested.node), for: key)
+        storeNested(nested.node, shape: "array", for: key)
         return nested.unkeyedContainer()
     }
 
@@ -168,7 +179,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         let nested = encoder.nestedEncoder(key: key)
-        store(.node(nested.node), for: key)
+        storeNested(nested.node, shape: "object", for: key)
         return nested
     }
 }

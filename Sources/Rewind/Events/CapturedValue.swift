@@ -11,15 +11,44 @@ public struct CapturedValue: @unchecked Sendable {
 
     /// The value itself.
     public let value: Any
+    /// For a change's new value: where it was written and the state after it, which decide whether
+    /// the redaction rules hide it. Set where the event is made (``Event``'s initializer), so that
+    /// every logger — one a user writes included — gets the same redacted tree.
+    private let change: ChangeContext?
 
     /// Wraps a value.
     @inline(__always)
     public init(_ value: Any) {
         self.value = value
+        self.change = nil
     }
 
-    /// The value as a ``StateValue`` tree, with secrets redacted.
+    private init(_ value: Any, change: ChangeContext) {
+        self.value = value
+        self.change = change
+    }
+
+    /// The value as a ``StateValue`` tree, with secrets redacted: fields by name and ``Secret``
+    /// anywhere inside it, and for a change's new value the value itself when the path it was
+    /// written at is secret (`credentials.token`).
     public func tree(options: CaptureOptions = .current) -> StateValue {
-        StateCapture.capture(value, options: options)
+        let tree = StateCapture.capture(value, options: options)
+        guard let change else { return tree }
+        return options.redaction.visibleChange(at: change.path.description, value: tree) { change.state?.tree(options: options) }
+    }
+
+    /// This value as the new value of a change at `path`, leaving `state` as the state after it.
+    func changed(at path: ChangedPath, in state: CapturedValue?) -> CapturedValue {
+        change == nil ? CapturedValue(value, change: ChangeContext(path: path, state: state)) : self
+    }
+
+    private final class ChangeContext: Sendable {
+        let path: ChangedPath
+        let state: CapturedValue?
+
+        init(path: ChangedPath, state: CapturedValue?) {
+            self.path = path
+            self.state = state
+        }
     }
 }

@@ -31,7 +31,13 @@ public struct Event: Sendable {
         self.sequence = sequence
         self.time = time
         self.source = source
-        self.kind = kind
+        // A change's value is bound to its path here, once: its tree is then redacted for every
+        // logger that asks for it (see ``CapturedValue/tree(options:)``).
+        if case .change(let path, let value, let state) = kind {
+            self.kind = .change(path: path, value: value.changed(at: path, in: state), state: state)
+        } else {
+            self.kind = kind
+        }
         self.name = name
         self.description = description
         self.callSite = callSite

@@ -84,28 +84,25 @@ final class JournalEncoder {
         case .change(let changedPath, let changedValue, let state):
             let text = changedPath.description
             path = text
-            var stateTree: StateValue?
-            value = options.redaction.visibleChange(at: text, value: changedValue.tree(options: options)) {
-                stateTree = stateTree ?? state?.tree(options: options)
-                return stateTree
-            }
+            // Redacted where the event was made, when the path is secret.
+            let captured = changedValue.tree(options: options)
+            value = captured
+            // A hidden value says nothing about the state (the state's own capture hides it under
+            // another name), so such a change leaves the state to be captured.
+            let settable = captured != .null && !captured.containsRedaction
             if track.commitDepth > 0 {
-                if let stateTree {
-                    // Captured for the redaction check: the real state after this change.
-                    track.derivedState = stateTree
-                } else if let derived = track.derivedState, let value, value != .null {
-                    track.derivedState = parsedPath(text).flatMap { derived.setting(value, at: $0) }
+                if let derived = track.derivedState, settable {
+                    track.derivedState = parsedPath(text).flatMap { derived.setting(captured, at: $0) }
                 } else {
                     // A change to nil: Codable drops the field, reflection keeps it as null — only a
                     // capture can tell, so the commit's state will be captured.
                     track.derivedState = nil
                 }
-            }
-            if track.commitDepth == 0 {
+            } else {
                 // Outside a commit no didMutate follows: this event carries the state.
-                newState = stateTree ?? state?.tree(options: options) ?? track.state.flatMap { previous in
-                    parsedPath(text).flatMap { previous.setting(value ?? .null, at: $0) }
-                }
+                newState = state?.tree(options: options) ?? (settable ? track.state.flatMap { previous in
+                    parsedPath(text).flatMap { previous.setting(captured, at: $0) }
+                } : nil)
             }
         case .replace(let state), .created(.some(let state)):
             newState = state.tree(options: options)

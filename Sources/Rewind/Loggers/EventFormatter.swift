@@ -23,11 +23,8 @@ public struct EventFormatter: Sendable {
             return ""
         case .didDispatch(let duration), .didMutate(let duration, _):
             return Self.format(duration)
-        case .change(let path, let value, let state):
-            let shown = captureOptions.redaction.visibleChange(at: path.description, value: value.tree(options: captureOptions)) {
-                state?.tree(options: captureOptions)
-            }
-            return "\(VisibleText.escaped(path.description)) = \(shown.compactDescription(limit: valueWidth))"
+        case .change(let path, let value, _):
+            return "\(VisibleText.escaped(path.description)) = \(value.tree(options: captureOptions).compactDescription(limit: valueWidth))"
         case .replace(let state), .created(.some(let state)):
             return state.tree(options: captureOptions).compactDescription(limit: valueWidth)
         case .activity(let activity):

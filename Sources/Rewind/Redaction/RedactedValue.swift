@@ -22,12 +22,9 @@ public struct RedactedValue: Sendable, Hashable, CustomStringConvertible {
         return tree.containsRedaction ? RedactedValue(tree: tree) : value.value
     }
 
-    /// The changed value itself unless ``Redaction/visibleChange(at:value:state:)`` hides it.
+    /// The changed value itself unless redaction hides it (see ``CapturedValue/tree(options:)``).
     static func shownChange(_ value: CapturedValue, at path: ChangedPath, in state: CapturedValue?) -> Any {
-        let tree = value.tree()
-        if tree.containsRedaction { return RedactedValue(tree: tree) }
-        let visible = Redaction.current.visibleChange(at: path.description, value: tree) { state?.tree() }
-        return visible == tree ? value.value : RedactedValue()
+        shown(value.changed(at: path, in: state))
     }
 }
 
