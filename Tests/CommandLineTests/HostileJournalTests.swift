@@ -112,6 +112,32 @@ struct HostileJournalTests {
         #expect(try JournalReader(path: directory + "/well-formed.rewind").eventCount == 1)
     }
 
+    @Test("export and recover refuse to write onto the journal they read, under any name")
+    func outputOntoInput() throws {
+        let directory = NSTemporaryDirectory() + "rewind-onto-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/todo.rewind"
+        try FileManager.default.copyItem(atPath: CommandRunner.repositoryRoot + "/Fixtures/todo.rewind", toPath: path)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        try FileManager.default.createSymbolicLink(atPath: directory + "/link.rewind", withDestinationPath: path)
+        for output in [path, directory + "/./todo.rewind", directory + "/link.rewind"] {
+            for arguments in [["export", path, "--format", "jsonl", "-o", output], ["recover", path, "-o", output]] {
+                let result = try CommandRunner.run(arguments)
+                #expect(result.status == 2, "rewind \(arguments.joined(separator: " "))")
+                #expect(result.standardError.contains("is the journal being read"))
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+    }
+
+    @Test("show on a damaged journal says so, as log, export and blame do")
+    func showWarnsAboutDamage() throws {
+        let result = try CommandRunner.run(["show", "Fixtures/counter-flipped-byte.rewind", "--at", "60"])
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("is damaged"))
+    }
+
     @Test("damage anywhere in the file: info says what verify says")
     func damageEverywhere() throws {
         let directory = NSTemporaryDirectory() + "rewind-damage-" + UUID().uuidString

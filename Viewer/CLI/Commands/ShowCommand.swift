@@ -30,8 +30,10 @@ struct ShowCommand: ParsableCommand {
             output.line("\(VisibleText.escaped(chosen.description)) at step \(at) (\(what))")
             output.line(state.indentedDescription())
         }
-        // Rebuilding the state may have met a damaged block that the index hid until it was read.
+        // The state shown is what survived; say if anything did not, as the commands that read
+        // every event do (the index hides a damaged block until it is read).
         output.flush()
+        reader.checkBlockChecksums()
         JournalOpening.warnAboutDamage(in: reader)
     }
 }
