@@ -113,12 +113,13 @@ let package = Package(
             name: "RewindTests",
             dependencies: [
                 "Rewind",
+                "TemporaryFiles",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "JournalTests",
-            dependencies: ["Rewind", "Cycler", "journal-crash-recorder"]
+            dependencies: ["Rewind", "Cycler", "journal-crash-recorder", "TemporaryFiles"]
         ),
         // Records as fast as it can until killed: the journal's crash tests run it as a child process.
         .executableTarget(
@@ -128,7 +129,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["Rewind", "RewindSamples", "rewind"],
+            dependencies: ["Rewind", "RewindSamples", "rewind", "TemporaryFiles"],
             exclude: ["Golden"]
         ),
         .testTarget(
@@ -153,6 +154,8 @@ let package = Package(
         ),
         // Checks that a README section's code blocks appear in a test file that compiles them.
         .target(name: "ReadmeChecking", path: "Tests/Support/ReadmeChecking"),
+        // A temporary directory per test, for the test targets that write files.
+        .target(name: "TemporaryFiles", path: "Tests/Support/TemporaryFiles"),
         .testTarget(
             name: "RicemillTests",
             dependencies: [

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Fuzzing) import Rewind
+import TemporaryFiles
 import Testing
 
 /// Journals made to hurt: every recorded string hostile, length and count fields at their extremes,
@@ -48,10 +49,8 @@ struct HostileJournalTests {
 
     @Test("every recorded string hostile: framework, type, label, name, description, call site, path, keys, values")
     func hostileStrings() throws {
-        let directory = NSTemporaryDirectory() + "rewind-hostile-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/hostile.rewind"
+        let directory = TemporaryDirectory()
+        let path = directory.file("hostile.rewind")
         let journal = try JournalLogger(path: path)
         let hostile = Self.hostile
         let channel = EventChannel(source: EventSource(framework: .init(rawValue: hostile), typeName: hostile, label: hostile))
@@ -66,13 +65,16 @@ struct HostileJournalTests {
         channel.emit(.activity(CapturedValue(hostile)), name: hostile, description: hostile, callSite: site, to: journal)
         journal.close()
         try Self.expectSafe(path, "hostile strings")
+        // Escaped, not dropped: the reader sees what was recorded.
+        for arguments in [["info", path], ["log", path]] {
+            let output = try CommandRunner.run(arguments).standardOutput
+            #expect(output.contains("\\u{1B}]0;owned") && output.contains("\\u{202E}"), "rewind \(arguments[0])")
+        }
     }
 
     @Test("length, count and reference fields at their extremes")
     func extremeFields() throws {
-        let directory = NSTemporaryDirectory() + "rewind-extremes-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = TemporaryDirectory()
         // The largest varint (2^64 - 1), and the largest that is still a valid Int.
         let largest: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]
         let largestInt: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]
@@ -104,24 +106,22 @@ struct HostileJournalTests {
             "duration": strings + sources + bases + [1, 2, 0, 0, 0, 0, 0, 0, 0] + largest,
         ]
         for (name, payload) in payloads.sorted(by: { $0.key < $1.key }) {
-            let path = directory + "/\(name.replacingOccurrences(of: " ", with: "-")).rewind"
+            let path = directory.file("\(name.replacingOccurrences(of: " ", with: "-")).rewind")
             try Data(JournalFuzzing.journal(wrappingPayload: payload)).write(to: URL(fileURLWithPath: path))
             try Self.expectSafe(path, name)
         }
         // The well-formed one reads back as one event: the crafted bytes are the real layout.
-        #expect(try JournalReader(path: directory + "/well-formed.rewind").eventCount == 1)
+        #expect(try JournalReader(path: directory.file("well-formed.rewind")).eventCount == 1)
     }
 
     @Test("export and recover refuse to write onto the journal they read, under any name")
     func outputOntoInput() throws {
-        let directory = NSTemporaryDirectory() + "rewind-onto-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/todo.rewind"
+        let directory = TemporaryDirectory()
+        let path = directory.file("todo.rewind")
         try FileManager.default.copyItem(atPath: CommandRunner.repositoryRoot + "/Fixtures/todo.rewind", toPath: path)
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
-        try FileManager.default.createSymbolicLink(atPath: directory + "/link.rewind", withDestinationPath: path)
-        for output in [path, directory + "/./todo.rewind", directory + "/link.rewind"] {
+        try FileManager.default.createSymbolicLink(atPath: directory.file("link.rewind"), withDestinationPath: path)
+        for output in [path, directory.file("./todo.rewind"), directory.file("link.rewind")] {
             for arguments in [["export", path, "--format", "jsonl", "-o", output], ["recover", path, "-o", output]] {
                 let result = try CommandRunner.run(arguments)
                 #expect(result.status == 2, "rewind \(arguments.joined(separator: " "))")
@@ -140,16 +140,14 @@ struct HostileJournalTests {
 
     @Test("damage anywhere in the file: info says what verify says")
     func damageEverywhere() throws {
-        let directory = NSTemporaryDirectory() + "rewind-damage-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = TemporaryDirectory()
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: CommandRunner.repositoryRoot + "/Fixtures/counter.rewind")))
         // One flip every 23 bytes reaches the header, every block's frame and payload, the index
         // and the trailer; the library-level sweep (DamageSweepTests) takes every bit.
         for offset in stride(from: 0, to: bytes.count, by: 23) {
             var flipped = bytes
             flipped[offset] ^= 0x10
-            let path = directory + "/flipped-\(offset).rewind"
+            let path = directory.file("flipped-\(offset).rewind")
             try Data(flipped).write(to: URL(fileURLWithPath: path))
             try Self.expectInfoAgreesWithVerify(path, "byte \(offset) flipped")
         }

@@ -22,3 +22,14 @@ struct HostileInputTests {
         #expect(BlockFrame.decode(frame(first: 10, last: 1).encoded(), at: 0) == nil)
     }
 }
+
+extension HostileInputTests {
+    @Test("a diff that does not fit the state before it gives no state, not a wrong one")
+    func misfittingDiff() {
+        let state = StateValue.object(["count": .integer(1)])
+        let misfit = StateStep.record(.diff(StateDiff(changes: [StateChange(path: StatePath([.key("missing")]), operation: .removed(.null))])))
+        #expect(misfit.applied(to: state) == nil)
+        let fitting = StateStep.record(.diff(StateDiff(changes: [StateChange(path: StatePath([.key("count")]), operation: .changed(from: .null, to: .integer(2)))])))
+        #expect(fitting.applied(to: state) == .object(["count": .integer(2)]))
+    }
+}

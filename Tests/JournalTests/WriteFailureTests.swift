@@ -8,11 +8,7 @@ import Testing
 /// silently, and the file stays readable up to its last good block.
 @Suite("Journal write failures")
 struct WriteFailureTests {
-    struct Counter: Codable, Equatable { var count = 0 }
-
-    final class CounterModel: CyclerType, Sendable {
-        let state: Storage<Counter> = .init(.init())
-    }
+    typealias CounterModel = JournalWriterTests.CounterModel
 
     /// A 256 KiB tmpfs, when this machine lets the tests mount one (root in a container that
     /// allows it); the injected-error test covers the same ground everywhere else.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
+import TemporaryFiles
 import Testing
 @testable import Rewind
 
@@ -100,11 +101,9 @@ struct RedactionTests {
 
     @Test("a logger a user writes gets redacted trees for every value, a change's new value included")
     func userLoggerAndJournal() throws {
-        let directory = NSTemporaryDirectory() + "rewind-redaction-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = TemporaryDirectory()
         let user = TreeLogger()
-        let journal = try JournalLogger(path: directory + "/session.rewind")
+        let journal = try JournalLogger(path: directory.file("session.rewind"))
         let all = MultiplexLogger([user, journal])
         let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "LoginViewModel"))
         var login = Self.login()
@@ -116,7 +115,7 @@ struct RedactionTests {
         channel.emit(.change(path: ChangedPath(name: "profile.pin"), value: CapturedValue(1234), state: nil), callSite: CallSite(), to: all)
         channel.emit(.activity(CapturedValue(CodableAction.setPin(9911))), callSite: CallSite(), to: all)
         journal.close()
-        let recorded = try JournalReader(path: directory + "/session.rewind").events().map { event in
+        let recorded = try JournalReader(path: directory.file("session.rewind")).events().map { event in
             [event.value?.description ?? "", event.stateRecord.map { "\($0)" } ?? ""].joined(separator: " ")
         }
         for (name, text) in [("user logger", user.lines.joined(separator: "\n")), ("journal", recorded.joined(separator: "\n"))] {

@@ -15,15 +15,16 @@ public enum StateStep: Sendable, Equatable {
     /// name (`items[…].done`: Linux prints subscript key paths without their index), that is not
     /// in the state (a field Codable left out because it was `nil`), or that sets a value to `nil`
     /// (Codable then leaves the field out while reflection keeps it as `nil`: only the commit's
-    /// own record tells which). A diff that does not apply leaves the state as it was (the writer
-    /// made it from that state).
+    /// own record tells which). A diff that does not apply to the state before it gives `nil` too:
+    /// the writer made every diff from that very state, so a diff that does not fit means the file
+    /// was altered, and no state is better than a wrong one (the next keyframe brings it back).
     public func applied(to state: StateValue?) -> StateValue? {
         switch self {
         case .record(.keyframe(let tree)):
             return tree
         case .record(.diff(let changes)):
             guard let state else { return nil }
-            return (try? apply(changes, to: state)) ?? state
+            return try? apply(changes, to: state)
         case .change(let text, let value):
             guard let state, let path = StatePath(recordedChange: text) else { return nil }
             if value == .null { return state[path] == nil || state[path] == .null ? state : nil }
