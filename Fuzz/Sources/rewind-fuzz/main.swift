@@ -49,7 +49,8 @@ func exercise(_ path: String) {
     }
     for (source, sequence) in lastEvents { rebuild(source, at: sequence) }
     if let last = reader.sequenceRange?.upperBound { _ = try? reader.event(sequence: last) }
-    _ = try? reader.verify()
+    // Without an index the reader has already walked every block as verify would.
+    if reader.hasIndex { _ = try? reader.verify() }
 }
 
 if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "seeds" {
