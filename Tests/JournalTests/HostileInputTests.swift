@@ -1,4 +1,5 @@
-@testable import Rewind
+import Foundation
+@testable @_spi(Fuzzing) import Rewind
 import Testing
 
 /// Crafted bytes that once crashed the reader (issue 14, items 1 and 2).
@@ -31,5 +32,28 @@ extension HostileInputTests {
         #expect(misfit.applied(to: state) == nil)
         let fitting = StateStep.record(.diff(StateDiff(changes: [StateChange(path: StatePath([.key("count")]), operation: .changed(from: .null, to: .integer(2)))])))
         #expect(fitting.applied(to: state) == .object(["count": .integer(2)]))
+    }
+}
+
+extension HostileInputTests {
+    static let regressions = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fuzz/Regressions").path
+
+    @Test("every input the fuzzer ever failed on reads without a crash (Fuzz/Regressions)")
+    func fuzzerRegressions() throws {
+        let directory = TemporaryDirectory()
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.regressions).sorted()
+        #expect(!names.isEmpty)
+        for name in names {
+            // As the fuzzer reads its inputs: a whole file, or a block payload after a mode byte.
+            let input = Array(try Data(contentsOf: URL(fileURLWithPath: Self.regressions + "/" + name)))
+            let file = input.first == 0x89 ? input : JournalFuzzing.journal(wrappingPayload: Array(input.dropFirst()))
+            let path = directory.file(name + ".rewind")
+            try Data(file).write(to: URL(fileURLWithPath: path))
+            guard let reader = try? JournalReader(path: path) else { continue }
+            _ = reader.lostEventCount
+            for event in reader.events() { _ = try? reader.state(of: event.source.instanceID, at: event.sequence) }
+            _ = try reader.verify()
+        }
     }
 }
