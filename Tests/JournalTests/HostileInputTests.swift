@@ -14,13 +14,16 @@ struct HostileInputTests {
         #expect(try fitting.string() == "abcd")
     }
 
-    @Test("a block frame whose first step is above its last is not a frame")
-    func invertedSequenceRange() {
-        func frame(first: UInt64, last: UInt64) -> BlockFrame {
-            BlockFrame(type: .events, compressedLength: 1, uncompressedLength: 1, eventCount: 1, firstSequence: first, lastSequence: last, firstWallNanoseconds: 0, lastWallNanoseconds: 0, payloadCRC: 0)
+    @Test("a block frame whose first step or time is above its last is not a frame")
+    func invertedRanges() {
+        func frame(first: UInt64, last: UInt64, firstWall: Int64 = 0, lastWall: Int64 = 0) -> BlockFrame {
+            BlockFrame(type: .events, compressedLength: 1, uncompressedLength: 1, eventCount: 1, firstSequence: first, lastSequence: last, firstWallNanoseconds: firstWall, lastWallNanoseconds: lastWall, payloadCRC: 0)
         }
         #expect(BlockFrame.decode(frame(first: 1, last: 10).encoded(), at: 0) != nil)
         #expect(BlockFrame.decode(frame(first: 10, last: 1).encoded(), at: 0) == nil)
+        // Found by the fuzzer: the journal's time span was formed as first...last and trapped.
+        #expect(BlockFrame.decode(frame(first: 1, last: 1, firstWall: 5, lastWall: 7).encoded(), at: 0) != nil)
+        #expect(BlockFrame.decode(frame(first: 1, last: 1, firstWall: 7, lastWall: 5).encoded(), at: 0) == nil)
     }
 }
 
@@ -51,7 +54,8 @@ extension HostileInputTests {
             let path = directory.file(name + ".rewind")
             try Data(file).write(to: URL(fileURLWithPath: path))
             guard let reader = try? JournalReader(path: path) else { continue }
-            _ = reader.lostEventCount
+            // What the fuzzer's harness does with each input.
+            _ = (reader.lostEventCount, reader.timeSpan, reader.sequenceRange, reader.sources)
             for event in reader.events() { _ = try? reader.state(of: event.source.instanceID, at: event.sequence) }
             _ = try reader.verify()
         }

@@ -123,7 +123,8 @@ struct BlockFrame: Equatable {
         return writer.bytes
     }
 
-    /// Reads a frame at `offset`; `nil` unless the magic, the header CRC and the sizes all check out.
+    /// Reads a frame at `offset`; `nil` unless the magic, the header CRC, the sizes and the ranges
+    /// (lowest ≤ highest, for sequence numbers and for times) all check out.
     static func decode(_ bytes: [UInt8], at offset: Int) -> BlockFrame? {
         guard offset >= 0, bytes.count - offset >= JournalFormat.frameHeaderLength,
               bytes[offset..<(offset + 4)].elementsEqual(JournalFormat.blockMagic) else { return nil }
@@ -137,7 +138,7 @@ struct BlockFrame: Equatable {
               let lastWall = try? reader.fixed(Int64.self), let payloadCRC = try? reader.fixed(UInt32.self),
               let headerCRC = try? reader.fixed(UInt32.self), headerCRC == Zlib.crc32(headerBytes),
               uncompressed <= JournalFormat.maximumBlockLength, compressed > 0, uncompressed > 0,
-              first <= last
+              first <= last, firstWall <= lastWall
         else { return nil }
         return BlockFrame(
             type: type, compressedLength: compressed, uncompressedLength: uncompressed, eventCount: count,

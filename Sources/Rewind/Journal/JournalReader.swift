@@ -444,7 +444,7 @@ public final class JournalReader: @unchecked Sendable {
             let next = nextFrame(after: offset)
             let end = next ?? fileSize
             if !final && next == nil { break }
-            let lostFirst = (blocks.last?.lastSequence).map { $0 + 1 }
+            let lostFirst = (blocks.last?.lastSequence).flatMap { $0 == .max ? nil : $0 + 1 }
             let lostLast = next.flatMap { BlockFrame.decode(readBytes(at: $0, count: JournalFormat.frameHeaderLength), at: 0) }.map { $0.firstSequence }
             var sequences: ClosedRange<UInt64>?
             if let lostFirst, let lostLast, lostLast > lostFirst { sequences = lostFirst...(lostLast - 1) }
