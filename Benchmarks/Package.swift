@@ -7,15 +7,17 @@ let package = Package(
     name: "RewindBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: ".."),
+        // `RewindPackage` is a link to the repository root: a package's identity is the last
+        // component of its path, and `..` would take the checkout's folder name, whatever it is.
+        .package(path: "RewindPackage"),
     ],
     targets: [
         .executableTarget(
             name: "rewind-benchmarks",
             dependencies: [
-                .product(name: "Rewind", package: "main"),
-                .product(name: "Cycler", package: "main"),
-                .product(name: "RewindViewer", package: "main"),
+                .product(name: "Rewind", package: "RewindPackage"),
+                .product(name: "Cycler", package: "RewindPackage"),
+                .product(name: "RewindViewer", package: "RewindPackage"),
             ],
             path: "Sources/RewindBenchmarks"
         ),

@@ -7,7 +7,9 @@ let package = Package(
     name: "RewindFuzz",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: ".."),
+        // `RewindPackage` is a link to the repository root: a package's identity is the last
+        // component of its path, and `..` would take the checkout's folder name, whatever it is.
+        .package(path: "RewindPackage"),
     ],
     targets: [
         // Declares libFuzzer's driver entry point, with a weak stand-in so a plain build still links.
@@ -16,7 +18,7 @@ let package = Package(
             name: "rewind-fuzz",
             dependencies: [
                 "FuzzerDriver",
-                .product(name: "Rewind", package: "main"),
+                .product(name: "Rewind", package: "RewindPackage"),
             ]
         ),
     ],
