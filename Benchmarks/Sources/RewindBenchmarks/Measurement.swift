@@ -50,7 +50,9 @@ enum Measurement {
         switch contender {
         case .none: logger = nil
         case .journal:
-            journal = try JournalLogger(path: file)
+            var configuration = JournalConfiguration()
+            configuration.replaceExisting = true  // each repeat records to the same file
+            journal = try JournalLogger(path: file, configuration: configuration)
             logger = journal
         case .naive:
             naive = NaiveJSONLogger(path: file)
