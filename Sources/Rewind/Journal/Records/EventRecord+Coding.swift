@@ -1,4 +1,4 @@
-/// The bytes of an event record (docs/JOURNAL_FORMAT.md, "Event records"), written and read here
+/// The bytes of an event record (docs/JOURNAL_FORMAT.md, "Event record"), written and read here
 /// and nowhere else:
 ///
 ///     kind|flags (1 byte)  sequence Δ  monotonic Δ  wall correction  source  name  [description]

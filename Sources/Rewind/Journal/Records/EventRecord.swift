@@ -1,5 +1,5 @@
 /// One event record of a block payload, with the fields the format stores (docs/JOURNAL_FORMAT.md,
-/// "Event records"). The writer makes one from each ``Event`` it encodes, and from each run of
+/// "Event record"). The writer makes one from each ``Event`` it encodes, and from each run of
 /// dropped events; readers get one back per record and turn it into a ``RecordedEvent``.
 /// `EventRecord+Coding.swift` is the one place the record's bytes are written and read.
 struct EventRecord {
