@@ -183,7 +183,7 @@ let package = Package(
         .testTarget(
             name: "ReplayTests",
             dependencies: [
-                "Rewind", "RewindTesting", "RewindSamples", "ReadmeChecking", "Cycler", "Ricemill", "Unio", "CombineOperators",
+                "Rewind", "RewindTesting", "RewindSamples", "ReadmeChecking", "TemporaryFiles", "Cycler", "Ricemill", "Unio", "CombineOperators",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),

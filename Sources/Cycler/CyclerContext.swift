@@ -4,8 +4,21 @@ import Rewind
 /// that asynchronous work started by the action ends quietly if the view model is released.
 ///
 /// Commits and activities made through the context are logged as caused by its dispatch, even when
-/// they happen later on another thread.
-public struct CyclerWeakContext<Cycler: CyclerType> {
+/// they happen later on another thread. The context is `Sendable`, so a `Task` or another queue can
+/// finish the action's work:
+///
+/// ```swift
+/// dispatch("load") { context in
+///     Task {
+///         let names = await catalog.names()
+///         context.commit("loaded") { $0.update(names, \.names) }
+///     }
+/// }
+/// ```
+public struct CyclerWeakContext<Cycler: CyclerType>: @unchecked Sendable {
+    // Unchecked: the context holds a weak reference, which Swift loads atomically from any thread,
+    // and an immutable sequence number. Everything it does to the view model goes through the
+    // storage, whose lock guards the state, the subscribers and the logging (see `StorageCore`).
     /// The view model, while it is alive.
     public private(set) weak var cycler: Cycler?
     /// The sequence number of the dispatch this context belongs to (when a logger was listening).

@@ -2,8 +2,9 @@ import Rewind
 
 /// A view model whose dispatches can be replayed: it names its actions in a Codable enum and
 /// handles them in one place, so that a journal records each action as a value and a replay can
-/// send it again. Closures cannot be recorded; dispatches made with `dispatch(_:_:)` and a closure
-/// are replayed by putting back the state they reached.
+/// send it again. This is the way to make a view model replayable; for one written with
+/// `dispatch { }` closures, ``CyclerType/replayTarget(resending:)`` names the methods that re-send
+/// its dispatches instead.
 ///
 /// ```swift
 /// final class Counter: ReplayableCycler {
@@ -42,39 +43,20 @@ extension ReplayableCycler {
         emitActivity(activity, callSite: CallSite(file: file, function: function, line: line))
     }
 
-    /// This view model as a unit a recorded session can be replayed into.
+    /// This view model as a unit a recorded session can be replayed into: each recorded action is
+    /// decoded and sent again; dispatches made with a closure are put back as recorded (and listed
+    /// in the replay's report).
     public var replayTarget: any ReplayTarget {
-        CyclerReplayTarget(self)
+        CyclerReplayTarget(self) { cycler, input in
+            guard let value = input.value else { return false }
+            cycler.send(try StateCapture.decode(Action.self, from: value))
+            return true
+        }
     }
 
     /// `add` for `.add(3)`.
     static func caseName(of action: Action) -> String {
         let text = String(describing: action)
         return String(text.prefix { $0 != "(" })
-    }
-}
-
-/// A replayable view model as a ``ReplayTarget``: actions are decoded and sent again; a state is put
-/// back with one commit.
-final class CyclerReplayTarget<Cycler: ReplayableCycler>: ReplayTarget {
-    private let cycler: Cycler
-
-    init(_ cycler: Cycler) {
-        self.cycler = cycler
-    }
-
-    func currentState() -> StateValue {
-        StateCapture.capture(cycler.state.value)
-    }
-
-    func restore(to state: StateValue) throws {
-        let restored = try StateCapture.decode(Cycler.State.self, from: state)
-        cycler.commit("restore") { $0.replace(restored) }
-    }
-
-    func replay(_ input: RecordedInput) throws -> Bool {
-        guard let value = input.value else { return false }
-        cycler.send(try StateCapture.decode(Cycler.Action.self, from: value))
-        return true
     }
 }

@@ -31,4 +31,8 @@ final class SubstanceReplayTarget<T: State>: ReplayTarget {
         Flux.bus.perform { receiver.apply(key, payload: payload, lock: nil) }
         return true
     }
+
+    func set(logger: (any CycleLogging)?) {
+        substance.set(logger: logger)
+    }
 }

@@ -5,7 +5,9 @@ import Testing
 import XCTest
 
 /// Replays a recorded session into live units and records a test failure with the replay's report
-/// if they diverge (or if the replay cannot run): one line turns a journal into a regression test.
+/// when they diverge, when the replay cannot run, or — unless `allowRestoring` — when a recorded
+/// state had to be put back because the live code did not produce it: one line turns a journal into
+/// a regression test.
 ///
 /// ```swift
 /// @Test func counterSessionStillReplays() {
@@ -18,25 +20,54 @@ import XCTest
 ///     under `swift test`).
 ///   - bindings: live units by the journal's name for the source whose inputs they receive.
 ///   - clock: the virtual clock the units' time-based operators run on, if any.
+///   - allowRestoring: pass when steps the replay cannot re-send (closures) may be put back
+///     unchecked; they are still listed in the report.
+///   - invariants: conditions every replayed live state must meet.
+///   - printReport: prints the report when the replay passes too (it is always in a failure).
+///   - record: re-records the journal from today's code instead of checking it, and fails so that
+///     record mode is not left on (as snapshot testing's `record: true`). The environment variable
+///     `REWIND_RECORD=1` turns it on for every replay of the run.
 /// - Returns: the report, for further checks.
 @discardableResult
 public func expectReplay(
     of journal: String, driving bindings: [String: any ReplayTarget], clock: VirtualTimeScheduler? = nil,
+    allowRestoring: Bool = false, invariants: [ReplayInvariant] = [], printReport: Bool = false,
+    record: Bool = ReplayRecordMode.isOnInEnvironment,
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> ReplayReport? {
-    switch ReplayCheck.run(journal, bindings, clock) {
-    case .success(let report):
-        if !report.isFaithful || !report.schemaProblems.isEmpty {
-            Issue.record("\(journal): \(report)", sourceLocation: sourceLocation)
-        }
-        return report
-    case .failure(let error):
-        Issue.record("\(journal): \(error)", sourceLocation: sourceLocation)
-        return nil
+    let check = ReplayCheck(journal: journal, bindings: bindings, clock: clock, allowRestoring: allowRestoring, invariants: invariants, record: record)
+    let (report, failure) = check.run()
+    if let failure {
+        Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
+    } else if printReport, let report {
+        print("\(journal): \(report)")
     }
+    return report
 }
 
-/// The XCTest form of ``expectReplay(of:driving:clock:sourceLocation:)``.
+/// ``expectReplay(of:driving:clock:allowRestoring:invariants:printReport:record:sourceLocation:)``
+/// with one invariant over the bound units' state type.
+///
+/// ```swift
+/// expectReplay(of: "Fixtures/cart.rewind", driving: ["Cart": cart.replayTarget],
+///              invariant: { (state: Cart.State) in state.quantity >= 0 })
+/// ```
+@discardableResult
+public func expectReplay<State: Decodable>(
+    of journal: String, driving bindings: [String: any ReplayTarget], clock: VirtualTimeScheduler? = nil,
+    allowRestoring: Bool = false, invariant: @escaping @Sendable (State) -> Bool, printReport: Bool = false,
+    record: Bool = ReplayRecordMode.isOnInEnvironment,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> ReplayReport? {
+    expectReplay(
+        of: journal, driving: bindings, clock: clock, allowRestoring: allowRestoring,
+        invariants: [ReplayInvariant("\(State.self)", invariant)], printReport: printReport, record: record,
+        sourceLocation: sourceLocation
+    )
+}
+
+/// The XCTest form of
+/// ``expectReplay(of:driving:clock:allowRestoring:invariants:printReport:record:sourceLocation:)``.
 ///
 /// ```swift
 /// func testCounterSessionStillReplays() {
@@ -46,18 +77,18 @@ public func expectReplay(
 @discardableResult
 public func XCTAssertReplay(
     of journal: String, driving bindings: [String: any ReplayTarget], clock: VirtualTimeScheduler? = nil,
+    allowRestoring: Bool = false, invariants: [ReplayInvariant] = [], printReport: Bool = false,
+    record: Bool = ReplayRecordMode.isOnInEnvironment,
     file: StaticString = #filePath, line: UInt = #line
 ) -> ReplayReport? {
-    switch ReplayCheck.run(journal, bindings, clock) {
-    case .success(let report):
-        if !report.isFaithful || !report.schemaProblems.isEmpty {
-            XCTFail("\(journal): \(report)", file: file, line: line)
-        }
-        return report
-    case .failure(let error):
-        XCTFail("\(journal): \(error)", file: file, line: line)
-        return nil
+    let check = ReplayCheck(journal: journal, bindings: bindings, clock: clock, allowRestoring: allowRestoring, invariants: invariants, record: record)
+    let (report, failure) = check.run()
+    if let failure {
+        XCTFail(failure, file: file, line: line)
+    } else if printReport, let report {
+        print("\(journal): \(report)")
     }
+    return report
 }
 
 extension Replay.Clock {
@@ -71,18 +102,53 @@ extension Replay.Clock {
     }
 }
 
-/// What both test helpers do.
-enum ReplayCheck {
-    static func run(_ journal: String, _ bindings: [String: any ReplayTarget], _ clock: VirtualTimeScheduler?) -> Result<ReplayReport, ReplayError> {
+/// Record mode: the test helpers re-record their journals from today's code instead of checking
+/// them.
+public enum ReplayRecordMode {
+    /// Whether `REWIND_RECORD` is set to `1`, `true` or `yes`: every replay of the run re-records
+    /// (`REWIND_RECORD=1 swift test --filter CartReplayTests`).
+    public static var isOnInEnvironment: Bool {
+        let value = ProcessInfo.processInfo.environment["REWIND_RECORD"]?.lowercased()
+        return ["1", "true", "yes"].contains(value ?? "")
+    }
+}
+
+/// What both test helpers do: run (or re-record) the replay and decide whether it fails.
+struct ReplayCheck {
+    let journal: String
+    let bindings: [String: any ReplayTarget]
+    let clock: VirtualTimeScheduler?
+    let allowRestoring: Bool
+    let invariants: [ReplayInvariant]
+    let record: Bool
+
+    /// The report (when the replay ran) and the failure message, if the check fails.
+    func run() -> (ReplayReport?, String?) {
+        let report: ReplayReport
         do throws(ReplayError) {
             let replay = try Replay(journal: journal)
             replay.clock = clock.map(Replay.Clock.virtual)
+            replay.invariants = invariants
             for (source, target) in bindings.sorted(by: { $0.key < $1.key }) {
                 try replay.bind(source, to: target)
             }
-            return .success(replay.run())
+            if record {
+                let walk = try replay.rerecord()
+                return (walk, "\(journal): re-recorded from today's code (record mode is on: turn it off and run again to check it)\n\(walk)")
+            }
+            report = replay.run()
         } catch {
-            return .failure(error)
+            return (nil, "\(journal): \(error)")
         }
+        if !invariants.isEmpty, report.invariantChecks == 0 {
+            return (report, "\(journal): no bound unit's state decodes as the invariants' type, so they were never checked\n\(report)")
+        }
+        guard report.passes(allowRestoring: allowRestoring) else {
+            let advice = !allowRestoring && !report.restoredSteps.isEmpty && report.isFaithful && report.invariantViolation == nil
+                ? "\n(recorded states were put back without being reproduced: make those dispatches replayable, or pass allowRestoring: true)"
+                : ""
+            return (report, "\(journal): \(report)\(advice)")
+        }
+        return (report, nil)
     }
 }

@@ -33,6 +33,10 @@ final class MachineReplayTarget: ReplayTarget {
     func replay(_ input: RecordedInput) throws -> Bool {
         try RecordedNames.replay(input, into: core.input)
     }
+
+    func set(logger: (any CycleLogging)?) {
+        core.recorder.set(logger: logger)
+    }
 }
 
 extension MachineCore {

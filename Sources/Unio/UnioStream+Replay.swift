@@ -32,6 +32,10 @@ final class StreamReplayTarget: ReplayTarget {
     func replay(_ input: RecordedInput) throws -> Bool {
         try RecordedNames.replay(input, into: self.input)
     }
+
+    func set(logger: (any CycleLogging)?) {
+        recorder.set(logger: logger)
+    }
 }
 
 extension PublishRelay: ReplayableInput {

@@ -14,9 +14,11 @@ extension FlaskTests {
             let profile = Flask.newSubstance(definedBy: FlaskSample.ProfileState.self, named: "profile")
             let report = try #require(expectReplay(of: "Fixtures/flask.rewind", driving: [
                 "app": app.replayTarget, "feed": feed.replayTarget, "profile": profile.replayTarget,
-            ]))
+            ], allowRestoring: true))
             #expect(report.inputsReplayed == 4, "four mixer applications (one aborted)")
-            #expect(report.stepsRestored == 3, "the chained mix (of feed and of profile) and the rollback ran closures")
+            // The chained mix (of feed and of profile) and the rollback ran closures.
+            #expect(report.restoredSteps.map { "\($0.source) \($0.event)" } == ["feed didMutate mix", "profile didMutate mix", "feed didMutate rollback"])
+            #expect(report.restoredSteps.allSatisfy { $0.reason == .notReproduced && !$0.paths.isEmpty })
             #expect(app.state.title == "signed in as grace" && app.state.counter == 2)
         }
 

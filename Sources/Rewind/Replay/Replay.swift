@@ -16,8 +16,13 @@ import Foundation
 /// arriving). Time-based operators run on the ``clock`` you give: between recorded events it is
 /// moved by the recorded time (when the journal has real times), and while the live unit has not
 /// yet reached a state it reached on its own, it is stepped to its next scheduled action — so a
-/// replay is deterministic and takes no real time. A step that cannot be re-sent (a closure) has its
-/// recorded state put back instead.
+/// replay is deterministic and takes no real time.
+///
+/// What cannot be checked is said: a dispatch that cannot be re-sent (a closure) and a state the
+/// live unit never reached on its own have their recorded state put back, and each such step is
+/// listed in ``ReplayReport/restoredSteps``. A state the live unit did reach on its own (an async
+/// commit, a debounced reply) is compared before anything is put back, so a changed async result
+/// is a divergence.
 ///
 /// Bind the units whose inputs came from outside; units they drive (an API stream the view stream
 /// sends to) produce their own dispatches during the replay and are left unbound.
@@ -41,6 +46,9 @@ public final class Replay {
     public var clock: Clock?
     /// How many scheduled actions the replay runs, at most, waiting for one recorded state.
     public var maximumClockSteps = 10_000
+
+    /// Checks run on every bound unit's live state after each comparison (see ``ReplayInvariant``).
+    public var invariants: [ReplayInvariant] = []
 
     private var targets: [UInt64: ReplayTarget] = [:]
 
@@ -84,168 +92,61 @@ public final class Replay {
 
     // MARK: Running
 
-    /// Runs the replay to the end of the journal or the first divergence.
+    /// Runs the replay to the end of the journal or the first divergence (or broken invariant).
     public func run() -> ReplayReport {
-        var run = ReplayRun(reader: reader, targets: targets, clock: clock, maximumClockSteps: maximumClockSteps)
+        var run = ReplayRun(
+            reader: reader, targets: targets, clock: clock, maximumClockSteps: maximumClockSteps,
+            invariants: invariants, stopsAtDivergence: true
+        )
         return run.play()
     }
-}
 
-/// The state of one replay as it walks the journal.
-struct ReplayRun {
-    private struct OpenDispatch {
-        /// How the dispatch's end is checked: the state it reached is compared (re-sent inputs and
-        /// dispatches the live units make themselves), or put back (inputs that cannot be re-sent).
-        enum Check { case compare, restore }
-        let step: UInt64
-        let check: Check
-        var depth: Int
-    }
+    // MARK: Re-recording
 
-    let reader: JournalReader
-    let targets: [UInt64: ReplayTarget]
-    let clock: Replay.Clock?
-    let maximumClockSteps: Int
-
-    private var report = ReplayReport()
-    private var recordedStates: [UInt64: StateValue] = [:]
-    private var excludedPaths: [UInt64: [StatePath]] = [:]
-    private var openDispatches: [UInt64: OpenDispatch] = [:]
-    private var commitDepth: [UInt64: Int] = [:]
-    private var lastInput: [UInt64: RecordedInput] = [:]
-
-    init(reader: JournalReader, targets: [UInt64: ReplayTarget], clock: Replay.Clock?, maximumClockSteps: Int) {
-        self.reader = reader
-        self.targets = targets
-        self.clock = clock
-        self.maximumClockSteps = maximumClockSteps
-    }
-
-    mutating func play() -> ReplayReport {
-        // Deterministic journals (fixtures) have made-up times: the clock is then only stepped.
-        let hasRealTimes = reader.header.createdMonotonicNanoseconds != 0
-        var lastTime: UInt64?
-        let events = Array(reader.events()).sorted { $0.sequence < $1.sequence }
-        for event in events {
-            if hasRealTimes, let clock {
-                if let lastTime, event.monotonicNanoseconds > lastTime { clock.advance(event.monotonicNanoseconds - lastTime) }
-                lastTime = max(lastTime ?? 0, event.monotonicNanoseconds)
-            }
-            let id = event.source.instanceID
-            guard let target = targets[id] else { continue }
-            if let record = event.stateRecord { recordedStates[id] = StateStep.record(record).applied(to: recordedStates[id]) }
-            handle(event, target: target)
-            if report.divergence != nil { break }
+    /// Re-records the journal from today's code: the recorded inputs are sent into the bound units
+    /// as ``run()`` sends them, while a journal logger records what the units do now; the new
+    /// journal then replaces the old one. This is how a fixture is updated when its replay diverges
+    /// on purpose (snapshot testing's record mode).
+    ///
+    /// The walk does not stop at divergences; steps that cannot be re-sent are put back as in a
+    /// check, and the new journal records those restores as commits. Only the bound units are
+    /// recorded (units they drive are not). A journal with made-up times (a fixture) is re-recorded
+    /// with made-up times.
+    ///
+    /// - Returns: the report of the walk (its divergences are the changes now recorded).
+    @discardableResult
+    public func rerecord() throws(ReplayError) -> ReplayReport {
+        var configuration = JournalConfiguration()
+        configuration.replaceExisting = true
+        configuration.deterministic = reader.header.createdMonotonicNanoseconds == 0
+        let temporaryPath = reader.path + ".rerecording"
+        let logger: JournalLogger
+        do {
+            logger = try JournalLogger(path: temporaryPath, configuration: configuration)
+        } catch {
+            throw .cannotRecord(error.description)
+        }
+        let units = targets.sorted { $0.key < $1.key }.map(\.value)
+        for unit in units { unit.set(logger: logger) }
+        var run = ReplayRun(
+            reader: reader, targets: targets, clock: clock, maximumClockSteps: maximumClockSteps,
+            invariants: invariants, stopsAtDivergence: false
+        )
+        let report = run.play()
+        for unit in units { unit.set(logger: nil) }
+        do {
+            try logger.flush()
+        } catch {
+            logger.close()
+            try? FileManager.default.removeItem(atPath: temporaryPath)
+            throw .cannotRecord(error.description)
+        }
+        logger.close()
+        guard rename(temporaryPath, reader.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporaryPath)
+            throw .cannotRecord("cannot replace \(reader.path): \(reason)")
         }
         return report
-    }
-
-    private mutating func handle(_ event: RecordedEvent, target: ReplayTarget) {
-        let id = event.source.instanceID
-        switch event.kind {
-        case .created:
-            guard let recorded = recordedStates[id] else { return }
-            let problems = SchemaProblem.differences(recorded: recorded, live: target.currentState())
-            report.schemaProblems += problems
-            excludedPaths[id] = problems.compactMap { try? StatePath(parsing: $0.path) }
-            compare(event, target: target)
-        case .willDispatch:
-            if var open = openDispatches[id] {
-                open.depth += 1
-                openDispatches[id] = open
-                return
-            }
-            // A dispatch inside one the replay is running is the live units' own doing (a view stream
-            // sending to an API stream): it happens again by itself.
-            if let parent = event.parent, openDispatches.values.contains(where: { $0.step == parent }) {
-                openDispatches[id] = OpenDispatch(step: event.sequence, check: .compare, depth: 1)
-                return
-            }
-            let input = RecordedInput(name: event.name, value: event.value, step: event.sequence)
-            var replayed = false
-            do {
-                replayed = try target.replay(input)
-            } catch {
-                report.schemaProblems.append(SchemaProblem.from(error).prefixed("input \(input.name)"))
-            }
-            if replayed {
-                report.inputsReplayed += 1
-                lastInput[id] = input
-            }
-            openDispatches[id] = OpenDispatch(step: event.sequence, check: replayed ? .compare : .restore, depth: 1)
-        case .didDispatch:
-            guard var open = openDispatches[id] else { return }
-            open.depth -= 1
-            guard open.depth == 0 else {
-                openDispatches[id] = open
-                return
-            }
-            openDispatches[id] = nil
-            switch open.check {
-            case .compare: settle(event, target: target, canRestore: false)
-            case .restore: restore(event, target: target)
-            }
-        case .willMutate:
-            commitDepth[id, default: 0] += 1
-        case .didMutate:
-            commitDepth[id, default: 0] = max(0, commitDepth[id, default: 0] - 1)
-            if openDispatches[id] == nil, commitDepth[id] == 0 { settle(event, target: target, canRestore: true) }
-        case .change, .replace:
-            if openDispatches[id] == nil, commitDepth[id, default: 0] == 0 { settle(event, target: target, canRestore: event.kind == .replace) }
-        case .activity, .released, .dropped:
-            break
-        }
-    }
-
-    /// Compares at `event`; while the live unit has not reached the recorded state, steps the clock.
-    /// A named commit the unit made on its own (a closure) is restored rather than reported.
-    private mutating func settle(_ event: RecordedEvent, target: ReplayTarget, canRestore: Bool) {
-        var steps = 0
-        while !matches(event.source.instanceID, target: target), let clock, steps < maximumClockSteps, clock.step() {
-            steps += 1
-        }
-        if !matches(event.source.instanceID, target: target), canRestore {
-            restore(event, target: target)
-            return
-        }
-        compare(event, target: target)
-    }
-
-    private mutating func restore(_ event: RecordedEvent, target: ReplayTarget) {
-        guard let recorded = recordedStates[event.source.instanceID] else { return }
-        do {
-            try target.restore(to: recorded)
-            report.stepsRestored += 1
-        } catch {
-            report.schemaProblems.append(SchemaProblem.from(error))
-        }
-        compare(event, target: target)
-    }
-
-    private func matches(_ id: UInt64, target: ReplayTarget) -> Bool {
-        guard let recorded = recordedStates[id] else { return true }
-        let excluded = excludedPaths[id] ?? []
-        return recorded.removing(excluded) == target.currentState().removing(excluded)
-    }
-
-    private mutating func compare(_ event: RecordedEvent, target: ReplayTarget) {
-        let id = event.source.instanceID
-        guard let recorded = recordedStates[id] else { return }
-        report.statesCompared += 1
-        let excluded = excludedPaths[id] ?? []
-        let expected = recorded.removing(excluded)
-        let live = target.currentState().removing(excluded)
-        guard expected != live else { return }
-        let what = [event.kind.rawValue, event.path ?? event.name].filter { !$0.isEmpty }.joined(separator: " ")
-        report.divergence = Divergence(
-            step: event.sequence, event: what, source: event.source.description, input: lastInput[id],
-            recorded: expected, live: live, difference: diff(expected, live)
-        )
-    }
-}
-
-extension SchemaProblem {
-    func prefixed(_ context: String) -> SchemaProblem {
-        SchemaProblem(path: path, reason: "\(context): \(reason)")
     }
 }

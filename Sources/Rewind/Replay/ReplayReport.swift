@@ -8,26 +8,48 @@
 public struct ReplayReport: Sendable, CustomStringConvertible {
     /// The recorded inputs re-sent into live units.
     public var inputsReplayed = 0
-    /// Steps whose recorded state was put back because they could not be re-sent (closures).
-    public var stepsRestored = 0
+    /// The steps whose recorded state was put back instead of reproduced: dispatches that could not
+    /// be re-sent (closures) and states the live units never reached on their own. Nothing about
+    /// them was checked.
+    public var restoredSteps: [RestoredStep] = []
     /// States compared with the recording.
     public var statesCompared = 0
     /// The first place the live units did not reach the recorded state; `nil` if they always did.
     public var divergence: Divergence?
+    /// The first live state that broke one of the replay's invariants.
+    public var invariantViolation: InvariantViolation?
+    /// How many times an invariant was checked (a live state it applies to).
+    public var invariantChecks = 0
     /// Where the recording no longer fits today's types; those paths are left out of comparisons.
     public var schemaProblems: [SchemaProblem] = []
 
     /// Creates an empty report.
     public init() {}
 
-    /// Whether the replay reached every recorded state.
+    /// How many steps had their recorded state put back.
+    public var stepsRestored: Int { restoredSteps.count }
+
+    /// Whether the replay reached every recorded state it compared.
     public var isFaithful: Bool { divergence == nil }
 
-    /// A summary line, the schema problems and the divergence report, as the test helpers print it.
+    /// Whether the replay passes as a regression test: no divergence, no broken invariant, no schema
+    /// problem and — unless `allowRestoring` — no recorded state put back without being reproduced.
+    public func passes(allowRestoring: Bool = false) -> Bool {
+        divergence == nil && invariantViolation == nil && schemaProblems.isEmpty && (allowRestoring || restoredSteps.isEmpty)
+    }
+
+    /// A summary line, then what was put back, the schema problems, and the divergence or broken
+    /// invariant: the paragraph the test helpers print.
     public var description: String {
-        var lines = ["replayed \(inputsReplayed) inputs, compared \(statesCompared) states, restored \(stepsRestored) steps that could not be re-sent"]
+        var lines = ["replayed \(inputsReplayed) inputs, compared \(statesCompared) states, restored \(stepsRestored) state\(stepsRestored == 1 ? "" : "s") without reproducing \(stepsRestored == 1 ? "it" : "them")"]
+        for restored in restoredSteps {
+            lines.append("restored: \(restored)")
+        }
         for problem in schemaProblems {
             lines.append("schema: \(problem)")
+        }
+        if let invariantViolation {
+            lines.append(invariantViolation.description)
         }
         if let divergence {
             lines.append(divergence.description)
@@ -35,6 +57,66 @@ public struct ReplayReport: Sendable, CustomStringConvertible {
             lines.append("no divergence")
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// A step whose recorded state a replay put back because the live code did not produce it.
+public struct RestoredStep: Sendable, Equatable, CustomStringConvertible {
+    /// Why the state was put back.
+    public enum Reason: Sendable, Equatable {
+        /// The dispatch of this name could not be re-sent: it ran a closure, or its input is unknown
+        /// to today's code.
+        case notResent(dispatch: String)
+        /// The live unit never reached this state on its own (work the recording did outside any
+        /// re-sent input, such as a commit from a closure that was not re-run).
+        case notReproduced
+    }
+
+    /// The step whose state was put back.
+    public var step: UInt64
+    /// The unit, as the journal names it.
+    public var source: String
+    /// What the step was (`didDispatch checkout`, `didMutate finish`).
+    public var event: String
+    /// The state paths the live unit had wrong before the state was put back.
+    public var paths: [String]
+    /// Why.
+    public var reason: Reason
+
+    /// Creates a restored step.
+    public init(step: UInt64, source: String, event: String, paths: [String], reason: Reason) {
+        self.step = step
+        self.source = source
+        self.event = event
+        self.paths = paths
+        self.reason = reason
+    }
+
+    /// `step 12 (Cart#1, didMutate finish): orderID — not reproduced by the live unit`.
+    public var description: String {
+        let why = switch reason {
+        case .notResent(let dispatch): "dispatch '\(dispatch)' cannot be re-sent"
+        case .notReproduced: "not reproduced by the live unit"
+        }
+        return "step \(step) (\(source), \(event)): \(paths.joined(separator: ", ")) — \(why)"
+    }
+}
+
+/// A live state that broke an invariant of the replay.
+public struct InvariantViolation: Sendable, CustomStringConvertible {
+    /// The step after which the live state broke it.
+    public var step: UInt64
+    /// What that step was.
+    public var event: String
+    /// The unit.
+    public var source: String
+    /// The invariant's description.
+    public var invariant: String
+    /// The live state that broke it.
+    public var state: StateValue
+
+    public var description: String {
+        "invariant \(invariant.isEmpty ? "" : "'\(invariant)' ")broken at step \(step) (\(source), \(event)): \(state.compactDescription(limit: 200))"
     }
 }
 

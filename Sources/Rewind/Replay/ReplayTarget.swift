@@ -21,6 +21,10 @@ public protocol ReplayTarget: AnyObject {
     ///   unknown to today's type); the replay then puts back the state the recording reached.
     /// - Throws: `DecodingError` when the recorded value no longer fits the input's type.
     func replay(_ input: RecordedInput) throws -> Bool
+
+    /// Sends the unit's events to `logger` (`nil`: back to the default), as the framework's own
+    /// `set(logger:)` does: ``Replay/rerecord()`` records the live units through it.
+    func set(logger: (any CycleLogging)?)
 }
 
 /// One input as the journal recorded it: the dispatch's name (the input property, the mixer, the
@@ -61,6 +65,8 @@ public enum ReplayError: Error, Equatable, CustomStringConvertible {
     case notRestorable(String)
     /// The journal cannot be read.
     case unreadableJournal(String)
+    /// Re-recording could not write the new journal.
+    case cannotRecord(String)
 
     public var description: String {
         switch self {
@@ -76,6 +82,8 @@ public enum ReplayError: Error, Equatable, CustomStringConvertible {
             "the state cannot be restored: \(reason)"
         case .unreadableJournal(let reason):
             reason
+        case .cannotRecord(let reason):
+            "cannot re-record the journal: \(reason)"
         }
     }
 }

@@ -1,0 +1,221 @@
+/// One replay as it walks the journal: re-sends the bound units' inputs, compares the states they
+/// reach, and puts back only what the live code never produced.
+struct ReplayRun {
+    /// How a dispatch's end is checked.
+    private enum Check {
+        /// The live unit ran it (a re-sent input, or a dispatch a live unit made itself): its state
+        /// is compared.
+        case compare
+        /// It could not be re-sent (a closure): its recorded state is put back, unless the live unit
+        /// already has it.
+        case restore
+    }
+
+    private struct OpenDispatch {
+        let step: UInt64
+        let check: Check
+        var depth: Int
+    }
+
+    let reader: JournalReader
+    let targets: [UInt64: ReplayTarget]
+    let clock: Replay.Clock?
+    let maximumClockSteps: Int
+    let invariants: [ReplayInvariant]
+    /// Whether the walk stops at the first divergence (a check) or goes on to the end (re-recording).
+    let stopsAtDivergence: Bool
+
+    private var report = ReplayReport()
+    private var recordedStates: [UInt64: StateValue] = [:]
+    /// Each unit's live state when it was last compared or put back: a unit whose state has not moved
+    /// since did not produce the step being checked.
+    private var lastCheckedLive: [UInt64: StateValue] = [:]
+    private var excludedPaths: [UInt64: [StatePath]] = [:]
+    private var openDispatches: [UInt64: OpenDispatch] = [:]
+    private var commitDepth: [UInt64: Int] = [:]
+    private var lastInput: [UInt64: RecordedInput] = [:]
+
+    init(
+        reader: JournalReader, targets: [UInt64: ReplayTarget], clock: Replay.Clock?, maximumClockSteps: Int,
+        invariants: [ReplayInvariant], stopsAtDivergence: Bool
+    ) {
+        self.reader = reader
+        self.targets = targets
+        self.clock = clock
+        self.maximumClockSteps = maximumClockSteps
+        self.invariants = invariants
+        self.stopsAtDivergence = stopsAtDivergence
+    }
+
+    mutating func play() -> ReplayReport {
+        // Deterministic journals (fixtures) have made-up times: the clock is then only stepped.
+        let hasRealTimes = reader.header.createdMonotonicNanoseconds != 0
+        var lastTime: UInt64?
+        let events = Array(reader.events()).sorted { $0.sequence < $1.sequence }
+        for event in events {
+            if hasRealTimes, let clock {
+                if let lastTime, event.monotonicNanoseconds > lastTime { clock.advance(event.monotonicNanoseconds - lastTime) }
+                lastTime = max(lastTime ?? 0, event.monotonicNanoseconds)
+            }
+            let id = event.source.instanceID
+            guard let target = targets[id] else { continue }
+            if let record = event.stateRecord { recordedStates[id] = StateStep.record(record).applied(to: recordedStates[id]) }
+            handle(event, target: target)
+            if stopsAtDivergence, report.divergence != nil || report.invariantViolation != nil { break }
+        }
+        return report
+    }
+
+    private mutating func handle(_ event: RecordedEvent, target: ReplayTarget) {
+        let id = event.source.instanceID
+        switch event.kind {
+        case .created:
+            guard let recorded = recordedStates[id] else { return }
+            let problems = SchemaProblem.differences(recorded: recorded, live: target.currentState())
+            report.schemaProblems += problems
+            excludedPaths[id] = problems.compactMap { try? StatePath(parsing: $0.path) }
+            compare(event, target: target)
+        case .willDispatch:
+            willDispatch(event, target: target)
+        case .didDispatch:
+            guard var open = openDispatches[id] else { return }
+            open.depth -= 1
+            guard open.depth == 0 else {
+                openDispatches[id] = open
+                return
+            }
+            openDispatches[id] = nil
+            switch open.check {
+            case .compare: settle(event, target: target, onItsOwn: false)
+            case .restore: putBack(event, target: target, because: .notResent(dispatch: event.name))
+            }
+        case .willMutate:
+            commitDepth[id, default: 0] += 1
+        case .didMutate:
+            commitDepth[id, default: 0] = max(0, commitDepth[id, default: 0] - 1)
+            if openDispatches[id] == nil, commitDepth[id] == 0 { settle(event, target: target, onItsOwn: true) }
+        case .change, .replace:
+            if openDispatches[id] == nil, commitDepth[id, default: 0] == 0 { settle(event, target: target, onItsOwn: true) }
+        case .activity, .released, .dropped:
+            break
+        }
+    }
+
+    private mutating func willDispatch(_ event: RecordedEvent, target: ReplayTarget) {
+        let id = event.source.instanceID
+        if var open = openDispatches[id] {
+            open.depth += 1
+            openDispatches[id] = open
+            return
+        }
+        // A dispatch inside one the replay is running is the live units' own doing (a view stream
+        // sending to an API stream): it happens again by itself.
+        if let parent = event.parent, openDispatches.values.contains(where: { $0.step == parent }) {
+            openDispatches[id] = OpenDispatch(step: event.sequence, check: .compare, depth: 1)
+            return
+        }
+        let input = RecordedInput(name: event.name, value: event.value, step: event.sequence)
+        var replayed = false
+        do {
+            replayed = try target.replay(input)
+        } catch {
+            report.schemaProblems.append(SchemaProblem.from(error).prefixed("input \(input.name)"))
+        }
+        if replayed {
+            report.inputsReplayed += 1
+            lastInput[id] = input
+        }
+        openDispatches[id] = OpenDispatch(step: event.sequence, check: replayed ? .compare : .restore, depth: 1)
+    }
+
+    /// Checks the state at `event`, stepping the clock while the live unit has not reached it. A
+    /// state the unit reaches `onItsOwn` (a commit from work started earlier, a reply arriving) that
+    /// the live code never produced — the unit did not move at all — is put back; one it produced
+    /// differently is a divergence.
+    private mutating func settle(_ event: RecordedEvent, target: ReplayTarget, onItsOwn: Bool) {
+        let id = event.source.instanceID
+        var steps = 0
+        while !matches(id, target: target), let clock, steps < maximumClockSteps, clock.step() {
+            steps += 1
+        }
+        if onItsOwn, !matches(id, target: target), lastCheckedLive[id] == target.currentState() {
+            putBack(event, target: target, because: .notReproduced)
+            return
+        }
+        compare(event, target: target)
+    }
+
+    /// Puts the recorded state back, listing the step, unless the live unit already has it.
+    private mutating func putBack(_ event: RecordedEvent, target: ReplayTarget, because reason: RestoredStep.Reason) {
+        let id = event.source.instanceID
+        guard let recorded = recordedStates[id] else { return }
+        let excluded = excludedPaths[id] ?? []
+        let live = target.currentState()
+        let expected = recorded.removing(excluded)
+        let difference = diff(live.removing(excluded), expected)
+        guard !difference.isEmpty else {
+            compare(event, target: target)
+            return
+        }
+        do {
+            try target.restore(to: recorded)
+            report.restoredSteps.append(RestoredStep(
+                step: event.sequence, source: event.source.description, event: event.summaryForReplay,
+                paths: difference.changedPaths.map(\.description), reason: reason
+            ))
+        } catch {
+            report.schemaProblems.append(SchemaProblem.from(error))
+        }
+        compare(event, target: target)
+    }
+
+    private func matches(_ id: UInt64, target: ReplayTarget) -> Bool {
+        guard let recorded = recordedStates[id] else { return true }
+        let excluded = excludedPaths[id] ?? []
+        return recorded.removing(excluded) == target.currentState().removing(excluded)
+    }
+
+    private mutating func compare(_ event: RecordedEvent, target: ReplayTarget) {
+        let id = event.source.instanceID
+        let current = target.currentState()
+        lastCheckedLive[id] = current
+        guard let recorded = recordedStates[id] else { return }
+        report.statesCompared += 1
+        let excluded = excludedPaths[id] ?? []
+        let expected = recorded.removing(excluded)
+        let live = current.removing(excluded)
+        if expected != live, report.divergence == nil {
+            report.divergence = Divergence(
+                step: event.sequence, event: event.summaryForReplay, source: event.source.description, input: lastInput[id],
+                recorded: expected, live: live, difference: diff(expected, live)
+            )
+        }
+        checkInvariants(current, at: event)
+    }
+
+    private mutating func checkInvariants(_ live: StateValue, at event: RecordedEvent) {
+        for invariant in invariants {
+            guard let holds = invariant.check(live) else { continue }
+            report.invariantChecks += 1
+            if !holds, report.invariantViolation == nil {
+                report.invariantViolation = InvariantViolation(
+                    step: event.sequence, event: event.summaryForReplay, source: event.source.description,
+                    invariant: invariant.description, state: live
+                )
+            }
+        }
+    }
+}
+
+extension RecordedEvent {
+    /// `didDispatch increment`, `change repositories`: the kind and what it is about.
+    var summaryForReplay: String {
+        [kind.rawValue, path ?? name].filter { !$0.isEmpty }.joined(separator: " ")
+    }
+}
+
+extension SchemaProblem {
+    func prefixed(_ context: String) -> SchemaProblem {
+        SchemaProblem(path: path, reason: "\(context): \(reason)")
+    }
+}
