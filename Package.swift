@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Flask", targets: ["Flask"]),
         .library(name: "RewindTesting", targets: ["RewindTesting"]),
         .library(name: "CombineOperators", targets: ["CombineOperators"]),
+        .library(name: "RxSwiftCompatibility", targets: ["RxSwiftCompatibility"]),
         .library(name: "RewindViewer", targets: ["RewindViewer"]),
         .executable(name: "rewind", targets: ["rewind"]),
     ],
@@ -46,6 +47,17 @@ let package = Package(
             name: "CombineOperators",
             dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]
         ),
+        // RxSwift's names (Observable, relays, subjects, DisposeBag, schedulers, the common
+        // operators) on OpenCombine, so that code written for RxSwift — the Cycler and Unio seeds —
+        // compiles with one import.
+        .target(
+            name: "RxSwiftCompatibility",
+            dependencies: [
+                "CombineOperators",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+            ]
+        ),
         // What Ricemill and Unio share to log units built from publishers: inputs as dispatches,
         // state properties as key-path changes, outputs as activities.
         .target(
@@ -71,6 +83,7 @@ let package = Package(
             name: "Unio",
             dependencies: [
                 "Rewind",
+                "RxSwiftCompatibility",
                 "ReactiveRecording",
                 "CombineOperators",
                 .product(name: "OpenCombine", package: "OpenCombine"),

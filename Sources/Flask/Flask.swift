@@ -64,6 +64,7 @@ public enum Flask {
         for substance in MixerRegistry.shared.substances(for: key) where substance.handles(key) {
             substance.apply(key, payload: payload, lock: lock)
         }
+        FluxNotifier.postNotification(forMixer: key.name, payload: payload)
     }
 
     // MARK: Substances
@@ -81,18 +82,27 @@ public enum Flask {
 
     // MARK: Locks
 
-    /// Pauses the flux until the lock is released.
-    public static func lock() -> FluxLock {
-        FluxLock(bus: Flux.bus)
+    /// Pauses the flux until the lock is released. With `autorelease`, a lock made for a mixer
+    /// releases itself once that mixer's reactions have run; a lock made alone has no mixer, so it
+    /// waits for ``FluxLock/release(payload:)`` either way.
+    public static func lock(autorelease: Bool = false) -> FluxLock {
+        FluxLock(bus: Flux.bus, autoreleases: autorelease)
     }
 
     /// Pauses the flux, then applies `mixer` alone; its reactions receive the lock as
-    /// `reaction.onLock` so that they can release it when their work is done.
+    /// `reaction.onLock` so that they can release it when their work is done. With `autorelease`,
+    /// the lock releases itself once the mixer's reactions have run (or the mix changed nothing or
+    /// was aborted).
     @discardableResult
-    public static func lock<Mixer: RawRepresentable>(withMixer mixer: Mixer, payload: MixerPayload? = nil) -> FluxLock where Mixer.RawValue == String {
+    public static func lock<Mixer: RawRepresentable>(
+        withMixer mixer: Mixer, payload: MixerPayload? = nil, autorelease: Bool = false
+    ) -> FluxLock where Mixer.RawValue == String {
         let key = MixerKey(mixer)
-        let lock = FluxLock(bus: Flux.bus, mixerName: key.name)
-        Flux.bus.perform(bypassingLocks: true) { apply(key, payload: payload, lock: lock) }
+        let lock = FluxLock(bus: Flux.bus, mixerName: key.name, autoreleases: autorelease)
+        Flux.bus.perform(bypassingLocks: true) {
+            apply(key, payload: payload, lock: lock)
+            lock.autoreleaseIfAsked()
+        }
         return lock
     }
 

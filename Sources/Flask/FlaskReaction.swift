@@ -28,7 +28,7 @@ public final class FlaskReaction: @unchecked Sendable {
     /// Calls `closure` if `key` changed.
     public func on(_ key: String, _ closure: (FlaskChange) -> Void) {
         guard let change = changes[key] else { return }
-        closure(FlaskChange(key: key, old: change.old, new: change.new))
+        closure(FlaskChange(key: key, old: change.old, new: change.new, substance: substance))
     }
 
     /// Calls `closure` if the key named by a state's key enum changed: `reaction.on(AppState.prop.counter)`.
@@ -49,17 +49,33 @@ public struct FlaskChange: @unchecked Sendable {
     private let changedKey: String
     private let old: StateValue?
     private let new: StateValue?
+    private weak var changedSubstance: SubstanceConcrete?
 
-    init(key: String, old: StateValue?, new: StateValue?) {
+    init(key: String, old: StateValue?, new: StateValue?, substance: SubstanceConcrete?) {
         self.changedKey = key
         self.old = old
         self.new = new
+        self.changedSubstance = substance
     }
 
     /// The key that changed.
     public func key() -> String { changedKey }
-    /// The value before the mix.
+    /// The value before the mix, whatever its type.
     public func oldValue() -> Any? { StateKeys.plainValue(old) }
-    /// The value after the mix.
+    /// The value after the mix, whatever its type.
     public func newValue() -> Any? { StateKeys.plainValue(new) }
+
+    /// The value before the mix as `Value`; `nil` if there was none or it is of another type. Name
+    /// the type: with `change.oldValue() ?? "none"` the fallback's type is the one asked for.
+    ///
+    /// ```swift
+    /// let old: Int? = change.oldValue()
+    /// let new: Any? = change.newValue()
+    /// ```
+    public func oldValue<Value>() -> Value? { StateKeys.plainValue(old) as? Value }
+    /// The value after the mix as `Value`; `nil` if there is none or it is of another type.
+    public func newValue<Value>() -> Value? { StateKeys.plainValue(new) as? Value }
+
+    /// The substance that changed, while it is alive.
+    public func substance() -> SubstanceConcrete? { changedSubstance }
 }

@@ -48,6 +48,21 @@ public final class Flux: @unchecked Sendable {
     /// How many mixes wait for their turn.
     public var pendingCount: Int { state.withLock { $0.queue.count } }
 
+    /// Runs `work` on the bus after the mixes already waiting, as a mix would: now if the bus is
+    /// free and unlocked, otherwise in its turn. For work that must see every earlier mix done.
+    ///
+    /// ```swift
+    /// Flask.bus.performInFluxQueue { print(substance.state.counter) }
+    /// ```
+    public func performInFluxQueue(_ work: @escaping () -> Void) {
+        perform(work)
+    }
+
+    /// Drops the mixes (and other work) waiting for their turn; the one running finishes.
+    public func purgeQueue() {
+        state.withLock { $0.queue.removeAll() }
+    }
+
     /// Runs `work` on the bus: now if the bus is free, otherwise in its turn.
     func perform(bypassingLocks: Bool = false, _ work: @escaping () -> Void) {
         state.withLock { $0.queue.append(Work(run: work, bypassesLocks: bypassingLocks)) }
@@ -125,12 +140,15 @@ public final class FluxLock: Hashable, @unchecked Sendable {
 
     let number: UInt64
     let mixerName: String?
+    /// Whether the lock releases itself once its mixer's reactions have run.
+    let autoreleases: Bool
     private let bus: Flux
     private let releaseBlock = Locked<((Any?) -> Void)?>(nil)
 
-    init(bus: Flux, mixerName: String? = nil) {
+    init(bus: Flux, mixerName: String? = nil, autoreleases: Bool = false) {
         self.bus = bus
         self.mixerName = mixerName
+        self.autoreleases = autoreleases
         number = Self.counter.withLock { $0 += 1; return $0 }
         bus.add(self)
     }
@@ -150,6 +168,15 @@ public final class FluxLock: Hashable, @unchecked Sendable {
             return block
         }
         block?(payload)
+    }
+
+    /// Releases the lock if it was made with `autorelease: true` (the seed's `autorelease()`).
+    public func autorelease() {
+        autoreleaseIfAsked()
+    }
+
+    func autoreleaseIfAsked() {
+        if autoreleases { release() }
     }
 
     public static func == (lhs: FluxLock, rhs: FluxLock) -> Bool { lhs === rhs }

@@ -6,7 +6,7 @@ import Rewind
 /// ```swift
 /// final class CounterScreen: FlaskReactor {
 ///     func flaskReactions(reaction: FlaskReaction) {
-///         reaction.on(AppState.prop.counter) { change in print(change.newValue() ?? "nil") }
+///         reaction.on(AppState.prop.counter) { change in let new: Any? = change.newValue(); print(new ?? "nil") }
 ///     }
 /// }
 /// ```
@@ -31,6 +31,11 @@ public class ReactorConcrete: @unchecked Sendable {
     /// Starts a chain reaction with a mix of `substance` (see ``ChainReaction``).
     public func mix<S: SubstanceConcrete>(_ substance: S, _ mixer: @escaping (S) -> Void) -> ChainReaction {
         ChainReaction().mix(substance, mixer)
+    }
+
+    /// Detaches this reactor from its owner: its handler hears of no more changes.
+    public func unbind() {
+        Reactors.shared.detach(self)
     }
 
     /// Starts a chain reaction with a mix of `substance` (the seed's high-level name).
@@ -115,6 +120,24 @@ final class Reactors: Sendable {
     /// Drops the reactors whose owners have gone.
     func purge() {
         entries.withLock { $0.removeAll { $0.owner == nil } }
+    }
+
+    /// The reactors whose owners are alive.
+    func all() -> [ReactorConcrete] {
+        entries.withLock { entries in
+            entries.removeAll { $0.owner == nil }
+            return entries.map(\.reactor)
+        }
+    }
+
+    /// Detaches every reactor.
+    func removeAll() {
+        entries.withLock { $0.removeAll() }
+    }
+
+    /// Detaches `reactor`, whatever its owner.
+    func detach(_ reactor: ReactorConcrete) {
+        entries.withLock { $0.removeAll { $0.owner == nil || $0.reactor === reactor } }
     }
 
     /// Hands the reaction to a committed mix of `substance` to every reactor that mixes it, logging

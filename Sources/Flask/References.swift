@@ -43,21 +43,23 @@ public typealias FlaskNSRef = FlaskRef<AnyObject>
 /// A dictionary held by reference in a state, whose nested keys reactions can observe with dotted
 /// paths (`"info.nest.data"`): the seed's `FlaskDictRef`.
 ///
-/// Values may be strings, numbers, booleans, arrays and nested dictionaries; they are archived as
-/// JSON.
+/// Nested dictionaries become `FlaskDictRef`s themselves, so `ref["nest"] as? FlaskDictRef` reads
+/// one level and `ref["nest.data"]` reads through. Values may be strings, numbers, booleans, arrays,
+/// nested dictionaries and `Flask.Null`; they are archived as JSON, where anything else (an object)
+/// becomes `null`.
 ///
 /// ```swift
 /// substance.prop.info = FlaskDictRef(["foo": "bar", "nest": ["data": "some"]])
-/// reaction.on("info.nest.data") { change in print(change.newValue() ?? "nil") }
+/// reaction.on("info.nest.data") { change in let new: Any? = change.newValue(); print(new ?? "nil") }
 /// ```
 public final class FlaskDictRef: Codable, @unchecked Sendable {
     // Unchecked: immutable after creation (assign a new FlaskDictRef to change it).
-    /// The dictionary, as given.
+    /// The dictionary, nested dictionaries as `FlaskDictRef`s.
     public let dictionary: [String: Any]
 
     /// Wraps `dictionary`.
     public init(_ dictionary: [String: Any]) {
-        self.dictionary = dictionary
+        self.dictionary = dictionary.mapValues(Self.normalized)
     }
 
     /// Wraps a Foundation dictionary with string keys.
@@ -67,18 +69,35 @@ public final class FlaskDictRef: Codable, @unchecked Sendable {
         self.init(converted)
     }
 
-    /// The value at a dotted path (`"nest.data"`), if there is one.
+    /// A nested dictionary as a `FlaskDictRef`; any other value as it is.
+    private static func normalized(_ value: Any) -> Any {
+        switch value {
+        case let nested as FlaskDictRef: nested
+        case let nested as [String: Any]: FlaskDictRef(nested)
+        case let nested as NSDictionary: FlaskDictRef(nested)
+        default: value
+        }
+    }
+
+    /// The value at a key, or at a dotted path through nested dictionaries (`"nest.data"`).
     public subscript(path: String) -> Any? {
-        var current: Any? = dictionary
+        if let value = dictionary[path] { return value }
+        var current: Any? = self
         for key in path.split(separator: ".") {
-            current = (current as? [String: Any])?[String(key)] ?? (current as? NSDictionary)?[String(key)]
+            current = (current as? FlaskDictRef)?.dictionary[String(key)]
         }
         return current
     }
 
+    /// The number of keys at the top level.
+    public func count() -> Int { dictionary.count }
+
+    /// The keys at the top level.
+    public func keys() -> [String] { Array(dictionary.keys) }
+
     public required init(from decoder: any Decoder) throws {
         let tree = try decoder.singleValueContainer().decode(JSONValue.self)
-        dictionary = (tree.plainValue as? [String: Any]) ?? [:]
+        dictionary = ((tree.plainValue as? [String: Any]) ?? [:]).mapValues(Self.normalized)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -98,25 +117,31 @@ enum JSONValue: Codable {
         case let integer as Int: self = .integer(integer)
         case let double as Double: self = .double(double)
         case let string as String: self = .string(string)
+        case let integer as any BinaryInteger: self = Int(exactly: integer).map(JSONValue.integer) ?? .double(Double(integer))
+        case let double as any BinaryFloatingPoint: self = .double(Double(double))
         case let array as [Any]: self = .array(array.map(JSONValue.init))
+        case let reference as FlaskDictRef: self = JSONValue(reference.dictionary)
         case let dictionary as [String: Any]: self = .object(dictionary.mapValues(JSONValue.init))
         case let dictionary as NSDictionary:
             var converted: [String: JSONValue] = [:]
             for (key, value) in dictionary { converted["\(key)"] = JSONValue(value) }
             self = .object(converted)
-        case let other?: self = .string("\(other)")
+        // What JSON cannot hold (an object) is archived as nil, as the seed's SubstanceSerializer
+        // did.
+        case _?: self = .null
         }
     }
 
-    var plainValue: Any? {
+    /// The value as a dictionary holds it: `null` as `Flask.Null`, so that a key stays present.
+    var plainValue: Any {
         switch self {
-        case .null: nil
+        case .null: NSNull()
         case .bool(let value): value
         case .integer(let value): value
         case .double(let value): value
         case .string(let value): value
-        case .array(let values): values.map { $0.plainValue as Any }
-        case .object(let fields): fields.mapValues { $0.plainValue as Any }
+        case .array(let values): values.map(\.plainValue)
+        case .object(let fields): fields.mapValues(\.plainValue)
         }
     }
 

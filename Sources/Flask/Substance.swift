@@ -7,6 +7,8 @@ open class SubstanceConcrete: Hashable, @unchecked Sendable {
     // Unchecked: see `Substance`.
     let channel: EventChannel
     private let givenName: String?
+    /// The dotted keys the last committed mix changed (for `FlaskReaction.reduceChanges(substance:)`).
+    let lastMixChanges = Locked<[String: (old: StateValue?, new: StateValue?)]>([:])
 
     init(name: String?) {
         givenName = name
@@ -117,16 +119,21 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
 
     // MARK: Snapshots
 
-    /// Remembers the committed state, for ``rollbackState()``.
+    /// Remembers the committed state, for ``rollbackState(_:)``.
     public func captureState() {
         snapshot.withLock { $0 = state }
     }
 
     /// Puts back the state remembered by ``captureState()``, as a mix on the flux (reactors see the
-    /// changes). Does nothing if no state was captured.
-    public func rollbackState() {
-        guard let saved = snapshot.withLock({ $0 }) else { return }
+    /// changes), then calls `completion` on the flux. Does nothing (but call `completion`) if no
+    /// state was captured.
+    public func rollbackState(_ completion: @escaping () -> Void = {}) {
+        guard let saved = snapshot.withLock({ $0 }) else {
+            Flux.bus.perform(completion)
+            return
+        }
         replaceState(with: saved, named: "rollback")
+        Flux.bus.perform(completion)
     }
 
     /// Replaces the whole state with `new` as one mix on the flux, named `name` in the log;
@@ -161,6 +168,7 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
         }
         committed.withLock { $0 = new }
         let keyChanges = StateKeys.changes(from: StateKeys.tree(of: old), to: StateKeys.tree(of: new))
+        lastMixChanges.withLock { $0 = keyChanges }
         let logged = logMutation(named: name, to: new)
         if !keyChanges.isEmpty { scheduleArchive() }
         return MixOutcome(keyChanges: keyChanges, logged: logged)
@@ -228,13 +236,13 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
     /// Archives the committed state now.
     public func archiveNow() {
         archiving.withLock { $0.generation += 1 }
-        guard let data = try? JSONEncoder().encode(state) else { return }
+        guard let data = try? SubstanceSerializer.dataFromState(state) else { return }
         archiveStore.setData(data, forKey: archiveKey())
     }
 
     private func unarchive() {
         guard let data = archiveStore.data(forKey: archiveKey()),
-              let restored = try? JSONDecoder().decode(T.self, from: data) else { return }
+              let restored: T = try? SubstanceSerializer.stateFromData(data) else { return }
         committed.withLock { $0 = restored }
     }
 

@@ -122,7 +122,10 @@ struct FlaskTests {
         var seen: [String: String] = [:]
         Flask.reactor(attachedTo: owner, mixing: substance).handler = { _, reaction in
             for key in ["info", "info.counter", "info.nest.foo", "dict.nest.data", "dict.foo", "object"] {
-                reaction.on(key) { change in seen[key] = "\(change.newValue() ?? "nil")" }
+                reaction.on(key) { change in
+                    let new: Any? = change.newValue()
+                    seen[key] = "\(new ?? "nil")"
+                }
             }
         }
         Flask.getReactor(attachedTo: owner).mix(substance) { substance in
@@ -179,7 +182,7 @@ struct FlaskTests {
         let owner = Owner()
         var order: [String] = []
         Flask.reactor(attachedTo: owner, mixing: app).handler = { _, reaction in
-            reaction.on(AppState.prop.title) { change in order.append("\(change.newValue() ?? "")") }
+            reaction.on(AppState.prop.title) { change in order.append(change.newValue() ?? "") }
             if let lock = reaction.onLock {
                 order.append("releasing")
                 lock.release()
@@ -229,7 +232,7 @@ struct FlaskTests {
         let owner = Owner()
         var titles: [String] = []
         Flask.reactor(attachedTo: owner, mixing: substance).handler = { _, reaction in
-            reaction.on(AppState.prop.title) { titles.append("\($0.newValue() ?? "")") }
+            reaction.on(AppState.prop.title) { titles.append($0.newValue() ?? "") }
         }
         substance.captureState()
         Flask.getReactor(attachedTo: owner).mix(substance) { $0.prop.title = "draft" }.react()

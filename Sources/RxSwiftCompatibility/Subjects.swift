@@ -39,7 +39,7 @@ public final class PublishSubject<Element>: ObserverType, ObservableConvertibleT
 /// let isEnabled = BehaviorSubject<Bool>(value: false)
 /// try isEnabled.value()   // false
 /// ```
-public final class BehaviorSubject<Element>: ObserverType, ObservableConvertibleType, ThrowableValueAccessible, Publisher, @unchecked Sendable {
+public final class BehaviorSubject<Element>: ObserverType, ObservableConvertibleType, Publisher, @unchecked Sendable {
     // Unchecked: `failure` is guarded by `lock`; OpenCombine's subjects lock internally.
     public typealias Output = Element
     public typealias Failure = any Error
@@ -59,10 +59,8 @@ public final class BehaviorSubject<Element>: ObserverType, ObservableConvertible
         return subject.value
     }
 
-    public func throwableValue() throws -> Element { try value() }
-
     /// The last value sent, even after a failure (what a stream's logged state shows).
-    var lastValue: Element { subject.value }
+    package var lastValue: Element { subject.value }
 
     public func onNext(_ element: Element) { subject.send(element) }
 

@@ -20,3 +20,10 @@ public typealias ValueAccessibleObservable = ValueAccessible & ObservableConvert
 
 /// A value-holding stream whose value can be read or throw: what becomes a ``ThrowableProperty``.
 public typealias ThrowableValueAccessibleObservable = ThrowableValueAccessible & ObservableConvertibleType
+
+extension BehaviorRelay: ValueAccessible {}
+
+extension BehaviorSubject: ThrowableValueAccessible {
+    /// The current value, or the error the subject failed with.
+    public func throwableValue() throws -> Element { try value() }
+}

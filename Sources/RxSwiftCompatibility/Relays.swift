@@ -52,7 +52,7 @@ public final class PublishRelay<Element>: AcceptableRelay, ObservableConvertible
 /// repositories.accept(found)
 /// repositories.value   // found
 /// ```
-public final class BehaviorRelay<Element>: AcceptableRelay, ObservableConvertibleType, ValueAccessible, @unchecked Sendable {
+public final class BehaviorRelay<Element>: AcceptableRelay, ObservableConvertibleType, @unchecked Sendable {
     // Unchecked: OpenCombine's subjects are thread-safe (they lock internally).
     public typealias Output = Element
     public typealias Failure = Never
