@@ -193,6 +193,14 @@ let package = Package(
             name: "FlaskTests",
             dependencies: ["Flask", "Rewind", "RewindSamples", "RewindTesting", "ReadmeChecking"]
         ),
+        // The seed READMEs' examples, as written (imports aside), compiled and run.
+        .testTarget(
+            name: "SeedExampleTests",
+            dependencies: [
+                "Cycler", "Ricemill", "Unio", "Flask", "RxSwiftCompatibility", "Rewind", "ReadmeChecking",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
         .testTarget(
             name: "ReplayTests",
             dependencies: [

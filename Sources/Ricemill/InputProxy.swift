@@ -26,8 +26,8 @@ public final class InputProxy<Input: InputType> {
         self.recorder = recorder
     }
 
-    /// An input subject.
-    public subscript<S: Subject>(dynamicMember keyPath: KeyPath<Input, S>) -> SubjectProxy<S> {
+    /// An input subject, as a proxy typed by the value it takes.
+    public subscript<S: Subject>(dynamicMember keyPath: KeyPath<Input, S>) -> SubjectProxy<S.Output> where S.Failure == Never {
         let subject = input[keyPath: keyPath]
         let name = recorder?.name(of: keyPath, in: input, value: subject) { $0 is S } ?? ChangedPath(keyPath).description
         return SubjectProxy(subject, name: name, recorder: recorder)

@@ -2,65 +2,72 @@
 import ReactiveRecording
 import Rewind
 
-/// One input subject as seen from outside the machine: values sent through it are dispatches of
-/// the machine, logged with the input's name and the value.
+/// One input subject as seen from outside the machine, typed by the value it takes (as the seed
+/// writes it): values sent through it are dispatches of the machine, logged with the input's name
+/// and the value.
 ///
 /// ```swift
-/// viewModel.input.increment.send()
-/// viewModel.input.isOn.send(true)   // for a PassthroughSubject<Bool, Never> input
+/// let increment: SubjectProxy<Void> = viewModel.input.increment
+/// increment.send()
+/// let isOn: SubjectProxy<Bool> = viewModel.input.isOn
+/// isOn.send(true)
 /// ```
-public struct SubjectProxy<S: Subject> {
-    let subject: S
+public struct SubjectProxy<Element> {
+    private let sendValue: (Element) -> Void
+    private let sendFinished: () -> Void
+    private let sendSubscription: (any Subscription) -> Void
     let name: String
     let recorder: UnitRecorder?
 
     /// Wraps a subject that belongs to no machine (nothing is logged).
-    public init(_ subject: S) {
+    public init<S: Subject>(_ subject: S) where S.Output == Element, S.Failure == Never {
         self.init(subject, name: "", recorder: nil)
     }
 
-    init(_ subject: S, name: String, recorder: UnitRecorder?) {
-        self.subject = subject
+    init<S: Subject>(_ subject: S, name: String, recorder: UnitRecorder?) where S.Output == Element, S.Failure == Never {
+        sendValue = { subject.send($0) }
+        sendFinished = { subject.send(completion: .finished) }
+        sendSubscription = { subject.send(subscription: $0) }
         self.name = name
         self.recorder = recorder
     }
 
     /// Sends a value into the input.
-    public func send(_ value: S.Output, file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line) {
-        guard let recorder else { return subject.send(value) }
-        let carried: Any? = S.Output.self == Void.self ? nil : value
+    public func send(_ value: Element, file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line) {
+        guard let recorder else { return sendValue(value) }
+        let carried: Any? = Element.self == Void.self ? nil : value
         recorder.dispatch(name: name, value: carried, callSite: CallSite(file: file, function: function, line: line)) {
-            subject.send(value)
+            sendValue(value)
         }
     }
 
-    /// Sends a completion into the input.
-    public func send(completion: Subscribers.Completion<S.Failure>) {
-        subject.send(completion: completion)
+    /// Sends a completion into the input (inputs never fail).
+    public func send(completion: Subscribers.Completion<Never>) {
+        sendFinished()
     }
 
     /// Hands the input an upstream subscription.
-    public func send(subscription: Subscription) {
-        subject.send(subscription: subscription)
+    public func send(subscription: any Subscription) {
+        sendSubscription(subscription)
     }
 }
 
-extension SubjectProxy where S.Output == Void {
+extension SubjectProxy where Element == Void {
     /// Sends `()` into the input.
     public func send(file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line) {
         send((), file: file, function: function, line: line)
     }
 }
 
-extension Publisher {
+extension Publisher where Failure == Never {
     /// Sends every value of this publisher into a machine's input, each logged as a dispatch.
     ///
     /// ```swift
     /// button.taps.subscribe(viewModel.input.increment).store(in: &cancellables)
     /// ```
-    public func subscribe<S: Subject>(
-        _ proxy: SubjectProxy<S>, file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line
-    ) -> AnyCancellable where Output == S.Output, Failure == S.Failure {
+    public func subscribe(
+        _ proxy: SubjectProxy<Output>, file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line
+    ) -> AnyCancellable {
         sink(
             receiveCompletion: { proxy.send(completion: $0) },
             receiveValue: { proxy.send($0, file: file, function: function, line: line) }

@@ -38,6 +38,11 @@ public final class DisposeBag: @unchecked Sendable {
 }
 
 extension AnyCancellable {
+    /// Cancels the subscription (RxSwift's `Disposable.dispose()`).
+    public func dispose() {
+        cancel()
+    }
+
     /// Keeps this subscription in `bag` until the bag goes.
     public func disposed(by bag: DisposeBag) {
         bag.insert(self)

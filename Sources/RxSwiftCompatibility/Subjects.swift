@@ -29,7 +29,7 @@ public final class PublishSubject<Element>: ObserverType, ObservableConvertibleT
         subject.receive(subscriber: subscriber)
     }
 
-    public func asObservable() -> Observable<Element> { subject.eraseToAnyPublisher() }
+    public func asObservable() -> Observable<Element> { Observable(subject) }
 }
 
 /// A subject that holds a current value, sends it to each new subscriber, and can fail or complete:
@@ -78,5 +78,5 @@ public final class BehaviorSubject<Element>: ObserverType, ObservableConvertible
         subject.receive(subscriber: subscriber)
     }
 
-    public func asObservable() -> Observable<Element> { subject.eraseToAnyPublisher() }
+    public func asObservable() -> Observable<Element> { Observable(subject) }
 }

@@ -69,6 +69,6 @@ public final class OutputWrapper<T: OutputType> {
         let name = recorder.name(of: keyPath, in: dependency, value: source) { type(of: $0) == O.self } ?? ChangedPath(keyPath).description
         return observable
             .handleEvents(receiveOutput: { recorder.outputValue($0, name: name) })
-            .eraseToAnyPublisher()
+            .asObservable()
     }
 }

@@ -54,7 +54,7 @@ public enum ReadmeSection {
         return remaining.isEmpty
     }
 
-    private static func normalized(_ line: String) -> String? {
+    static func normalized(_ line: String) -> String? {
         var text = line
         if let comment = text.range(of: "  //") { text = String(text[..<comment.lowerBound]) }
         text = text.trimmingCharacters(in: .whitespaces)
