@@ -155,6 +155,8 @@ let package = Package(
             dependencies: [
                 "Cycler",
                 "Rewind",
+                "ReadmeChecking",
+                "RxSwiftCompatibility",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),
@@ -193,11 +195,12 @@ let package = Package(
             name: "FlaskTests",
             dependencies: ["Flask", "Rewind", "RewindSamples", "RewindTesting", "ReadmeChecking"]
         ),
-        // The seed READMEs' examples, as written (imports aside), compiled and run.
+        // The Ricemill, Unio and Flask seed READMEs' examples, as written (imports aside), compiled and
+        // run (the Cycler seed's is in CyclerTests: both declare a `ViewModel`).
         .testTarget(
             name: "SeedExampleTests",
             dependencies: [
-                "Cycler", "Ricemill", "Unio", "Flask", "RxSwiftCompatibility", "Rewind", "ReadmeChecking",
+                "Ricemill", "Unio", "Flask", "Rewind", "RewindSamples", "ReadmeChecking",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),
