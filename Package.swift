@@ -157,6 +157,7 @@ let package = Package(
                 "Rewind",
                 "ReadmeChecking",
                 "RxSwiftCompatibility",
+                "CombineOperators",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),

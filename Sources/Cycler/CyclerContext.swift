@@ -92,3 +92,22 @@ public struct CyclerContext<Cycler: CyclerType> {
         }
     }
 }
+
+extension CyclerType {
+    /// The context of the dispatch running now, for work that finishes later: what a dispatch
+    /// closure receives, for code that runs inside a dispatch without one — a ``ReplayableCycler``'s
+    /// `handle(_:)`. Read it inside the dispatch; commits made through it later are logged as caused
+    /// by that dispatch.
+    ///
+    /// ```swift
+    /// func handle(_ action: Action) {
+    ///     let context = dispatchContext
+    ///     scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(300))) {
+    ///         context.commit("confirm") { $0.update("confirmed", \.status) }
+    ///     }
+    /// }
+    /// ```
+    public var dispatchContext: CyclerWeakContext<Self> {
+        CyclerWeakContext(self, dispatch: DispatchScope.currentDispatch)
+    }
+}

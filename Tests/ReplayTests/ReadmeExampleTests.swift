@@ -1,4 +1,5 @@
 import ReadmeChecking
+import Rewind
 import RewindSamples
 import RewindTesting
 import Testing
@@ -8,6 +9,16 @@ import Testing
 
 @Test func ricemillSessionStillReplays() {
     expectReplay(of: "Fixtures/ricemill.rewind", driving: ["RicemillCounterSample": RicemillCounterSample().replayTarget])
+}
+
+struct CounterStore: Decodable { let count: Int }
+
+@Test func ricemillSessionKeepsItsInvariant() {
+    expectReplay(
+        of: "Fixtures/ricemill.rewind", driving: ["RicemillCounterSample": RicemillCounterSample().replayTarget],
+        invariants: [ReplayInvariant("the count is never negative") { (store: CounterStore) in store.count >= 0 }],
+        printReport: true
+    )
 }
 
 @Test("every Swift block of the README's replay section is in this file, line for line, in order")
