@@ -119,6 +119,7 @@ enum Measurement {
         var results: [Result]
         var reads: ReadResult?
         var viewer: ViewerMeasurement.Result?
+        var replay: ReplayMeasurement.Result?
         var machine: String
 
         func table() -> String {
@@ -144,6 +145,9 @@ enum Measurement {
                 lines.append(String(format: "viewer on the %d-event counter journal (200×60): first frame %.1f ms; step p50 %.2f ms, max %.2f ms; jump p50 %.2f ms, max %.2f ms; search through the whole journal %.0f ms (then counting its matches %.0f ms); folded step p50 %.2f ms; peak memory %.1f MB",
                                     viewer.journalEvents, viewer.firstFrameMilliseconds, viewer.stepP50Milliseconds, viewer.stepMaxMilliseconds,
                                     viewer.jumpP50Milliseconds, viewer.jumpMaxMilliseconds, viewer.searchMilliseconds, viewer.searchCountMilliseconds, viewer.foldedStepP50Milliseconds, viewer.peakResidentMegabytes))
+            }
+            if let replay {
+                lines.append(ReplayMeasurement.line(replay))
             }
             lines.append("machine: \(machine)")
             return lines.joined(separator: "\n")

@@ -2,9 +2,10 @@ import Foundation
 import Rewind
 
 // Usage:
-//   rewind-benchmarks [--output FILE] [--workload counter|todo] [--keep DIR]
+//   rewind-benchmarks [--output FILE] [--workload counter|todo] [--keep DIR] [--replay-only]
 // Runs every contender on every workload, each in a child process of its own (so that peak memory
-// is the contender's own), then reads the state at 1,000 random steps of the counter journal.
+// is the contender's own), then reads the state at 1,000 random steps of the counter journal, runs
+// the viewer on it, and replays a recorded counter session (`--replay-only`: just the replay).
 // Prints a table and writes the figures as JSON (default: benchmark-results.json).
 
 let arguments = CommandLine.arguments
@@ -30,7 +31,8 @@ if let run = option("--run") {
 let outputPath = option("--output") ?? "benchmark-results.json"
 // This machine's timings wander from run to run; each figure is the median of several runs.
 let repeats = option("--repeat").flatMap(Int.init) ?? 3
-let workloads = option("--workload").map { [Workload(rawValue: $0)!] } ?? Workload.allCases
+let replayOnly = arguments.contains("--replay-only")
+let workloads = replayOnly ? [] : option("--workload").map { [Workload(rawValue: $0)!] } ?? Workload.allCases
 let scratch = option("--keep") ?? NSTemporaryDirectory() + "rewind-bench-\(getpid())"
 try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
 
@@ -70,7 +72,9 @@ if workloads.contains(.counter) {
     child.waitUntilExit()
     viewer = try JSONDecoder().decode(ViewerMeasurement.Result.self, from: data)
 }
-let report = Measurement.Report(results: results, reads: reads, viewer: viewer, machine: Measurement.machineDescription())
+FileHandle.standardError.write(Data("replaying a recorded counter session…\n".utf8))
+let replayed = try ReplayMeasurement.run(directory: scratch)
+let report = Measurement.Report(results: results, reads: reads, viewer: viewer, replay: replayed, machine: Measurement.machineDescription())
 print(report.table())
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

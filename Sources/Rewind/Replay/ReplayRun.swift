@@ -134,15 +134,17 @@ struct ReplayRun {
     /// differently is a divergence.
     private mutating func settle(_ event: RecordedEvent, target: ReplayTarget, onItsOwn: Bool) {
         let id = event.source.instanceID
+        var live = target.currentState()
         var steps = 0
-        while !matches(id, target: target), let clock, steps < maximumClockSteps, clock.step() {
+        while !matches(id, live: live), let clock, steps < maximumClockSteps, clock.step() {
             steps += 1
+            live = target.currentState()
         }
-        if onItsOwn, !matches(id, target: target), lastCheckedLive[id] == target.currentState() {
+        if onItsOwn, !matches(id, live: live), lastCheckedLive[id] == live {
             putBack(event, target: target, because: .notReproduced)
             return
         }
-        compare(event, target: target)
+        compare(event, live: live)
     }
 
     /// Puts the recorded state back, listing the step, unless the live unit already has it.
@@ -169,15 +171,19 @@ struct ReplayRun {
         compare(event, target: target)
     }
 
-    private func matches(_ id: UInt64, target: ReplayTarget) -> Bool {
+    private func matches(_ id: UInt64, live: StateValue) -> Bool {
         guard let recorded = recordedStates[id] else { return true }
         let excluded = excludedPaths[id] ?? []
-        return recorded.removing(excluded) == target.currentState().removing(excluded)
+        return recorded.removing(excluded) == live.removing(excluded)
     }
 
     private mutating func compare(_ event: RecordedEvent, target: ReplayTarget) {
+        compare(event, live: target.currentState())
+    }
+
+    /// Compares `current`, the live unit's state at `event`, with the recorded state.
+    private mutating func compare(_ event: RecordedEvent, live current: StateValue) {
         let id = event.source.instanceID
-        let current = target.currentState()
         lastCheckedLive[id] = current
         guard let recorded = recordedStates[id] else { return }
         report.statesCompared += 1
