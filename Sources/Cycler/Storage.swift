@@ -85,4 +85,25 @@ extension Storage {
     public func changed<Property: Equatable>(_ keyPath: KeyPath<Value, Property>) -> AnyPublisher<Property, Never> {
         core.publisher().map { $0[keyPath: keyPath] }.removeDuplicates().eraseToAnyPublisher()
     }
+
+    /// One property of the state now and whenever `comparer` says it changed (`true`: the same).
+    public func changed<Property>(_ keyPath: KeyPath<Value, Property>, _ comparer: @escaping (Property, Property) -> Bool) -> AnyPublisher<Property, Never> {
+        core.publisher().map { $0[keyPath: keyPath] }.removeDuplicates(by: comparer).eraseToAnyPublisher()
+    }
+
+    /// The state now and after every change, as RxCocoa's `Driver` (it never fails; values arrive on
+    /// the committing thread, at once).
+    public func asDriver() -> AnyPublisher<Value, Never> {
+        asObservable()
+    }
+
+    /// One property of the state now and after every change, as a `Driver`.
+    public func asDriver<Property>(keyPath: KeyPath<Value, Property>) -> AnyPublisher<Property, Never> {
+        asObservable(keyPath: keyPath)
+    }
+
+    /// One property of the state now and whenever it changes, as a `Driver`.
+    public func changedDriver<Property: Equatable>(_ keyPath: KeyPath<Value, Property>) -> AnyPublisher<Property, Never> {
+        changed(keyPath)
+    }
 }

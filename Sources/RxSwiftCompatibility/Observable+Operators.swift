@@ -98,9 +98,11 @@ extension Observable {
     /// Each event as a value: elements as `.next`, then `.error` or `.completed`, and never a
     /// failure.
     public func materialize() -> Observable<ObservableEvent<Element>> {
+        // `.completed` is appended before the failure is caught: a failed sequence ends with its
+        // `.error` event alone.
         let events = map { ObservableEvent.next($0) }
-            .catch { Just(ObservableEvent<Element>.error($0)).setFailureType(to: (any Error).self) }
             .append(ObservableEvent<Element>.completed)
+            .catch { Just(ObservableEvent<Element>.error($0)).setFailureType(to: (any Error).self) }
         return Observable<ObservableEvent<Element>>(events)
     }
 

@@ -128,3 +128,39 @@ struct CyclerSeedTests {
         try SeedText.expectRegions(of: #filePath, in: "003_eca022b7923a1ddf.txt")
     }
 }
+
+/// What the original's own tests call on a storage: drivers and comparers (RxCocoa's names).
+@Suite("Cycler's storage, as the original's tests use it")
+struct CyclerStorageUpstreamTests {
+    struct State {
+        var name1: String = ""
+        var name2: String? = nil
+    }
+
+    @Test("a driver of a key path skips the current value and hears changed values only through updateIfChanged")
+    func drivers() {
+        let _state: MutableStorage<State> = .init(.init())
+        let state: Storage<State> = _state.asStorage()
+        var updated = 0
+        let subscription = state
+            .asDriver(keyPath: \.name1)
+            .skip(1)
+            .drive(onNext: { _ in updated += 1 })
+        _state.updateIfChanged("", \.name1)
+        #expect(updated == 0)
+        _state.updateIfChanged("mmm", \.name1)
+        #expect(updated == 1)
+        subscription.dispose()
+
+        var optionals: [String?] = []
+        let changed = state.changed(\.name2, { $0 == $1 }).sink { optionals.append($0) }
+        _state.updateIfChanged("a", \.name2)
+        _state.updateIfChanged("a", \.name2)
+        #expect(optionals == [nil, "a"])
+        changed.cancel()
+        var drivenNames: [String] = []
+        let driven = state.changedDriver(\.name1).drive(onNext: { drivenNames.append($0) })
+        #expect(drivenNames == ["mmm"])
+        driven.dispose()
+    }
+}
