@@ -24,6 +24,24 @@ struct DiffTests {
         #expect(try apply(changes, to: old) == new)
     }
 
+    @Test("long arrays of identified items: an append, a removal and an edit are one change each, found without a table as large as both arrays")
+    func longIdentifiedArrays() throws {
+        func item(_ id: Int, _ done: Bool = false) -> StateValue { .object(["id": .integer(Int64(id)), "done": .bool(done)]) }
+        let items = (0..<5_000).map { item($0) }
+        let appended = diff(.array(items), .array(items + [item(5_000)]))
+        #expect(appended.changes.map(\.path.description) == ["[5000]"])
+        var removed = items
+        removed.remove(at: 2_500)
+        #expect(diff(.array(items), .array(removed)).changes.map(\.path.description) == ["[2500]"])
+        var edited = items
+        edited[4_321] = item(4_321, true)
+        #expect(diff(.array(items), .array(edited)).changes.map(\.path.description) == ["[4321].done"])
+        var plain = (0..<5_000).map { StateValue.integer(Int64($0)) }
+        let before = plain
+        plain.insert(.integer(-1), at: 1_000)
+        #expect(diff(.array(before), .array(plain)).changes.count == 1)
+    }
+
     @Test("fields added, removed and changed, by path")
     func objectChanges() throws {
         let old = StateValue.object(["name": .string("a"), "age": .integer(3), "nick": .null])

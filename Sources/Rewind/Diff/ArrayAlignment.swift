@@ -22,9 +22,9 @@ enum ArrayAlignment {
     /// elements are matched by equality.
     static func align(_ old: [StateValue], _ new: [StateValue]) -> [Step] {
         if let oldIDs = identities(old), let newIDs = identities(new) {
-            return alignByIdentity(old, new, oldIDs, newIDs)
+            return steps(old, new, matching: matches(oldIDs, newIDs), byIdentity: true)
         }
-        return alignByEquality(old, new)
+        return steps(old, new, matching: matches(old, new), byIdentity: false)
     }
 
     private static func identities(_ elements: [StateValue]) -> [StateValue]? {
@@ -38,47 +38,41 @@ enum ArrayAlignment {
         return ids
     }
 
-    private static func alignByIdentity(_ old: [StateValue], _ new: [StateValue], _ oldIDs: [StateValue], _ newIDs: [StateValue]) -> [Step] {
-        let matches = oldIDs.count * newIDs.count <= tableLimit
-            ? commonSubsequence(oldIDs, 0..<oldIDs.count, newIDs, 0..<newIDs.count) : []
-        var steps: [Step] = []
-        var oldCursor = 0, newCursor = 0
-        for (oldIndex, newIndex) in matches + [(old.count, new.count)] {
-            appendHunk(&steps, old: oldCursor..<oldIndex, new: newCursor..<newIndex, pairingLeftovers: false)
-            if oldIndex < old.count {
-                steps.append(old[oldIndex] == new[newIndex] ? .keep(old: oldIndex, new: newIndex) : .edit(old: oldIndex, new: newIndex))
-            }
-            oldCursor = oldIndex + 1
-            newCursor = newIndex + 1
-        }
-        return steps
-    }
-
-    private static func alignByEquality(_ old: [StateValue], _ new: [StateValue]) -> [Step] {
+    /// The index pairs of matching keys (elements, or their identities), in order: the common front
+    /// and back are matched directly, and only what lies between them is searched — so an append, a
+    /// removal or an edit in a long array costs one pass, not a table as large as both arrays.
+    private static func matches(_ old: [StateValue], _ new: [StateValue]) -> [(Int, Int)] {
         var prefix = 0
         while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
         var suffix = 0
         while suffix < old.count - prefix, suffix < new.count - prefix,
               old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
 
-        var steps = (0..<prefix).map { Step.keep(old: $0, new: $0) }
         let oldMiddle = prefix..<(old.count - suffix)
         let newMiddle = prefix..<(new.count - suffix)
-        let matches = oldMiddle.count * newMiddle.count <= tableLimit
-            ? commonSubsequence(old, oldMiddle, new, newMiddle)
-            : []
-        var oldCursor = oldMiddle.lowerBound
-        var newCursor = newMiddle.lowerBound
-        for (oldIndex, newIndex) in matches + [(oldMiddle.upperBound, newMiddle.upperBound)] {
-            appendHunk(&steps, old: oldCursor..<oldIndex, new: newCursor..<newIndex)
-            if oldIndex < oldMiddle.upperBound {
-                steps.append(.keep(old: oldIndex, new: newIndex))
+        var pairs = (0..<prefix).map { ($0, $0) }
+        if oldMiddle.count * newMiddle.count <= tableLimit {
+            pairs += commonSubsequence(old, oldMiddle, new, newMiddle)
+        }
+        pairs += (0..<suffix).map { (old.count - suffix + $0, new.count - suffix + $0) }
+        return pairs
+    }
+
+    /// The steps between and at the matched pairs. Elements matched by equality are kept; matched
+    /// by identity, they are kept or edited. Between matches, elements matched by equality are
+    /// paired as edits in place; by identity they are not (a different identity is a different
+    /// element).
+    private static func steps(_ old: [StateValue], _ new: [StateValue], matching pairs: [(Int, Int)], byIdentity: Bool) -> [Step] {
+        var steps: [Step] = []
+        steps.reserveCapacity(max(old.count, new.count))
+        var oldCursor = 0, newCursor = 0
+        for (oldIndex, newIndex) in pairs + [(old.count, new.count)] {
+            appendHunk(&steps, old: oldCursor..<oldIndex, new: newCursor..<newIndex, pairingLeftovers: !byIdentity)
+            if oldIndex < old.count {
+                steps.append(byIdentity && old[oldIndex] != new[newIndex] ? .edit(old: oldIndex, new: newIndex) : .keep(old: oldIndex, new: newIndex))
             }
             oldCursor = oldIndex + 1
             newCursor = newIndex + 1
-        }
-        for offset in 0..<suffix {
-            steps.append(.keep(old: old.count - suffix + offset, new: new.count - suffix + offset))
         }
         return steps
     }
