@@ -31,6 +31,7 @@ let package = Package(
             dependencies: [
                 "CZlib",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -35,6 +35,18 @@ struct EventChannelTests {
         #expect(duration == .microseconds(5))
     }
 
+    @Test("an in-memory logger keeps its latest events up to its capacity and counts what it dropped")
+    func inMemoryCapacity() {
+        let memory = InMemoryLogger(capacity: 3)
+        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Counter"))
+        let sequences = (0..<5).map { index in channel.emit(.activity(CapturedValue(index)), callSite: .unknown, to: memory) }
+        #expect(memory.events.map(\.sequence) == Array(sequences.suffix(3)))
+        #expect(memory.eventsDropped == 2 && memory.capacity == 3)
+        memory.removeAll()
+        #expect(memory.events.isEmpty && memory.eventsDropped == 0)
+        #expect(InMemoryLogger().capacity == InMemoryLogger.defaultCapacity)
+    }
+
     @Test("a unit uses its own logger, else the process-wide default, and fans out to several")
     func loggerSelection() {
         let fallback = InMemoryLogger(), own = InMemoryLogger(), second = InMemoryLogger()
