@@ -106,6 +106,40 @@ struct JournalRandomAccessTests {
         _ = try StateCapture.decode(Board.self, from: last)
     }
 
+    @Test("commits mixing subscript and named changes record exactly the live state after each")
+    func mixedChangesInOneCommit() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("mixed.rewind")
+        let memory = InMemoryLogger()
+        var configuration = JournalConfiguration()
+        configuration.keyframeInterval = 1_000
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let model = BoardModel()
+        model.set(logger: MultiplexLogger([journal, memory]))
+        var generator = SplitMix(seed: 3)
+        for step in 0..<200 {
+            model.commit("mixed") { state in
+                for _ in 0..<Int(generator.next() % 4) {
+                    let index = Int(generator.next() % UInt64(state.value.items.count))
+                    switch generator.next() % 3 {
+                    case 0: state.update(!state.value.items[index].done, \.items[index].done)
+                    case 1: state.update("item \(step)", \.items[index].title)
+                    default: state.update("board \(step)", \.title)
+                    }
+                }
+            }
+        }
+        journal.close()
+        let reader = try JournalReader(path: path)
+        var compared = 0
+        for event in memory.events {
+            guard case .didMutate(_, let live) = event.kind else { continue }
+            #expect(try reader.state(of: event.source.instanceID, at: event.sequence) == live.tree())
+            compared += 1
+        }
+        #expect(compared == 200)
+    }
+
     @Test("filters pick events by source, kind, text and range without reading everything")
     func filters() throws {
         let directory = TemporaryDirectory()

@@ -2,12 +2,15 @@ import Cycler
 import Foundation
 import Rewind
 
-/// The two workloads of the recording benchmark.
+/// The workloads of the recording benchmark.
 enum Workload: String, CaseIterable {
     /// 1,000,000 commits of a 3-field struct on a Cycler.
     case counter
     /// 100,000 commits on a nested state of about 2 KiB (50 items), each changing one item.
     case todo
+    /// 10,000 commits on a list of 1,000 identified items (growing to 6,000): every other commit
+    /// appends an item, the others toggle one — what a feed or a chat does.
+    case wide
 
     var commits: Int {
         // For profiling under callgrind, where a million commits take too long.
@@ -15,6 +18,7 @@ enum Workload: String, CaseIterable {
         return switch self {
         case .counter: 1_000_000
         case .todo: 100_000
+        case .wide: 10_000
         }
     }
 
@@ -28,6 +32,20 @@ enum Workload: String, CaseIterable {
             let model = CounterModel()
             model.set(logger: logger)
             return (model, { _ in model.commit("increment") { $0.update($0.value.count + 1, \.count) } })
+        case .wide:
+            let model = WideModel()
+            model.set(logger: logger)
+            return (model, { index in
+                model.commit(index % 2 == 0 ? "append" : "toggle") { state in
+                    let items = state.value.items
+                    if index % 2 == 0 {
+                        state.update(items + [WideModel.Item(id: items.count, text: "Message \(items.count)", done: false)], \.items)
+                    } else {
+                        let item = (index * 7) % items.count
+                        state.update(!items[item].done, \.items[item].done)
+                    }
+                }
+            })
         case .todo:
             let model = TodoModel()
             model.set(logger: logger)
@@ -53,4 +71,10 @@ final class TodoModel: CyclerType {
         title: "Groceries", filter: "all",
         items: (0..<50).map { Item(id: $0, title: "Item number \($0)", notes: "", done: false) }
     ))
+}
+
+final class WideModel: CyclerType {
+    struct Item: Codable { var id: Int; var text: String; var done: Bool }
+    struct State: Codable { var items: [Item] }
+    let state: Storage<State> = .init(State(items: (0..<1_000).map { Item(id: $0, text: "Message \($0)", done: false) }))
 }

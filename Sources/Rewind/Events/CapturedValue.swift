@@ -32,9 +32,21 @@ public struct CapturedValue: @unchecked Sendable {
     /// anywhere inside it, and for a change's new value the value itself when the path it was
     /// written at is secret (`credentials.token`).
     public func tree(options: CaptureOptions = .current) -> StateValue {
+        treeAndCapturedState(options: options).value
+    }
+
+    /// ``tree(options:)``, and — when deciding its redaction took capturing the state after the
+    /// change (a path that does not name its fields, such as `items[…].done`) — that state's tree,
+    /// so that a logger which needs the state too does not capture it a second time.
+    func treeAndCapturedState(options: CaptureOptions) -> (value: StateValue, state: StateValue?) {
         let tree = StateCapture.capture(value, options: options)
-        guard let change else { return tree }
-        return options.redaction.visibleChange(at: change.path.description, value: tree) { change.state?.tree(options: options) }
+        guard let change else { return (tree, nil) }
+        var captured: StateValue?
+        let visible = options.redaction.visibleChange(at: change.path.description, value: tree) {
+            captured = change.state?.tree(options: options)
+            return captured
+        }
+        return (visible, captured)
     }
 
     /// This value as the new value of a change at `path`, leaving `state` as the state after it.

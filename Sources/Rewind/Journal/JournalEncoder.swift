@@ -84,25 +84,24 @@ final class JournalEncoder {
         case .change(let changedPath, let changedValue, let state):
             let text = changedPath.description
             path = text
-            // Redacted where the event was made, when the path is secret.
-            let captured = changedValue.tree(options: options)
+            // Redacted where the event was made, when the path is secret. Deciding that for a path
+            // that does not name its fields (`items[…].done`) captures the state after the change;
+            // that capture is the state here too, rather than being taken twice.
+            let (captured, capturedState) = changedValue.treeAndCapturedState(options: options)
             value = captured
             // A hidden value says nothing about the state (the state's own capture hides it under
             // another name), so such a change leaves the state to be captured.
             let settable = captured != .null && !captured.containsRedaction
+            let applied: (StateValue) -> StateValue? = { previous in
+                settable ? self.parsedPath(text).flatMap { previous.setting(captured, at: $0) } : nil
+            }
             if track.commitDepth > 0 {
-                if let derived = track.derivedState, settable {
-                    track.derivedState = parsedPath(text).flatMap { derived.setting(captured, at: $0) }
-                } else {
-                    // A change to nil: Codable drops the field, reflection keeps it as null — only a
-                    // capture can tell, so the commit's state will be captured.
-                    track.derivedState = nil
-                }
+                // A change to nil: Codable drops the field, reflection keeps it as null — only a
+                // capture can tell, so without one the commit's state will be captured.
+                track.derivedState = track.derivedState.flatMap(applied) ?? capturedState
             } else {
                 // Outside a commit no didMutate follows: this event carries the state.
-                newState = state?.tree(options: options) ?? (settable ? track.state.flatMap { previous in
-                    parsedPath(text).flatMap { previous.setting(captured, at: $0) }
-                } : nil)
+                newState = capturedState ?? state?.tree(options: options) ?? track.state.flatMap(applied)
             }
         case .replace(let state), .created(.some(let state)):
             newState = state.tree(options: options)
