@@ -2,7 +2,8 @@ import Foundation
 import Rewind
 
 // Usage:
-//   rewind-benchmarks [--output FILE] [--workload counter|todo] [--keep DIR] [--replay-only]
+//   rewind-benchmarks [--output FILE] [--workload counter|todo|wide] [--contender NAME] [--repeat N]
+//                     [--keep DIR] [--replay-only]
 // Runs every contender on every workload, each in a child process of its own (so that peak memory
 // is the contender's own), then reads the state at 1,000 random steps of the counter journal, runs
 // the viewer on it, and replays a recorded counter session (`--replay-only`: just the replay).
@@ -38,7 +39,7 @@ try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirecto
 
 var results: [Measurement.Result] = []
 for workload in workloads {
-    for contender in Contender.allCases {
+    for contender in option("--contender").map({ [Contender(rawValue: $0)!] }) ?? Contender.allCases {
         let file = "\(scratch)/\(workload.rawValue)-\(contender.rawValue)" + (contender == .journal ? ".rewind" : ".jsonl")
         var runs: [Measurement.Result] = []
         for run in 1...repeats {
