@@ -10,6 +10,8 @@ let package = Package(
         // `RewindPackage` is a link to the repository root: a package's identity is the last
         // component of its path, and `..` would take the checkout's folder name, whatever it is.
         .package(path: "RewindPackage"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
     ],
     targets: [
         .executableTarget(
@@ -18,6 +20,10 @@ let package = Package(
                 .product(name: "Rewind", package: "RewindPackage"),
                 .product(name: "Cycler", package: "RewindPackage"),
                 .product(name: "RewindViewer", package: "RewindPackage"),
+                .product(name: "Ricemill", package: "RewindPackage"),
+                .product(name: "Flask", package: "RewindPackage"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
             ],
             path: "Sources/RewindBenchmarks"
         ),

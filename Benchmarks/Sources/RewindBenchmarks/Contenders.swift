@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Rewind
 import Synchronization
 
@@ -15,6 +16,9 @@ enum Contender: String, CaseIterable {
     case snapshots
     /// A logger that does nothing: what making and handing over the events costs on its own.
     case discard
+    /// What many people write: a swift-log `StreamLogHandler` line per event with
+    /// `String(describing:)` of the state.
+    case swiftlog
 }
 
 /// Receives events and drops them.
@@ -82,4 +86,30 @@ final class SnapshotLogger: CycleLogging {
     }
 
     var count: Int { snapshots.withLock { $0.count } }
+}
+
+/// A swift-log logger writing one text line per event, the state printed with
+/// `String(describing:)`, through swift-log's `StreamLogHandler` on standard error — redirected to
+/// the contender's file, as an app's stderr is when it runs under a service manager.
+final class SwiftLogTextLogger: CycleLogging, @unchecked Sendable {
+    // Unchecked: swift-log's stream handler locks around each write.
+    private let logger: Logger
+
+    init(path: String) {
+        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        dup2(file, STDERR_FILENO)
+        Glibc.close(file)
+        var logger = Logger(label: "rewind.benchmark") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .info
+        self.logger = logger
+    }
+
+    func log(_ event: Event) {
+        let state = event.kind.state.map { String(describing: $0.value) } ?? "-"
+        logger.info("\(event.source) \(event.kind.name) \(event.name) \(state)")
+    }
+
+    func close() {
+        fsync(STDERR_FILENO)
+    }
 }

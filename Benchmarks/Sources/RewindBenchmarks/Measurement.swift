@@ -15,6 +15,9 @@ enum Measurement {
         var eventsPerSecond: Double
         var bytesOnDisk: Int
         var peakResidentKilobytes: Int
+        /// Commits per second the app made while the logger recorded (the loop's own time, without
+        /// waiting for the logger to finish): what the user feels.
+        var appCommitsPerSecond: Double? = nil
         /// Caller-thread time per event: per-commit time divided by the events a commit makes.
         var callerEventP50: Double { callerCommitP50 / Double(Workload.eventsPerCommit) }
         var callerEventP99: Double { callerCommitP99 / Double(Workload.eventsPerCommit) }
@@ -29,6 +32,7 @@ enum Measurement {
             result.eventsPerSecond = middle(runs.map(\.eventsPerSecond))
             result.bytesOnDisk = middle(runs.map(\.bytesOnDisk))
             result.peakResidentKilobytes = middle(runs.map(\.peakResidentKilobytes))
+            result.appCommitsPerSecond = middle(runs.map { $0.appCommitsPerSecond ?? 0 })
             return result
         }
     }
@@ -46,6 +50,7 @@ enum Measurement {
         var journal: JournalLogger?
         var naive: NaiveJSONLogger?
         var snapshots: SnapshotLogger?
+        var swiftLog: SwiftLogTextLogger?
         let logger: (any CycleLogging)?
         switch contender {
         case .none: logger = nil
@@ -62,9 +67,13 @@ enum Measurement {
             logger = snapshots
         case .discard:
             logger = DiscardingLogger()
+        case .swiftlog:
+            swiftLog = SwiftLogTextLogger(path: file)
+            logger = swiftLog
         }
         var samples = [UInt64](repeating: 0, count: workload.commits)
         let start = EventTime.monotonicNow()
+        var loopEnd = start
         do {
             // The view model is released at the end of this scope, so its `released` event is
             // logged before the loggers close.
@@ -74,9 +83,11 @@ enum Measurement {
                 driver.commit(index)
                 samples[index] = EventTime.monotonicNow() - before
             }
+            loopEnd = EventTime.monotonicNow()
         }
         journal?.close()  // writes the rest, the index, and fsyncs
         naive?.close()    // synchronize: fsync
+        swiftLog?.close()
         let end = EventTime.monotonicNow()
         withExtendedLifetime(snapshots) {}
         samples.sort()
@@ -88,7 +99,8 @@ enum Measurement {
             workload: workload.rawValue, contender: contender.rawValue, commits: workload.commits, events: events,
             callerCommitP50: Double(samples[samples.count / 2]), callerCommitP99: Double(samples[samples.count * 99 / 100]),
             eventsPerSecond: Double(events) / (Double(end - start) / 1e9), bytesOnDisk: size ?? 0,
-            peakResidentKilobytes: Int(usage.ru_maxrss)
+            peakResidentKilobytes: Int(usage.ru_maxrss),
+            appCommitsPerSecond: Double(workload.commits) / (Double(loopEnd - start) / 1e9)
         )
     }
 
@@ -123,7 +135,7 @@ enum Measurement {
         var machine: String
 
         func table() -> String {
-            var lines = ["workload  contender   caller ns/event p50   p99   overhead p50   events/s to disk   bytes/event   peak RSS MB"]
+            var lines = ["workload  contender   caller ns/event p50   p99   overhead p50   app speed   events/s to disk   bytes/event   peak RSS MB"]
             for result in results {
                 let baseline = results.first { $0.workload == result.workload && $0.contender == "none" }
                 let overhead = baseline.map { result.callerEventP50 - $0.callerEventP50 } ?? 0
@@ -131,7 +143,9 @@ enum Measurement {
                     result.workload.padding(toLength: 9, withPad: " ", startingAt: 0),
                     result.contender.padding(toLength: 10, withPad: " ", startingAt: 0),
                     String(format: "%19.0f", result.callerEventP50), String(format: "%5.0f", result.callerEventP99),
-                    String(format: "%14.0f", overhead), String(format: "%18.0f", result.eventsPerSecond),
+                    String(format: "%14.0f", overhead),
+                    String(format: "%10.0f%%", 100 * (result.appCommitsPerSecond ?? 0) / max(1, baseline?.appCommitsPerSecond ?? 0)),
+                    String(format: "%18.0f", result.eventsPerSecond),
                     result.bytesOnDisk == 0 ? "            —" : String(format: "%13.2f", result.bytesPerEvent),
                     String(format: "%13.1f", Double(result.peakResidentKilobytes) / 1024),
                 ].joined(separator: " "))

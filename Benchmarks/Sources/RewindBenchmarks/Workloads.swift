@@ -1,6 +1,9 @@
 import Cycler
+import Flask
 import Foundation
+@preconcurrency import OpenCombine
 import Rewind
+import Ricemill
 
 /// The workloads of the recording benchmark.
 enum Workload: String, CaseIterable {
@@ -11,6 +14,10 @@ enum Workload: String, CaseIterable {
     /// 10,000 commits on a list of 1,000 identified items (growing to 6,000): every other commit
     /// appends an item, the others toggle one — what a feed or a chat does.
     case wide
+    /// 1,000,000 increments of a Ricemill machine's counter (an input value, a store change).
+    case ricemill
+    /// 1,000,000 mixes of a Flask substance's counter (a chain reaction of one mix).
+    case flask
 
     var commits: Int {
         // For profiling under callgrind, where a million commits take too long.
@@ -19,10 +26,12 @@ enum Workload: String, CaseIterable {
         case .counter: 1_000_000
         case .todo: 100_000
         case .wide: 10_000
+        case .ricemill, .flask: 1_000_000
         }
     }
 
-    /// Events per commit: willMutate, change, didMutate.
+    /// Events per commit: willMutate, change, didMutate (a Ricemill input: willDispatch, change,
+    /// didDispatch).
     static let eventsPerCommit = 3
 
     /// Makes the view model and returns the function that performs commit number `index`.
@@ -46,6 +55,15 @@ enum Workload: String, CaseIterable {
                     }
                 }
             })
+        case .ricemill:
+            let machine = RicemillCounter()
+            machine.set(logger: logger)
+            return (machine, { _ in machine.input.increment.send() })
+        case .flask:
+            let substance = Flask.newSubstance(definedBy: FlaskCounterState.self, named: "counter")
+            substance.set(logger: logger)
+            let reactor = Flask.getReactor(attachedTo: substance)
+            return (substance, { _ in reactor.mix(substance) { $0.prop.count += 1 }.react() })
         case .todo:
             let model = TodoModel()
             model.set(logger: logger)
@@ -77,4 +95,33 @@ final class WideModel: CyclerType {
     struct Item: Codable { var id: Int; var text: String; var done: Bool }
     struct State: Codable { var items: [Item] }
     let state: Storage<State> = .init(State(items: (0..<1_000).map { Item(id: $0, text: "Message \($0)", done: false) }))
+}
+
+final class RicemillCounter: Machine<RicemillCounter> {
+    struct Input: InputType {
+        let increment = PassthroughSubject<Void, Never>()
+    }
+
+    final class Store: StoredOutputType {
+        @Published var count = 0
+    }
+
+    typealias Output = Store
+    struct Extra: ExtraType {}
+
+    convenience init() {
+        self.init(input: Input(), store: Store(), extra: Extra())
+    }
+
+    static func polish(input: Publishing<Input>, store: Store, extra: Extra) -> Polished<Output> {
+        var cancellables: [AnyCancellable] = []
+        input.increment.map { _ in store.count + 1 }.assign(to: \.count, on: store).store(in: &cancellables)
+        return Polished(cancellables: cancellables)
+    }
+}
+
+struct FlaskCounterState: State {
+    var count = 0
+    var step = 1
+    var isEnabled = true
 }
