@@ -94,8 +94,11 @@ extension CyclerType {
     }
 
     /// A dispatch, logged with the input it carries (a replayable action) if any.
+    ///
+    /// The name and input are made only when a logger listens: naming a replayable action's case
+    /// costs a `String(describing:)`.
     func runDispatch<Result>(
-        name: String, description: String, input: CapturedValue?, callSite: CallSite,
+        name makeName: @autoclosure () -> String, description: String, input makeInput: @autoclosure () -> CapturedValue?, callSite: CallSite,
         _ action: (CyclerWeakContext<Self>) throws -> Result
     ) rethrows -> Result {
         let channel = self.channel
@@ -103,6 +106,8 @@ extension CyclerType {
         guard let logger else {
             return try action(CyclerWeakContext(self, dispatch: nil))
         }
+        let name = makeName()
+        let input = makeInput()
         let start = EventTime.now()
         let sequence = channel.emit(.willDispatch(input: input), name: name, description: description, callSite: callSite, at: start, to: logger)
         defer {
