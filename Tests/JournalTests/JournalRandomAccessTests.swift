@@ -140,6 +140,26 @@ struct JournalRandomAccessTests {
         #expect(compared == 200)
     }
 
+    @Test("a change through a subscript key path is recorded with its index, though Linux prints it as […]")
+    func subscriptIndexIsRecorded() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("indices.rewind")
+        let journal = try JournalLogger(path: path)
+        let model = BoardModel()
+        model.set(logger: journal)
+        model.commit("toggle") { $0.update(true, \.items[7].done) }
+        model.commit("two") { state in
+            state.update("renamed", \.items[3].title)
+            state.update(true, \.items[12].done)
+        }
+        model.commit("element") { $0.update(Item(id: 99, title: "new", done: true), \.items[0]) }
+        // Writing the value an element already has changes nothing: there is no index to find.
+        model.commit("same") { $0.update(false, \.items[5].done) }
+        journal.close()
+        let changes = try JournalReader(path: path).allEvents().filter { $0.kind == .change }.compactMap(\.path)
+        #expect(changes == ["items[7].done", "items[3].title", "items[12].done", "items[0]", "items[…].done"])
+    }
+
     @Test("filters pick events by source, kind, text and range without reading everything")
     func filters() throws {
         let directory = TemporaryDirectory()

@@ -218,3 +218,33 @@ enum RandomTrees {
         }
     }
 }
+
+@Suite("Resolving subscripts from the states around a change")
+struct SubscriptResolutionTests {
+    func board(_ done: [Bool], tags: [String: String] = [:]) -> StateValue {
+        .object([
+            "items": .array(done.enumerated().map { .object(["id": .integer(Int64($0.offset)), "done": .bool($0.element)]) }),
+            "tags": .object(StateObjectFields(uniqueKeysWithValues: tags.map { ($0.key, .string($0.value)) }.sorted { $0.0 < $1.0 })),
+        ])
+    }
+
+    @Test("the one element or field that differs names the subscript; nested subscripts resolve in turn")
+    func resolves() {
+        let before = board([false, false, false], tags: ["a": "x", "b": "y"])
+        #expect(SubscriptResolution.resolve("items[…].done", before: before, after: board([false, true, false], tags: ["a": "x", "b": "y"]))?.description == "items[1].done")
+        #expect(SubscriptResolution.resolve("tags[…]", before: before, after: board([false, false, false], tags: ["a": "x", "b": "z"]))?.description == "tags.b")
+        let nestedBefore = StateValue.array([.array([.integer(1), .integer(2)]), .array([.integer(3), .integer(4)])])
+        let nestedAfter = StateValue.array([.array([.integer(1), .integer(2)]), .array([.integer(3), .integer(5)])])
+        #expect(SubscriptResolution.resolve("[…][…]", before: nestedBefore, after: nestedAfter)?.description == "[1][1]")
+    }
+
+    @Test("nothing or several differing, a size change, or no subscript at all: not resolved")
+    func ambiguous() {
+        let before = board([false, false, false])
+        #expect(SubscriptResolution.resolve("items[…].done", before: before, after: before) == nil)
+        #expect(SubscriptResolution.resolve("items[…].done", before: before, after: board([true, true, false])) == nil)
+        #expect(SubscriptResolution.resolve("items[…].done", before: before, after: board([false, false])) == nil)
+        #expect(SubscriptResolution.resolve("items", before: before, after: board([true, false, false])) == nil)
+        #expect(SubscriptResolution.resolve("….done", before: before, after: board([true, false, false])) == nil)
+    }
+}

@@ -82,12 +82,17 @@ final class JournalEncoder {
             }
             if track.commitDepth == 0 { track.derivedState = nil }
         case .change(let changedPath, let changedValue, let state):
-            let text = changedPath.description
-            path = text
+            var text = changedPath.description
             // Redacted where the event was made, when the path is secret. Deciding that for a path
             // that does not name its fields (`items[…].done`) captures the state after the change;
-            // that capture is the state here too, rather than being taken twice.
+            // that capture is the state here too, rather than being taken twice — and, compared with
+            // the state before, it tells which element the subscript wrote (`items[3].done`).
             let (captured, capturedState) = changedValue.treeAndCapturedState(options: options)
+            if let after = capturedState, let before = track.commitDepth > 0 ? track.derivedState : track.state,
+               let resolved = SubscriptResolution.resolve(text, before: before, after: after) {
+                text = resolved.description
+            }
+            path = text
             value = captured
             // A hidden value says nothing about the state (the state's own capture hides it under
             // another name), so such a change leaves the state to be captured.

@@ -1,0 +1,52 @@
+/// Finds where a subscript key path wrote. A Swift key path through a subscript (`\.items[3].done`)
+/// prints as `items[…].done` on Linux — the index is not in its description — but the states before
+/// and after the change tell it: the one element of `items` that differs.
+enum SubscriptResolution {
+    /// `text` (a change's path with `[…]` for each subscript) with every subscript resolved by
+    /// comparing `before` and `after`; `nil` when the path names none, or when one cannot be told
+    /// apart (no element or several differ, or the collection changed size).
+    ///
+    /// ```swift
+    /// SubscriptResolution.resolve("items[…].done", before: old, after: new)   // items[3].done
+    /// ```
+    static func resolve(_ text: String, before: StateValue, after: StateValue) -> StatePath? {
+        let pieces = text.components(separatedBy: "[…]")
+        guard pieces.count > 1 else { return nil }
+        var components: [StatePath.Component] = []
+        for (position, piece) in pieces.enumerated() {
+            // Optional chaining (`?`) is not part of a recorded path; see `StatePath(recordedChange:)`.
+            let named = piece.filter { $0 != "?" }
+            if !named.isEmpty {
+                guard !named.unicodeScalars.contains("…"), let parsed = try? StatePath(parsing: named) else { return nil }
+                components += parsed.components
+            }
+            guard position < pieces.count - 1 else { break }
+            let collection = StatePath(components)
+            guard let old = before[collection], let new = after[collection], let written = onlyDifference(old, new) else { return nil }
+            components.append(written)
+        }
+        return StatePath(components)
+    }
+
+    /// The one element (array) or field (dictionary) in which `old` and `new` differ.
+    private static func onlyDifference(_ old: StateValue, _ new: StateValue) -> StatePath.Component? {
+        switch (old, new) {
+        case (.array(let oldElements), .array(let newElements)) where oldElements.count == newElements.count:
+            var found: Int?
+            for index in oldElements.indices where oldElements[index] != newElements[index] {
+                guard found == nil else { return nil }
+                found = index
+            }
+            return found.map { .index($0) }
+        case (.object(let oldFields), .object(let newFields)) where oldFields.count == newFields.count:
+            var found: String?
+            for (key, value) in newFields where oldFields[key] != value {
+                guard found == nil else { return nil }
+                found = key
+            }
+            return found.map { .key($0) }
+        default:
+            return nil
+        }
+    }
+}
