@@ -144,7 +144,7 @@ enum Measurement {
                     result.contender.padding(toLength: 10, withPad: " ", startingAt: 0),
                     String(format: "%19.0f", result.callerEventP50), String(format: "%5.0f", result.callerEventP99),
                     String(format: "%14.0f", overhead),
-                    String(format: "%10.0f%%", 100 * (result.appCommitsPerSecond ?? 0) / max(1, baseline?.appCommitsPerSecond ?? 0)),
+                    baseline?.appCommitsPerSecond.map { String(format: "%10.0f%%", 100 * (result.appCommitsPerSecond ?? 0) / $0) } ?? "          —",
                     String(format: "%18.0f", result.eventsPerSecond),
                     result.bytesOnDisk == 0 ? "            —" : String(format: "%13.2f", result.bytesPerEvent),
                     String(format: "%13.1f", Double(result.peakResidentKilobytes) / 1024),
