@@ -7,6 +7,10 @@ import Rewind
 public final class MutableStorage<Value>: Storage<Value>, @unchecked Sendable {
     // Unchecked: as `Storage`.
 
+    /// A mutable storage is its own writable view (overridden rather than found by a cast, which
+    /// would look up generic metadata on every commit).
+    override var mutableView: MutableStorage<Value> { self }
+
     /// Replaces the whole state.
     public func replace(_ value: Value, file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line) {
         core.replace(with: { $0 = value }, name: "replace", callSite: CallSite(file: file, function: function, line: line))

@@ -1,6 +1,13 @@
 @preconcurrency import OpenCombine
 import Rewind
 
+/// Identifies a subscriber of a ``Storage`` so it can be removed (`Storage<Value>.Token`). Not nested
+/// in the generic class: a commit would then look up its generic metadata every time it tells the
+/// subscribers.
+public struct StorageToken: Hashable, Sendable {
+    let id: Int
+}
+
 /// The current state of a view model, readable and observable but not writable: writing goes
 /// through a commit, which hands the commit's closure a ``MutableStorage``.
 ///
@@ -19,9 +26,7 @@ public class Storage<Value>: @unchecked Sendable {
     // Unchecked: all state lives in `StorageCore`, which guards it with a lock.
 
     /// Identifies a subscriber so it can be removed.
-    public struct Token: Hashable, Sendable {
-        let id: Int
-    }
+    public typealias Token = StorageToken
 
     let core: StorageCore<Value>
 
@@ -53,8 +58,7 @@ public class Storage<Value>: @unchecked Sendable {
 
     /// The writable view used by commits; made once and shared, since it holds nothing of its own.
     var mutableView: MutableStorage<Value> {
-        if let mutable = self as? MutableStorage<Value> { return mutable }
-        return core.lock.withLock {
+        core.lock.withLock {
             if let cachedMutableView { return cachedMutableView }
             let created = MutableStorage(core: core)
             cachedMutableView = created

@@ -22,7 +22,10 @@ final class StorageCore<Value>: @unchecked Sendable {
     // Unchecked: all mutable state below is guarded by `lock`.
     let lock = NSRecursiveLock()
     @exclusivity(unchecked) var value: Value
-    @exclusivity(unchecked) private var subscribers: [(token: Storage<Value>.Token, notify: (Value) -> Void)] = []
+    @exclusivity(unchecked) private var subscribers: [(token: StorageToken, notify: (Value) -> Void)] = []
+    /// `subscribers.count`, kept apart: asking an array of a generic element type whether it is
+    /// empty looks up its metadata, on every commit.
+    @exclusivity(unchecked) private var subscriberCount = 0
     @exclusivity(unchecked) private var nextToken = 0
     @exclusivity(unchecked) private var subject: CurrentValueSubject<Value, Never>?
 
@@ -49,17 +52,21 @@ final class StorageCore<Value>: @unchecked Sendable {
 
     // MARK: Subscribers
 
-    func add(subscriber: @escaping (Value) -> Void) -> Storage<Value>.Token {
+    func add(subscriber: @escaping (Value) -> Void) -> StorageToken {
         lock.withLock {
             nextToken += 1
-            let token = Storage<Value>.Token(id: nextToken)
+            let token = StorageToken(id: nextToken)
             subscribers.append((token, subscriber))
+            subscriberCount = subscribers.count
             return token
         }
     }
 
-    func remove(subscriber token: Storage<Value>.Token) {
-        lock.withLock { subscribers.removeAll { $0.token == token } }
+    func remove(subscriber token: StorageToken) {
+        lock.withLock {
+            subscribers.removeAll { $0.token == token }
+            subscriberCount = subscribers.count
+        }
     }
 
     func publisher() -> AnyPublisher<Value, Never> {
@@ -77,7 +84,7 @@ final class StorageCore<Value>: @unchecked Sendable {
             changedDuringBatch = true
             return
         }
-        guard !subscribers.isEmpty || subject != nil else { return }
+        guard subscriberCount > 0 || subject != nil else { return }
         let current = value
         for subscriber in subscribers {
             subscriber.notify(current)

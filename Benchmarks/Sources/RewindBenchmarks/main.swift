@@ -60,7 +60,8 @@ for workload in workloads {
 
 var reads: Measurement.ReadResult?
 var viewer: ViewerMeasurement.Result?
-if workloads.contains(.counter) {
+// The reads and the viewer need the counter's journal: only when the journal contender ran.
+if workloads.contains(.counter), FileManager.default.fileExists(atPath: "\(scratch)/counter-journal.rewind") {
     reads = try Measurement.randomStateReads(path: "\(scratch)/counter-journal.rewind", count: 1_000)
     FileHandle.standardError.write(Data("running the viewer on the counter journal…\n".utf8))
     let child = Process()
