@@ -30,7 +30,7 @@ extension Flask {
     }
 
     /// Makes a reactor attached to `owner` for changes of `substances` (the low-level name of
-    /// ``reactor(attachedTo:mixing:)-([SubstanceConcrete])``).
+    /// `reactor(attachedTo:mixing:)`).
     @discardableResult
     public static func instance<Owner: AnyObject>(attachedTo owner: Owner, mixing substances: [SubstanceConcrete]) -> Reactor<Owner> {
         reactor(attachedTo: owner, mixing: substances)
