@@ -58,12 +58,14 @@ public class Storage<Value>: @unchecked Sendable {
 
     /// The writable view used by commits; made once and shared, since it holds nothing of its own.
     var mutableView: MutableStorage<Value> {
-        core.lock.withLock {
-            if let cachedMutableView { return cachedMutableView }
-            let created = MutableStorage(core: core)
-            cachedMutableView = created
-            return created
-        }
+        // Locked by hand: `withLock` is generic over its result, and an unspecialised commit would
+        // look up `MutableStorage<Value>`'s metadata to call it, every time.
+        core.lock.lock()
+        defer { core.lock.unlock() }
+        if let cachedMutableView { return cachedMutableView }
+        let created = MutableStorage(core: core)
+        cachedMutableView = created
+        return created
     }
 
     /// Sends this storage's events to `logger` — for a storage used without a cycler. A cycler's
