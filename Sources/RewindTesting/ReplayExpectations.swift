@@ -35,13 +35,12 @@ public func expectReplay(
     record: Bool = ReplayRecordMode.isOnInEnvironment,
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> ReplayReport? {
-    let check = ReplayCheck(journal: journal, bindings: bindings, clock: clock, allowRestoring: allowRestoring, invariants: invariants, record: record)
+    let check = ReplayCheck(
+        journal: journal, bindings: bindings, clock: clock, allowRestoring: allowRestoring, invariants: invariants,
+        printReport: printReport, record: record
+    )
     let (report, failure) = check.run()
-    if let failure {
-        Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
-    } else if printReport, let report {
-        print("\(journal): \(report)")
-    }
+    if let failure { Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation) }
     return report
 }
 
@@ -81,13 +80,12 @@ public func XCTAssertReplay(
     record: Bool = ReplayRecordMode.isOnInEnvironment,
     file: StaticString = #filePath, line: UInt = #line
 ) -> ReplayReport? {
-    let check = ReplayCheck(journal: journal, bindings: bindings, clock: clock, allowRestoring: allowRestoring, invariants: invariants, record: record)
+    let check = ReplayCheck(
+        journal: journal, bindings: bindings, clock: clock, allowRestoring: allowRestoring, invariants: invariants,
+        printReport: printReport, record: record
+    )
     let (report, failure) = check.run()
-    if let failure {
-        XCTFail(failure, file: file, line: line)
-    } else if printReport, let report {
-        print("\(journal): \(report)")
-    }
+    if let failure { XCTFail(failure, file: file, line: line) }
     return report
 }
 
@@ -120,9 +118,11 @@ struct ReplayCheck {
     let clock: VirtualTimeScheduler?
     let allowRestoring: Bool
     let invariants: [ReplayInvariant]
+    let printReport: Bool
     let record: Bool
 
-    /// The report (when the replay ran) and the failure message, if the check fails.
+    /// The report (when the replay ran) and the failure message, if the check fails; a passing
+    /// report is printed when asked.
     func run() -> (ReplayReport?, String?) {
         let report: ReplayReport
         do throws(ReplayError) {
@@ -149,6 +149,7 @@ struct ReplayCheck {
                 : ""
             return (report, "\(journal): \(report)\(advice)")
         }
+        if printReport { print("\(journal): \(report)") }
         return (report, nil)
     }
 }

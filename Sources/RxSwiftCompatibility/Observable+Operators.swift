@@ -73,11 +73,7 @@ extension Observable {
 
     /// One subscription to this observable, shared by every subscriber.
     public func share() -> Observable<Element> {
-        Observable(upstreamShared())
-    }
-
-    private func upstreamShared() -> Publishers.Share<Observable<Element>> {
-        Publishers.Share(upstream: self)
+        Observable(Publishers.Share(upstream: self))
     }
 
     /// `elements` first, then this observable's.

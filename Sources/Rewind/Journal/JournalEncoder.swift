@@ -101,9 +101,10 @@ final class JournalEncoder {
                 settable ? self.parsedPath(text).flatMap { previous.setting(captured, at: $0) } : nil
             }
             if track.commitDepth > 0 {
-                // A change to nil: Codable drops the field, reflection keeps it as null — only a
+                // The state captured for the redaction is the state after this change already. A
+                // change to nil: Codable drops the field, reflection keeps it as null — only a
                 // capture can tell, so without one the commit's state will be captured.
-                track.derivedState = track.derivedState.flatMap(applied) ?? capturedState
+                track.derivedState = capturedState ?? track.derivedState.flatMap(applied)
             } else {
                 // Outside a commit no didMutate follows: this event carries the state.
                 newState = capturedState ?? state?.tree(options: options) ?? track.state.flatMap(applied)

@@ -94,9 +94,13 @@ public final class Replay {
 
     /// Runs the replay to the end of the journal or the first divergence (or broken invariant).
     public func run() -> ReplayReport {
+        walk(stoppingAtDivergence: true)
+    }
+
+    private func walk(stoppingAtDivergence: Bool) -> ReplayReport {
         var run = ReplayRun(
             reader: reader, targets: targets, clock: clock, maximumClockSteps: maximumClockSteps,
-            invariants: invariants, stopsAtDivergence: true
+            invariants: invariants, stopsAtDivergence: stoppingAtDivergence
         )
         return run.play()
     }
@@ -128,11 +132,7 @@ public final class Replay {
         }
         let units = targets.sorted { $0.key < $1.key }.map(\.value)
         for unit in units { unit.set(logger: logger) }
-        var run = ReplayRun(
-            reader: reader, targets: targets, clock: clock, maximumClockSteps: maximumClockSteps,
-            invariants: invariants, stopsAtDivergence: false
-        )
-        let report = run.play()
+        let report = walk(stoppingAtDivergence: false)
         for unit in units { unit.set(logger: nil) }
         do {
             try logger.flush()
