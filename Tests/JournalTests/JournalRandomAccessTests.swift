@@ -67,8 +67,8 @@ struct JournalRandomAccessTests {
         #expect(reader.damage.isEmpty)
 
         // Rebuild every state by walking the whole journal from the first event. A change the walk
-        // cannot apply (`items[…].done`: the index is not recorded; `selected` from nil: Codable
-        // left the field out) is the one step where random access knows more — it looks ahead to
+        // cannot apply (`selected` from nil: Codable left the field out) is the one step where
+        // random access knows more — it looks ahead to
         // the state the commit ended with — so those steps are compared with the live state below.
         var walker = StateWalker()
         var expected: [(sequence: UInt64, source: UInt64, state: StateValue?, walked: Bool)] = []
@@ -158,6 +158,46 @@ struct JournalRandomAccessTests {
         journal.close()
         let changes = try JournalReader(path: path).allEvents().filter { $0.kind == .change }.compactMap(\.path)
         #expect(changes == ["items[7].done", "items[3].title", "items[12].done", "items[0]", "items[…].done"])
+    }
+
+    struct Shelves: Codable, Equatable {
+        struct Shelf: Codable, Equatable { var name: String; var rows: [[Int]] }
+        var shelves: [Shelf]
+        var pinned: Shelf?
+    }
+
+    final class ShelvesModel: CyclerType, Sendable {
+        let state: Storage<Shelves> = .init(Shelves(
+            shelves: (0..<4).map { Shelves.Shelf(name: "shelf \($0)", rows: [[1, 2, 3], [4, 5, 6]]) },
+            pinned: Shelves.Shelf(name: "pinned", rows: [[7, 8]])
+        ))
+    }
+
+    @Test("nested subscripts and subscripts behind an optional are resolved, and the states stay exact")
+    func nestedSubscriptsAreResolved() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("shelves.rewind")
+        let memory = InMemoryLogger()
+        var configuration = JournalConfiguration()
+        configuration.keyframeInterval = 1_000
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let model = ShelvesModel()
+        model.set(logger: MultiplexLogger([journal, memory]))
+        model.commit("nested") { $0.update(99, \.shelves[2].rows[1][0]) }
+        model.commit("name") { $0.update("renamed", \.shelves[3].name) }
+        model.commit("optional") { $0.update(70, \.pinned!.rows[0][1]) }
+        model.commit("two in one") { state in
+            state.update(11, \.shelves[0].rows[0][2])
+            state.update("first", \.shelves[1].name)
+        }
+        journal.close()
+        let reader = try JournalReader(path: path)
+        let changes = reader.allEvents().filter { $0.kind == .change }.compactMap(\.path)
+        #expect(changes == ["shelves[2].rows[1][0]", "shelves[3].name", "pinned.rows[0][1]", "shelves[0].rows[0][2]", "shelves[1].name"])
+        for event in memory.events {
+            guard case .didMutate(_, let live) = event.kind else { continue }
+            #expect(try reader.state(of: event.source.instanceID, at: event.sequence) == live.tree())
+        }
     }
 
     @Test("filters pick events by source, kind, text and range without reading everything")

@@ -73,13 +73,19 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible, Expressibl
 
 extension StatePath {
     /// The path a change event recorded (``ChangedPath/description``), when it names a place in the
-    /// state: `count`, `inner.name`, `opt?.name` (optional chaining is looked through). `nil` when
+    /// state: `count`, `inner.name`, `opt?.name`, `opt!.name` (optionals are looked through). `nil` when
     /// the recording could not name it (`items[…].done`: Linux prints subscript key paths without
     /// their index).
     public init?(recordedChange text: String) {
         guard !text.unicodeScalars.contains("…") else { return nil }
-        guard let parsed = try? StatePath(parsing: String(text.filter { $0 != "?" })) else { return nil }
+        guard let parsed = try? StatePath(parsing: Self.lookingThroughOptionals(text)) else { return nil }
         self = parsed
+    }
+
+    /// A recorded path without its optional chaining and force-unwrapping marks: a captured tree
+    /// holds an optional's value in its place, so `opt?.name` and `opt!.name` are `opt.name` there.
+    static func lookingThroughOptionals(_ text: some StringProtocol) -> String {
+        String(text.filter { $0 != "?" && $0 != "!" })
     }
 }
 

@@ -38,11 +38,14 @@ public struct CapturedValue: @unchecked Sendable {
     /// ``tree(options:)``, and — when deciding its redaction took capturing the state after the
     /// change (a path that does not name its fields, such as `items[…].done`) — that state's tree,
     /// so that a logger which needs the state too does not capture it a second time.
-    func treeAndCapturedState(options: CaptureOptions) -> (value: StateValue, state: StateValue?) {
+    ///
+    /// `resolvedPath` is the change's path with its subscripts resolved (`items[3].done`), when the
+    /// caller found them without a capture: the name rules then decide, as for any named path.
+    func treeAndCapturedState(options: CaptureOptions, resolvedPath: StatePath? = nil) -> (value: StateValue, state: StateValue?) {
         let tree = StateCapture.capture(value, options: options)
         guard let change else { return (tree, nil) }
         var captured: StateValue?
-        let visible = options.redaction.visibleChange(at: change.path.description, value: tree) {
+        let visible = options.redaction.visibleChange(at: resolvedPath?.description ?? change.path.description, value: tree) {
             captured = change.state?.tree(options: options)
             return captured
         }

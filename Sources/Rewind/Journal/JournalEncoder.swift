@@ -23,6 +23,9 @@ final class JournalEncoder {
         /// During a commit: the state so far, rebuilt from the state before it and the changes the
         /// commit made; `nil` once a change could not be applied (see `encode(_:)`).
         var derivedState: StateValue?
+        /// The live state as of the last event that carried one, to resolve a subscript change's
+        /// index by comparing live values rather than captured trees.
+        var liveState: Any?
     }
 
     init(path: String, configuration: JournalConfiguration, header: JournalHeader) throws(JournalWriteError) {
@@ -70,6 +73,7 @@ final class JournalEncoder {
             track.commitDepth += 1
         case .didMutate(_, let state):
             track.commitDepth = max(0, track.commitDepth - 1)
+            track.liveState = state.value
             // Capturing a whole state is the writer's biggest cost. Between keyframes, the state after
             // a commit is the state before it with the commit's changes applied, when every change
             // named a stored property: Swift key paths to computed properties and to properties with
@@ -83,13 +87,20 @@ final class JournalEncoder {
             if track.commitDepth == 0 { track.derivedState = nil }
         case .change(let changedPath, let changedValue, let state):
             var text = changedPath.description
-            // Redacted where the event was made, when the path is secret. Deciding that for a path
-            // that does not name its fields (`items[…].done`) captures the state after the change;
-            // that capture is the state here too, rather than being taken twice — and, compared with
-            // the state before, it tells which element the subscript wrote (`items[3].done`).
-            let (captured, capturedState) = changedValue.treeAndCapturedState(options: options)
-            if let after = capturedState, let before = track.commitDepth > 0 ? track.derivedState : track.state,
-               let resolved = SubscriptResolution.resolve(text, before: before, after: after) {
+            // A subscript's index (`items[…].done` → `items[3].done`) is found by comparing the live
+            // states before and after the change, which costs what changed. Where that cannot be done,
+            // the redaction check for a path that does not name its fields captures the state after
+            // the change; that capture is the state here too, rather than being taken twice — and,
+            // compared with the state before, it tells which element the subscript wrote.
+            let liveResolution = text.contains("[…]") ? track.liveState.flatMap { before in
+                state.flatMap { SubscriptResolution.resolve(text, liveBefore: before, liveAfter: $0.value, options: options) }
+            } : nil
+            track.liveState = state?.value
+            let (captured, capturedState) = changedValue.treeAndCapturedState(options: options, resolvedPath: liveResolution)
+            if let resolved = liveResolution {
+                text = resolved.description
+            } else if let after = capturedState, let before = track.commitDepth > 0 ? track.derivedState : track.state,
+                      let resolved = SubscriptResolution.resolve(text, before: before, after: after) {
                 text = resolved.description
             }
             path = text
@@ -110,6 +121,7 @@ final class JournalEncoder {
                 newState = capturedState ?? state?.tree(options: options) ?? track.state.flatMap(applied)
             }
         case .replace(let state), .created(.some(let state)):
+            track.liveState = state.value
             newState = state.tree(options: options)
             if track.commitDepth > 0 { track.derivedState = newState }
         case .activity(let activity):
@@ -162,7 +174,7 @@ final class JournalEncoder {
         let changes = diff(previous, newState)
         if changes.isEmpty { return nil }
         track.stateRecordsSinceKeyframe += 1
-        if changes.weight > newState.weight {
+        if !newState.weighs(moreThan: changes.weight - 1) {
             track.stateRecordsSinceKeyframe = 0
             return .keyframe(newState)
         }
@@ -238,6 +250,30 @@ extension StateValue {
         case .array(let elements): 1 + elements.reduce(0) { $0 + $1.weight }
         case .object(let fields): 1 + fields.values.reduce(0) { $0 + 1 + $1.weight }
         default: 1
+        }
+    }
+
+    /// Whether the tree's rough size, in nodes, is above `limit` — counting only until it is, since
+    /// a small diff is compared with a large state on every commit.
+    func weighs(moreThan limit: Int) -> Bool {
+        var budget = limit
+        return exhausts(&budget)
+    }
+
+    /// Takes this tree's nodes from `budget`; `true` once it runs out.
+    private func exhausts(_ budget: inout Int) -> Bool {
+        budget -= 1
+        if budget < 0 { return true }
+        switch self {
+        case .array(let elements):
+            return elements.contains { $0.exhausts(&budget) }
+        case .object(let fields):
+            return fields.values.contains { value in
+                budget -= 1
+                return budget < 0 || value.exhausts(&budget)
+            }
+        default:
+            return false
         }
     }
 }

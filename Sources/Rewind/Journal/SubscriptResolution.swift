@@ -10,20 +10,40 @@ enum SubscriptResolution {
     /// SubscriptResolution.resolve("items[…].done", before: old, after: new)   // items[3].done
     /// ```
     static func resolve(_ text: String, before: StateValue, after: StateValue) -> StatePath? {
+        resolve(text) { collection in
+            guard let old = before[collection], let new = after[collection] else { return nil }
+            return onlyDifference(old, new)
+        }
+    }
+
+    /// The same, from the live values of the state before and after the change, without capturing
+    /// either: only the elements whose bytes differ are captured and compared (see
+    /// ``LiveElements``), so resolving costs what changed, not the state's size. `nil` also when the
+    /// live values cannot be walked (a dictionary, a property wrapper); then capture and use
+    /// ``resolve(_:before:after:)``.
+    static func resolve(_ text: String, liveBefore: Any, liveAfter: Any, options: CaptureOptions) -> StatePath? {
+        resolve(text) { collection in
+            guard let old = LiveValue.value(at: collection, in: liveBefore) as? any LiveElements,
+                  let new = LiveValue.value(at: collection, in: liveAfter) else { return nil }
+            return old.onlyElementDiffering(from: new, options: options).map { .index($0) }
+        }
+    }
+
+    /// Walks `text` piece by piece, asking `written` which element of each subscripted collection
+    /// (given by its path) was written.
+    private static func resolve(_ text: String, written: (StatePath) -> StatePath.Component?) -> StatePath? {
         let pieces = text.components(separatedBy: "[…]")
         guard pieces.count > 1 else { return nil }
         var components: [StatePath.Component] = []
         for (position, piece) in pieces.enumerated() {
-            // Optional chaining (`?`) is not part of a recorded path; see `StatePath(recordedChange:)`.
-            let named = piece.filter { $0 != "?" }
+            let named = StatePath.lookingThroughOptionals(piece)
             if !named.isEmpty {
                 guard !named.unicodeScalars.contains("…"), let parsed = try? StatePath(parsing: named) else { return nil }
                 components += parsed.components
             }
             guard position < pieces.count - 1 else { break }
-            let collection = StatePath(components)
-            guard let old = before[collection], let new = after[collection], let written = onlyDifference(old, new) else { return nil }
-            components.append(written)
+            guard let element = written(StatePath(components)) else { return nil }
+            components.append(element)
         }
         return StatePath(components)
     }
