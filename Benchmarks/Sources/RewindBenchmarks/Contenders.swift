@@ -9,6 +9,9 @@ enum Contender: String, CaseIterable {
     case none
     /// Rewind's journal.
     case journal
+    /// Rewind's journal with `overflow = .drop`: under overload the app keeps its speed and the
+    /// journal counts what it could not keep.
+    case drop
     /// The logger a developer would write by hand: JSONEncoder per event, a line per event appended
     /// through FileHandle.
     case naive

@@ -10,18 +10,23 @@ enum Measurement {
         /// Caller-thread time per commit, nanoseconds.
         var callerCommitP50: Double
         var callerCommitP99: Double
-        /// Events per second from the first commit until everything is durably on disk (or, for the
-        /// in-memory contender, until the last commit returns).
+        /// Events kept per second from the first commit until everything is durably on disk (or, for
+        /// the in-memory contender, until the last commit returns).
         var eventsPerSecond: Double
         var bytesOnDisk: Int
         var peakResidentKilobytes: Int
         /// Commits per second the app made while the logger recorded (the loop's own time, without
         /// waiting for the logger to finish): what the user feels.
         var appCommitsPerSecond: Double? = nil
+        /// How long closing the logger took: writing what was still queued, the index, the fsync.
+        var closeMilliseconds: Double? = nil
+        /// Events the logger dropped (the journal in drop mode).
+        var eventsDropped: Int? = nil
         /// Caller-thread time per event: per-commit time divided by the events a commit makes.
         var callerEventP50: Double { callerCommitP50 / Double(Workload.eventsPerCommit) }
         var callerEventP99: Double { callerCommitP99 / Double(Workload.eventsPerCommit) }
-        var bytesPerEvent: Double { Double(bytesOnDisk) / Double(events) }
+        /// Bytes per event kept (a dropped event takes no space).
+        var bytesPerEvent: Double { Double(bytesOnDisk) / Double(events - (eventsDropped ?? 0)) }
 
         /// Each figure's median over several runs of the same contender.
         static func median(of runs: [Result]) -> Result {
@@ -33,6 +38,8 @@ enum Measurement {
             result.bytesOnDisk = middle(runs.map(\.bytesOnDisk))
             result.peakResidentKilobytes = middle(runs.map(\.peakResidentKilobytes))
             result.appCommitsPerSecond = middle(runs.map { $0.appCommitsPerSecond ?? 0 })
+            result.closeMilliseconds = middle(runs.map { $0.closeMilliseconds ?? 0 })
+            result.eventsDropped = runs[0].eventsDropped.map { _ in middle(runs.map { $0.eventsDropped ?? 0 }) }
             return result
         }
     }
@@ -54,9 +61,10 @@ enum Measurement {
         let logger: (any CycleLogging)?
         switch contender {
         case .none: logger = nil
-        case .journal:
+        case .journal, .drop:
             var configuration = JournalConfiguration()
             configuration.replaceExisting = true  // each repeat records to the same file
+            if contender == .drop { configuration.overflow = .drop }
             journal = try JournalLogger(path: file, configuration: configuration)
             logger = journal
         case .naive:
@@ -89,6 +97,7 @@ enum Measurement {
         naive?.close()    // synchronize: fsync
         swiftLog?.close()
         let end = EventTime.monotonicNow()
+        let dropped = journal.map { $0.statistics.eventsDropped }
         withExtendedLifetime(snapshots) {}
         samples.sort()
         let events = workload.commits * Workload.eventsPerCommit
@@ -98,9 +107,11 @@ enum Measurement {
         return Result(
             workload: workload.rawValue, contender: contender.rawValue, commits: workload.commits, events: events,
             callerCommitP50: Double(samples[samples.count / 2]), callerCommitP99: Double(samples[samples.count * 99 / 100]),
-            eventsPerSecond: Double(events) / (Double(end - start) / 1e9), bytesOnDisk: size ?? 0,
+            eventsPerSecond: Double(events - Int(dropped ?? 0)) / (Double(end - start) / 1e9), bytesOnDisk: size ?? 0,
             peakResidentKilobytes: Int(usage.ru_maxrss),
-            appCommitsPerSecond: Double(workload.commits) / (Double(loopEnd - start) / 1e9)
+            appCommitsPerSecond: Double(workload.commits) / (Double(loopEnd - start) / 1e9),
+            closeMilliseconds: Double(end - loopEnd) / 1e6,
+            eventsDropped: dropped.map(Int.init)
         )
     }
 
@@ -135,7 +146,7 @@ enum Measurement {
         var machine: String
 
         func table() -> String {
-            var lines = ["workload  contender   caller ns/event p50   p99   overhead p50   app speed   events/s to disk   bytes/event   peak RSS MB"]
+            var lines = ["workload  contender   caller ns/event p50   p99   overhead p50   app speed   events/s to disk   bytes/event   peak RSS MB   close ms   dropped"]
             for result in results {
                 let baseline = results.first { $0.workload == result.workload && $0.contender == "none" }
                 let overhead = baseline.map { result.callerEventP50 - $0.callerEventP50 } ?? 0
@@ -148,6 +159,8 @@ enum Measurement {
                     String(format: "%18.0f", result.eventsPerSecond),
                     result.bytesOnDisk == 0 ? "            —" : String(format: "%13.2f", result.bytesPerEvent),
                     String(format: "%13.1f", Double(result.peakResidentKilobytes) / 1024),
+                    String(format: "%10.0f", result.closeMilliseconds ?? 0),
+                    result.eventsDropped.map { String(format: "%9d", $0) } ?? "        —",
                 ].joined(separator: " "))
             }
             if let reads {

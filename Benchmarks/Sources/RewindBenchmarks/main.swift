@@ -2,7 +2,7 @@ import Foundation
 import Rewind
 
 // Usage:
-//   rewind-benchmarks [--output FILE] [--workload counter|todo|wide] [--contender NAME] [--repeat N]
+//   rewind-benchmarks [--output FILE] [--workload counter|todo|wide|ricemill|flask] [--contender NAME] [--repeat N]
 //                     [--keep DIR] [--replay-only]
 // Runs every contender on every workload, each in a child process of its own (so that peak memory
 // is the contender's own), then reads the state at 1,000 random steps of the counter journal, runs
@@ -40,7 +40,7 @@ try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirecto
 var results: [Measurement.Result] = []
 for workload in workloads {
     for contender in option("--contender").map({ [Contender(rawValue: $0)!] }) ?? Contender.allCases {
-        let file = "\(scratch)/\(workload.rawValue)-\(contender.rawValue)" + (contender == .journal ? ".rewind" : ".jsonl")
+        let file = "\(scratch)/\(workload.rawValue)-\(contender.rawValue)" + ([.journal, .drop].contains(contender) ? ".rewind" : ".jsonl")
         var runs: [Measurement.Result] = []
         for run in 1...repeats {
             FileHandle.standardError.write(Data("running \(workload.rawValue) / \(contender.rawValue) (\(run) of \(repeats))…\n".utf8))
