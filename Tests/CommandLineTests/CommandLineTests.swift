@@ -137,6 +137,16 @@ struct CommandLineTests {
         }
     }
 
+    @Test("a format 1 journal (every change value written whole) reads as the same session")
+    func formatOneStillReads() throws {
+        for command in [["log"], ["export", "--format", "jsonl"], ["show", "--at", "40"], ["blame", "items"]] {
+            let old = try CommandRunner.run([command[0], "Fixtures/todo-format-1.rewind"] + command.dropFirst())
+            let new = try CommandRunner.run([command[0], "Fixtures/todo.rewind"] + command.dropFirst())
+            #expect(old.status == 0)
+            #expect(old.standardOutput == new.standardOutput.replacingOccurrences(of: "todo.rewind", with: "todo-format-1.rewind"))
+        }
+    }
+
     @Test("regenerating the fixtures gives byte-identical files")
     func fixturesAreDeterministic() throws {
         let directory = NSTemporaryDirectory() + "rewind-cli-" + UUID().uuidString

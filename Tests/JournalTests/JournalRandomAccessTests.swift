@@ -101,6 +101,16 @@ struct JournalRandomAccessTests {
                 continue
             }
         }
+        // Every change's value reads back as it was made, whether the journal wrote it whole or as
+        // a diff from the state before it (an insertion into the list: the item, not the list).
+        let recordedValues = Dictionary(uniqueKeysWithValues: events.filter { $0.kind == .change }.map { ($0.sequence, $0.value) })
+        var listChanges = 0
+        for event in memory.events {
+            guard case .change(let path, let value, _) = event.kind else { continue }
+            #expect(recordedValues[event.sequence] == value.tree())
+            if path.description == "items" { listChanges += 1 }
+        }
+        #expect(listChanges > 100)
         // And the final state decodes to the live type.
         let last = try #require(try reader.state(of: sources[0], at: reader.sequenceRange!.upperBound))
         _ = try StateCapture.decode(Board.self, from: last)

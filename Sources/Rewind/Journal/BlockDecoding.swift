@@ -29,12 +29,34 @@ enum BlockDecoding {
         var reader = ByteReader(payload)
         let (strings, sources) = try opening(&reader)
         var clock = try RecordClock.readBases(from: &reader)
-        var events: [RecordedEvent] = []
+        var records: [(record: EventRecord, offset: Int)] = []
         while !reader.isAtEnd {
-            let record = try EventRecord.read(from: &reader, strings: strings, clock: &clock, sourceCount: sources.count)
-            events.append(record.recordedEvent(source: sources[record.sourceIndex]))
+            let offset = reader.offset
+            records.append((try EventRecord.read(from: &reader, strings: strings, clock: &clock, sourceCount: sources.count), offset))
         }
-        return (events, sources)
+        try resolveChangesFromState(&records)
+        return (records.map { $0.record.recordedEvent(source: sources[$0.record.sourceIndex]) }, sources)
+    }
+
+    /// Gives each change written as a diff from its source's state (``EventRecord/Body/changeFromState(path:diff:)``)
+    /// its value, following each source's state through the block's state records — only when the
+    /// block has such a change, so that blocks without one cost nothing more.
+    private static func resolveChangesFromState(_ records: inout [(record: EventRecord, offset: Int)]) throws(JournalFormatError) {
+        guard records.contains(where: { if case .changeFromState = $0.record.body { true } else { false } }) else { return }
+        var states: [Int: StateValue] = [:]
+        for index in records.indices {
+            let source = records[index].record.sourceIndex
+            if case .changeFromState(let path, let diff) = records[index].record.body {
+                guard let statePath = StatePath(recordedChange: path), let old = states[source]?[statePath],
+                      let value = try? apply(diff, to: old) else {
+                    throw .malformed("a change written from a state its block does not hold", at: records[index].offset)
+                }
+                records[index].record.body = .change(path: path, value: value)
+            }
+            if let record = records[index].record.state {
+                states[source] = StateStep.record(record).applied(to: states[source])
+            }
+        }
     }
 
     /// The state steps of one source in a block, up to and including `sequence`, in record order —
@@ -45,17 +67,19 @@ enum BlockDecoding {
         let (strings, sources) = try opening(&reader)
         guard let wanted = sources.firstIndex(where: { $0.instanceID == sourceID }) else { return [] }
         var clock = try RecordClock.readBases(from: &reader)
-        var steps: [StateStep] = []
+        var records: [(record: EventRecord, offset: Int)] = []
         while !reader.isAtEnd {
+            let offset = reader.offset
             let record = try EventRecord.read(from: &reader, strings: strings, clock: &clock, sourceCount: sources.count) {
                 $0.sourceIndex == wanted && $0.sequence <= sequence
             }
-            if let state = record.state {
-                steps.append(.record(state))
-            } else if case .change(let path, let value) = record.body {
-                steps.append(.change(path: path, value: value))
-            }
+            if record.sourceIndex == wanted, record.state != nil || record.kind == .change { records.append((record, offset)) }
         }
-        return steps
+        try resolveChangesFromState(&records)
+        return records.compactMap { (record, _) in
+            if let state = record.state { return .record(state) }
+            if case .change(let path, let value) = record.body { return .change(path: path, value: value) }
+            return nil
+        }
     }
 }

@@ -66,6 +66,7 @@ final class JournalEncoder {
         let options = configuration.captureOptions
         var path: String?
         var value: StateValue?
+        var valueFromState: StateDiff?
         var newState: StateValue?
         switch event.kind {
         case .willMutate:
@@ -105,6 +106,7 @@ final class JournalEncoder {
             }
             path = text
             value = captured
+            valueFromState = diffFromRecordedState(captured, at: text, track: track)
             // A hidden value says nothing about the state (the state's own capture hides it under
             // another name), so such a change leaves the state to be captured.
             let settable = captured != .null && !captured.containsRedaction
@@ -133,13 +135,27 @@ final class JournalEncoder {
         }
         let record = newState.flatMap { stateRecord(for: &track, newState: $0) }
         let body: EventRecord.Body = switch event.kind {
-        case .change: .change(path: path ?? "", value: value ?? .null)
+        case .change: valueFromState.map { .changeFromState(path: path ?? "", diff: $0) } ?? .change(path: path ?? "", value: value ?? .null)
         case .activity: .value(value ?? .null)
         case .willDispatch: value.map { .value($0) } ?? .none
         case .didDispatch(let duration), .didMutate(let duration, _): .duration(UInt64(max(0, duration.nanoseconds)))
         default: .none
         }
         return (body, record)
+    }
+
+    /// A change's new value as the changes from the value at its path in the source's last state
+    /// record, when that record is in the open block (a reader rebuilds the value from it) and the
+    /// changes are much smaller than the value: a list that grew by one item is recorded as that
+    /// item. `nil` otherwise; the value is then written whole.
+    private func diffFromRecordedState(_ value: StateValue, at text: String, track: SourceTrack) -> StateDiff? {
+        switch value {
+        case .array, .object: break
+        default: return nil
+        }
+        guard track.keyframedInBlock, let path = parsedPath(text), let old = track.state?[path] else { return nil }
+        let changes = diff(old, value)
+        return value.weighs(moreThan: 2 * changes.weight + 8) ? changes : nil
     }
 
     /// Parsed paths, by their text: the same few paths change again and again.

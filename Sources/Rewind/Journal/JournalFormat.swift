@@ -3,8 +3,10 @@ enum JournalFormat {
     /// `\x89 R W N D \r \n \x1A`: a non-ASCII first byte, then line endings and Ctrl-Z that text-mode
     /// transfers would mangle, as in PNG's signature.
     static let magic: [UInt8] = [0x89, 0x52, 0x57, 0x4E, 0x44, 0x0D, 0x0A, 0x1A]
-    /// The format version this code writes and the newest it reads.
-    static let version: UInt16 = 1
+    /// The format version this code writes and the newest it reads. Version 2 added changes whose
+    /// value is written as a diff from their source's state (flag 0x80 on a change record); a
+    /// version 1 file is a version 2 file without them, so every version up to this one reads.
+    static let version: UInt16 = 2
     static let headerLength = 48
     static let writerVersionLength = 12
 

@@ -14,6 +14,9 @@ extension EventRecord {
         static let hasState: UInt8 = 0x40
         /// A dispatch carrying its input value (a value follows).
         static let hasInput: UInt8 = 0x80
+        /// A change whose value is a diff from its path's value in the source's last state record
+        /// in the block (the same bit as `hasInput`: each is read for its own kind only).
+        static let valueFromState: UInt8 = 0x80
 
         static let kinds = Event.Category.allCases
 
@@ -39,6 +42,7 @@ extension EventRecord {
         if !description.isEmpty { flags |= Flags.hasDescription }
         if state != nil { flags |= Flags.hasState }
         if kind == .willDispatch, case .value = body { flags |= Flags.hasInput }
+        if case .changeFromState = body { flags |= Flags.valueFromState }
         writer.byte(Flags.code(kind) | flags)
         clock.write(sequence: sequence, time: time, to: &writer)
         writer.varint(sourceIndex)
@@ -56,6 +60,9 @@ extension EventRecord {
         case .change(let path, let value):
             writer.varint(strings.reference(path))
             StateValueCoding.write(value, to: &writer, strings: &strings)
+        case .changeFromState(let path, let diff):
+            writer.varint(strings.reference(path))
+            StateValueCoding.write(diff, to: &writer, strings: &strings)
         case .value(let value):
             StateValueCoding.write(value, to: &writer, strings: &strings)
         case .dropped(let range):
@@ -110,6 +117,11 @@ extension EventRecord {
             record.body = .dropped(DroppedRange(count: count, sequences: lowest...highest))
         case .didDispatch, .didMutate:
             record.body = .duration(try reader.varint())
+        case .change where first & Flags.valueFromState != 0:
+            let path = try StateValueCoding.string(from: &reader, strings)
+            // Diffs are small; reading one is the one definition of what a diff's bytes may be.
+            let diff = try StateValueCoding.readDiff(from: &reader, strings: strings)
+            record.body = keep ? .changeFromState(path: path, diff: diff) : .skipped
         case .change:
             let path = try StateValueCoding.string(from: &reader, strings)
             record.body = switch try readValue(from: &reader, strings: strings, keep: keep) {

@@ -25,6 +25,11 @@ struct EventRecord {
         case duration(UInt64)
         /// A change's path and new value.
         case change(path: String, value: StateValue)
+        /// A change's path, and its new value as the changes from the value at that path in the
+        /// source's latest state record before it in the block: appending to a long list records
+        /// the new element, not the list. Block decoding turns it into ``change(path:value:)``
+        /// (``BlockDecoding``); the writer uses it only where that state is in the block.
+        case changeFromState(path: String, diff: StateDiff)
         /// An activity's value, or the input a `willDispatch` carries.
         case value(StateValue)
         /// Events a writer in drop mode could not keep.
@@ -76,7 +81,7 @@ extension EventRecord {
             line: line, parent: parent
         )
         switch body {
-        case .none, .skipped: break
+        case .none, .skipped, .changeFromState: break
         case .duration(let nanoseconds): event.duration = .nanoseconds(Int64(clamping: nanoseconds))
         case .change(let path, let value):
             event.path = path
