@@ -18,7 +18,7 @@ size() { stat -c %s "$1"; }
 
 # Torn tail: the writer killed in the middle of its last block (no index, a cut block).
 cp "$out/todo.rewind" "$out/todo-torn-tail.rewind"
-truncate -s $(( $(size "$out/todo.rewind") * 2 / 3 )) "$out/todo-torn-tail.rewind"
+truncate -s $(( $(size "$out/todo.rewind") * 3 / 4 )) "$out/todo-torn-tail.rewind"
 
 # A flipped byte inside the first block's payload (48-byte header + 60-byte frame + 40).
 cp "$out/counter.rewind" "$out/counter-flipped-byte.rewind"

@@ -22,8 +22,13 @@ struct BlockBuilder {
     private(set) var openedAtMonotonic: UInt64 = 0
 
     var isEmpty: Bool { eventCount == 0 }
-    /// The size of the records so far, which the flush policy compares with the block size.
-    var recordBytes: Int { records.count }
+    /// The size of the records so far, keyframe records left out: the flush policy compares it with
+    /// the block size, so that a large state — whose keyframe starts every block — does not make
+    /// every block one commit long.
+    var recordBytes: Int { records.count - keyframeRecordBytes }
+    /// The size of all the records so far.
+    var allRecordBytes: Int { records.count }
+    private var keyframeRecordBytes = 0
 
     func contains(source: UInt64) -> Bool { sourceIndex[source] != nil }
 
@@ -42,7 +47,9 @@ struct BlockBuilder {
         sourceSummaries[sourceID, default: JournalBlock.SourceSummary(eventCount: 0, firstSequence: record.sequence, lastSequence: record.sequence)].add(record.sequence)
         var placed = record
         placed.sourceIndex = localIndex(of: source, id: sourceID)
+        let start = records.count
         placed.write(to: &records, strings: &strings, clock: &clock)
+        if case .keyframe = record.state { keyframeRecordBytes += records.count - start }
     }
 
     private mutating func localIndex(of source: EventSource, id: UInt64) -> Int {

@@ -11,7 +11,7 @@ public struct JournalConfiguration: Sendable {
     /// A full snapshot of a source's state is written at its first event in each block and then
     /// every this many of its state-changing events (and whenever a diff would be larger).
     public var keyframeInterval: Int = 64
-    /// A block is compressed and written once its records reach this size…
+    /// A block is compressed and written once its records, keyframes left out, reach this size…
     public var blockSize: Int = 64 * 1024
     /// …or this long after its first event, whichever comes first.
     public var flushInterval: Duration = .milliseconds(100)

@@ -18,6 +18,8 @@ final class JournalEncoder {
     private struct SourceTrack {
         var state: StateValue?
         var stateRecordsSinceKeyframe = 0
+        /// State records since the state was last captured rather than derived from changes.
+        var stateRecordsSinceCapture = 0
         var keyframedInBlock = false
         var commitDepth = 0
         /// During a commit: the state so far, rebuilt from the state before it and the changes the
@@ -54,7 +56,7 @@ final class JournalEncoder {
         builder.append(EventRecord(recorded, sequence: sequence, time: time, body: body, state: state), source: event.source, sourceID: sourceID)
         if case .released = event.kind { tracks[sourceID] = nil }
         eventsEncoded += 1
-        if builder.recordBytes >= configuration.blockSize {
+        if builder.recordBytes >= configuration.blockSize || builder.allRecordBytes >= Self.largestBlock {
             try sealBlock()
         }
     }
@@ -75,15 +77,19 @@ final class JournalEncoder {
         case .didMutate(_, let state):
             track.commitDepth = max(0, track.commitDepth - 1)
             track.liveState = state.value
-            // Capturing a whole state is the writer's biggest cost. Between keyframes, the state after
-            // a commit is the state before it with the commit's changes applied, when every change
-            // named a stored property: Swift key paths to computed properties and to properties with
-            // observers do not name themselves (they print as `<computed …>`), so a named write has
-            // no side effects. Keyframes are always captured from the real state.
-            if track.commitDepth == 0, let derived = track.derivedState, !needsKeyframe(track) {
+            // Capturing a whole state is the writer's biggest cost, and grows with the state. The
+            // state after a commit is the state before it with the commit's changes applied, when
+            // every change named a stored property: Swift key paths to computed properties and to
+            // properties with observers do not name themselves (they print as `<computed …>`), so a
+            // named write has no side effects — keyframes included, which a large state needs at
+            // the start of every block. Every `captureInterval` state records the real state is
+            // captured all the same: writes the changes did not show (inside a class instance the
+            // state holds) are then in the journal too.
+            if track.commitDepth == 0, let derived = track.derivedState, track.stateRecordsSinceCapture < Self.captureInterval {
                 newState = derived
             } else {
                 newState = state.tree(options: options)
+                track.stateRecordsSinceCapture = 0
             }
             if track.commitDepth == 0 { track.derivedState = nil }
         case .change(let changedPath, let changedValue, let state):
@@ -180,8 +186,16 @@ final class JournalEncoder {
         track.state == nil || !track.keyframedInBlock || track.stateRecordsSinceKeyframe >= configuration.keyframeInterval
     }
 
+    /// Records beyond this size seal a block whatever its keyframes: a quarter of the largest block
+    /// a reader accepts (``JournalFormat/maximumBlockLength``).
+    static let largestBlock = JournalFormat.maximumBlockLength / 4
+
+    /// How many state records may be derived from changes before the real state is captured again.
+    static let captureInterval = 1_024
+
     private func stateRecord(for track: inout SourceTrack, newState: StateValue) -> StateRecord? {
         defer { track.state = newState }
+        track.stateRecordsSinceCapture += 1
         guard let previous = track.state, !needsKeyframe(track) else {
             track.keyframedInBlock = true
             track.stateRecordsSinceKeyframe = 0
