@@ -210,6 +210,34 @@ struct JournalRandomAccessTests {
         }
     }
 
+    final class Note: Codable, @unchecked Sendable {
+        // Unchecked: the test mutates it on one thread, before the journal closes.
+        var text: String
+        init(_ text: String) { self.text = text }
+    }
+
+    struct Notes: Codable { var notes: [Note] }
+
+    final class NotesModel: CyclerType, Sendable {
+        let state: Storage<Notes> = .init(Notes(notes: [Note("a"), Note("b")]))
+    }
+
+    @Test("a list of objects is captured whole: an object edited in place is recorded as it is")
+    func objectsInAListAreCapturedWhole() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("notes.rewind")
+        let journal = try JournalLogger(path: path)
+        let model = NotesModel()
+        model.set(logger: journal)
+        model.commit("append") { $0.update($0.value.notes + [Note("c")], \.notes) }
+        try journal.flush()
+        model.state.value.notes[0].text = "edited in place"
+        model.commit("append") { $0.update($0.value.notes + [Note("d")], \.notes) }
+        journal.close()
+        let last = try #require(JournalReader(path: path).allEvents().last { $0.kind == .change })
+        #expect(last.value == StateCapture.capture(["edited in place", "b", "c", "d"].map(Note.init)))
+    }
+
     @Test("filters pick events by source, kind, text and range without reading everything")
     func filters() throws {
         let directory = TemporaryDirectory()

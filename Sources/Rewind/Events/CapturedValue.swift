@@ -41,8 +41,9 @@ public struct CapturedValue: @unchecked Sendable {
     ///
     /// `resolvedPath` is the change's path with its subscripts resolved (`items[3].done`), when the
     /// caller found them without a capture: the name rules then decide, as for any named path.
-    func treeAndCapturedState(options: CaptureOptions, resolvedPath: StatePath? = nil) -> (value: StateValue, state: StateValue?) {
-        let tree = StateCapture.capture(value, options: options)
+    /// `captured` is the value's tree when the caller has built it already.
+    func treeAndCapturedState(options: CaptureOptions, resolvedPath: StatePath? = nil, captured: StateValue? = nil) -> (value: StateValue, state: StateValue?) {
+        let tree = captured ?? StateCapture.capture(value, options: options)
         guard let change else { return (tree, nil) }
         var captured: StateValue?
         let visible = options.redaction.visibleChange(at: resolvedPath?.description ?? change.path.description, value: tree) {

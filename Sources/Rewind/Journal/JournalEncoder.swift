@@ -102,8 +102,9 @@ final class JournalEncoder {
             let liveResolution = text.contains("[…]") ? track.liveState.flatMap { before in
                 state.flatMap { SubscriptResolution.resolve(text, liveBefore: before, liveAfter: $0.value, options: options) }
             } : nil
+            let reused = liveResolution == nil ? capture(changedValue, at: text, reusing: track) : nil
             track.liveState = state?.value
-            let (captured, capturedState) = changedValue.treeAndCapturedState(options: options, resolvedPath: liveResolution)
+            let (captured, capturedState) = changedValue.treeAndCapturedState(options: options, resolvedPath: liveResolution, captured: reused)
             if let resolved = liveResolution {
                 text = resolved.description
             } else if let after = capturedState, let before = track.commitDepth > 0 ? track.derivedState : track.state,
@@ -148,6 +149,16 @@ final class JournalEncoder {
         default: .none
         }
         return (body, record)
+    }
+
+    /// A change's new value, when it is a list that shares its front and back with the list it
+    /// replaced, captured by taking the shared elements' trees from the state before the change:
+    /// what a list that grew by one item costs is capturing that item.
+    private func capture(_ value: CapturedValue, at text: String, reusing track: SourceTrack) -> StateValue? {
+        guard let elements = value.value as? any LiveElements, let path = parsedPath(text),
+              let previousTree = (track.commitDepth > 0 ? track.derivedState : track.state)?[path],
+              let previous = track.liveState.flatMap({ LiveValue.value(at: path, in: $0) }) else { return nil }
+        return elements.capture(reusing: previousTree, of: previous, options: configuration.captureOptions)
     }
 
     /// A change's new value as the changes from the value at its path in the source's last state

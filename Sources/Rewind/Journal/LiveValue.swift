@@ -44,12 +44,47 @@ protocol LiveElements {
     /// The index of the one element that differs from `other`'s (an array of the same type and
     /// length), or `nil` when none or several do.
     func onlyElementDiffering(from other: Any, options: CaptureOptions) -> Int?
+    /// This array captured as a tree, taking the trees of the elements it shares with `previous`
+    /// (an array of the same type) at its front and back from `previousTree` (its capture), and
+    /// capturing only the others; `nil` when that cannot be done safely.
+    func capture(reusing previousTree: StateValue, of previous: Any, options: CaptureOptions) -> StateValue?
 }
 
 extension Array: LiveElements {
     var elementCount: Int { count }
 
     func element(at index: Int) -> Any { self[index] }
+
+    func capture(reusing previousTree: StateValue, of previous: Any, options: CaptureOptions) -> StateValue? {
+        guard let previous = previous as? [Element], case .array(let previousElements) = previousTree,
+              previousElements.count == previous.count, let sample = first ?? previous.first,
+              PlainValues.holdsNoObjects(sample) else { return nil }
+        // An element with the same bytes as the previous array's at the same place from the front
+        // (or from the back) is the same value — its strings and arrays are the same buffers — so
+        // its tree is the one already captured. Appending to, removing from or editing one element
+        // of a long list then captures one element, not the list.
+        let size = MemoryLayout<Element>.size
+        guard size > 0 else { return nil }
+        let (front, back) = withUnsafeBufferPointer { new in
+            previous.withUnsafeBufferPointer { old -> (Int, Int) in
+                guard let newBase = new.baseAddress, let oldBase = old.baseAddress else { return (0, 0) }
+                let stride = MemoryLayout<Element>.stride
+                func same(_ newIndex: Int, _ oldIndex: Int) -> Bool {
+                    memcmp(UnsafeRawPointer(newBase) + newIndex * stride, UnsafeRawPointer(oldBase) + oldIndex * stride, size) == 0
+                }
+                var front = 0
+                while front < new.count, front < old.count, same(front, front) { front += 1 }
+                var back = 0
+                while back < new.count - front, back < old.count - front, same(new.count - 1 - back, old.count - 1 - back) { back += 1 }
+                return (front, back)
+            }
+        }
+        var elements = [StateValue](previousElements[..<front])
+        elements.reserveCapacity(count)
+        for element in self[front..<(count - back)] { elements.append(StateCapture.capture(element, options: options)) }
+        elements += previousElements[(previous.count - back)...]
+        return .array(elements)
+    }
 
     func onlyElementDiffering(from other: Any, options: CaptureOptions) -> Int? {
         guard let other = other as? [Element], other.count == count else { return nil }
@@ -71,5 +106,28 @@ extension Array: LiveElements {
             StateCapture.capture(self[$0], options: options) != StateCapture.capture(other[$0], options: options)
         }.prefix(2)
         return differing.count == 1 ? differing.first : nil
+    }
+}
+
+/// Whether a value holds no class instances, judged from one sample of its type: an element of an
+/// array whose bytes did not change is then the same value. An object inside an element can change
+/// without its bytes changing, so such elements are always captured. (A case of an enum, or an
+/// optional, the sample does not show could still hold one; such a write is not a change event,
+/// and the writer's periodic capture of the real state brings it into the journal.)
+enum PlainValues {
+    private static let verdicts = Locked<[ObjectIdentifier: Bool]>([:])
+
+    static func holdsNoObjects(_ sample: Any) -> Bool {
+        let type = ObjectIdentifier(Swift.type(of: sample))
+        if let known = verdicts.withLock({ $0[type] }) { return known }
+        let verdict = check(sample, depth: 0)
+        verdicts.withLock { $0[type] = verdict }
+        return verdict
+    }
+
+    private static func check(_ value: Any, depth: Int) -> Bool {
+        guard depth < 16 else { return false }
+        let mirror = Mirror(reflecting: value)
+        return mirror.displayStyle != .class && mirror.children.allSatisfy { check($0.value, depth: depth + 1) }
     }
 }
