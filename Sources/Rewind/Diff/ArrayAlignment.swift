@@ -11,6 +11,16 @@ enum ArrayAlignment {
         case remove(old: Int, new: Int)
         /// `new[new]` was inserted.
         case insert(new: Int)
+
+        /// The step with both positions moved on by `offset`.
+        func shifted(by offset: Int) -> Step {
+            switch self {
+            case .keep(let old, let new): .keep(old: old + offset, new: new + offset)
+            case .edit(let old, let new): .edit(old: old + offset, new: new + offset)
+            case .remove(let old, let new): .remove(old: old + offset, new: new + offset)
+            case .insert(let new): .insert(new: new + offset)
+            }
+        }
     }
 
     /// The largest table the longest-common-subsequence search may fill; beyond it (two long arrays
@@ -21,10 +31,24 @@ enum ArrayAlignment {
     /// are matched by it, so an edited item stays itself and an inserted one is an insertion. Other
     /// elements are matched by equality.
     static func align(_ old: [StateValue], _ new: [StateValue]) -> [Step] {
-        if let oldIDs = identities(old), let newIDs = identities(new) {
-            return steps(old, new, matching: matches(oldIDs, newIDs), byIdentity: true)
+        // Equal elements at the front and back are kept whichever way the rest is matched; trees that
+        // share storage (a list that grew by one item keeps its other items' trees) compare at once.
+        // Only the middle is looked into for identities.
+        var front = 0
+        while front < old.count, front < new.count, old[front] == new[front] { front += 1 }
+        var back = 0
+        while back < old.count - front, back < new.count - front, old[old.count - 1 - back] == new[new.count - 1 - back] { back += 1 }
+        var aligned = (0..<front).map { Step.keep(old: $0, new: $0) }
+        aligned.reserveCapacity(max(old.count, new.count))
+        let oldMiddle = Array(old[front..<(old.count - back)]), newMiddle = Array(new[front..<(new.count - back)])
+        let middle: [Step] = if let oldIDs = identities(oldMiddle), let newIDs = identities(newMiddle) {
+            steps(oldMiddle, newMiddle, matching: matches(oldIDs, newIDs), byIdentity: true)
+        } else {
+            steps(oldMiddle, newMiddle, matching: matches(oldMiddle, newMiddle), byIdentity: false)
         }
-        return steps(old, new, matching: matches(old, new), byIdentity: false)
+        for step in middle { aligned.append(step.shifted(by: front)) }
+        aligned += (0..<back).map { Step.keep(old: old.count - back + $0, new: new.count - back + $0) }
+        return aligned
     }
 
     private static func identities(_ elements: [StateValue]) -> [StateValue]? {

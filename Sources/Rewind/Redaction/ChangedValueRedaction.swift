@@ -6,12 +6,13 @@ extension Redaction {
     /// `wrappedValue` — is checked against the redacted state instead: the value is shown only if
     /// that state already shows it. `state` is asked for only in that second case.
     func visibleChange(at path: String, value: StateValue, state: () -> StateValue?) -> StateValue {
+        let named = !path.isEmpty && !path.unicodeScalars.contains("…")
+        // The common case first: looking through a large value for redactions costs its size.
+        if named, !redacts(path: path) { return value }
         if value.containsRedaction { return value }
         let hidden = StateValue.opaque(Redaction.redactedLeaf(typeName: value.shapeName))
-        if path.isEmpty || path.unicodeScalars.contains("…") {
-            guard let state = state() else { return hidden }
-            return state.contains(subtree: value) ? value : hidden
-        }
-        return redacts(path: path) ? hidden : value
+        guard !named else { return hidden }
+        guard let state = state() else { return hidden }
+        return state.contains(subtree: value) ? value : hidden
     }
 }
