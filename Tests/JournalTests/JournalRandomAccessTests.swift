@@ -116,16 +116,36 @@ struct JournalRandomAccessTests {
         _ = try StateCapture.decode(Board.self, from: last)
     }
 
+    /// A journal at `path` with keyframes far apart (so that states are derived from changes), and
+    /// an in-memory logger beside it that keeps the live events.
+    static func derivingJournal(at path: String) throws -> (journal: JournalLogger, memory: InMemoryLogger, both: MultiplexLogger) {
+        var configuration = JournalConfiguration()
+        configuration.keyframeInterval = 1_000
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let memory = InMemoryLogger()
+        return (journal, memory, MultiplexLogger([journal, memory]))
+    }
+
+    /// Checks that every commit's state, as the journal reads back, is the live state it ended with;
+    /// returns how many commits it compared.
+    @discardableResult
+    static func expectCommitsRecordedExactly(_ memory: InMemoryLogger, in reader: JournalReader) throws -> Int {
+        var compared = 0
+        for event in memory.events {
+            guard case .didMutate(_, let live) = event.kind else { continue }
+            #expect(try reader.state(of: event.source.instanceID, at: event.sequence) == live.tree())
+            compared += 1
+        }
+        return compared
+    }
+
     @Test("commits mixing subscript and named changes record exactly the live state after each")
     func mixedChangesInOneCommit() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("mixed.rewind")
-        let memory = InMemoryLogger()
-        var configuration = JournalConfiguration()
-        configuration.keyframeInterval = 1_000
-        let journal = try JournalLogger(path: path, configuration: configuration)
+        let (journal, memory, both) = try Self.derivingJournal(at: path)
         let model = BoardModel()
-        model.set(logger: MultiplexLogger([journal, memory]))
+        model.set(logger: both)
         var generator = SplitMix(seed: 3)
         for step in 0..<200 {
             model.commit("mixed") { state in
@@ -140,14 +160,7 @@ struct JournalRandomAccessTests {
             }
         }
         journal.close()
-        let reader = try JournalReader(path: path)
-        var compared = 0
-        for event in memory.events {
-            guard case .didMutate(_, let live) = event.kind else { continue }
-            #expect(try reader.state(of: event.source.instanceID, at: event.sequence) == live.tree())
-            compared += 1
-        }
-        #expect(compared == 200)
+        #expect(try Self.expectCommitsRecordedExactly(memory, in: JournalReader(path: path)) == 200)
     }
 
     @Test("a change through a subscript key path is recorded with its index, though Linux prints it as […]")
@@ -187,12 +200,9 @@ struct JournalRandomAccessTests {
     func nestedSubscriptsAreResolved() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("shelves.rewind")
-        let memory = InMemoryLogger()
-        var configuration = JournalConfiguration()
-        configuration.keyframeInterval = 1_000
-        let journal = try JournalLogger(path: path, configuration: configuration)
+        let (journal, memory, both) = try Self.derivingJournal(at: path)
         let model = ShelvesModel()
-        model.set(logger: MultiplexLogger([journal, memory]))
+        model.set(logger: both)
         model.commit("nested") { $0.update(99, \.shelves[2].rows[1][0]) }
         model.commit("name") { $0.update("renamed", \.shelves[3].name) }
         model.commit("optional") { $0.update(70, \.pinned!.rows[0][1]) }
@@ -204,10 +214,7 @@ struct JournalRandomAccessTests {
         let reader = try JournalReader(path: path)
         let changes = reader.allEvents().filter { $0.kind == .change }.compactMap(\.path)
         #expect(changes == ["shelves[2].rows[1][0]", "shelves[3].name", "pinned.rows[0][1]", "shelves[0].rows[0][2]", "shelves[1].name"])
-        for event in memory.events {
-            guard case .didMutate(_, let live) = event.kind else { continue }
-            #expect(try reader.state(of: event.source.instanceID, at: event.sequence) == live.tree())
-        }
+        #expect(try Self.expectCommitsRecordedExactly(memory, in: reader) == 4)
     }
 
     final class Note: Codable, @unchecked Sendable {
