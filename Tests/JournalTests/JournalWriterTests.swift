@@ -100,6 +100,42 @@ struct JournalWriterTests {
         }
     }
 
+    struct Pair: Codable, Equatable { var left = 0; var right = 0 }
+
+    final class PairModel: CyclerType, Sendable {
+        let state: Storage<Pair> = .init(.init())
+    }
+
+    @Test("after dropped events the states recorded are still the live ones (not derived from the changes it did not see)")
+    func statesAfterDropsAreExact() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("drops.rewind")
+        var configuration = JournalConfiguration()
+        configuration.queueCapacity = 4
+        configuration.overflow = .drop
+        configuration.keyframeInterval = 1_000
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let memory = InMemoryLogger()
+        let model = PairModel()
+        model.set(logger: MultiplexLogger([memory, journal]))
+        for value in 1...20_000 {
+            model.commit { $0.update(value, value % 3 == 0 ? \.right : \.left) }
+        }
+        journal.close()
+        #expect(journal.statistics.eventsDropped > 0)
+        let reader = try JournalReader(path: path)
+        let live = Dictionary(uniqueKeysWithValues: memory.events.compactMap { event -> (UInt64, StateValue)? in
+            guard case .didMutate(_, let state) = event.kind else { return nil }
+            return (event.sequence, state.tree())
+        })
+        var compared = 0
+        for event in reader.allEvents() where event.kind == .didMutate {
+            #expect(try reader.state(of: event.source.instanceID, at: event.sequence) == live[event.sequence])
+            compared += 1
+        }
+        #expect(compared > 0)
+    }
+
     @Test("files are private (0600) and rotate by size into files that each open on their own")
     func permissionsAndRotation() throws {
         let directory = TemporaryDirectory()

@@ -188,6 +188,13 @@ final class JournalEncoder {
     /// Records that a writer in drop mode dropped events.
     func encodeDropped(_ dropped: DroppedRange, source: EventSource) throws(JournalWriteError) {
         builder.append(EventRecord(dropped: dropped, time: .now()), source: source, sourceID: source.instanceID)
+        // The dropped events' changes never reached the writer, so a state derived from the
+        // changes it did see would miss them: every source's next state is captured for real.
+        for key in tracks.keys {
+            tracks[key]!.derivedState = nil
+            tracks[key]!.liveState = nil
+            tracks[key]!.stateRecordsSinceCapture = Self.captureInterval
+        }
     }
 
     /// A keyframe at a source's first state in each block, every `keyframeInterval` state records,
