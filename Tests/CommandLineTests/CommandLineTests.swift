@@ -137,6 +137,53 @@ struct CommandLineTests {
         }
     }
 
+    @Test("--color always colours a pipe, never and the default (in a pipe) do not")
+    func colorOption() throws {
+        let escape = "\u{1B}["
+        let always = try CommandRunner.run(["log", "Fixtures/counter.rewind", "--to", "3", "--color", "always"])
+        #expect(always.standardOutput.contains(escape))
+        for arguments in [["--color", "never"], []] {
+            let plain = try CommandRunner.run(["log", "Fixtures/counter.rewind", "--to", "3"] + arguments, environment: ["NO_COLOR": ""])
+            #expect(plain.status == 0)
+            #expect(!plain.standardOutput.contains(escape))
+        }
+        let diff = try CommandRunner.run(["diff", "Fixtures/todo.rewind", "20", "60", "--color", "always"])
+        #expect(diff.standardOutput.contains(escape))
+        let wrong = try CommandRunner.run(["log", "Fixtures/counter.rewind", "--color", "sometimes"])
+        #expect(wrong.status == 2)
+        #expect(wrong.standardError.contains("'auto', 'always' or 'never'"))
+    }
+
+    @Test("bash completion offers journals (and folders) for a command's file, and the commands")
+    func bashCompletion() throws {
+        let directory = NSTemporaryDirectory() + "rewind-completion-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory + "/folder", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for name in ["session.rewind", "notes.txt"] { FileManager.default.createFile(atPath: directory + "/" + name, contents: Data()) }
+        let script = try CommandRunner.run(["--generate-completion-script", "bash"]).standardOutput
+        try script.write(toFile: directory + "/rewind.bash", atomically: true, encoding: .utf8)
+        func complete(_ line: String) throws -> Set<String> {
+            let words = line.split(separator: " ", omittingEmptySubsequences: false).map { "'\($0)'" }.joined(separator: " ")
+            let bash = Process()
+            bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+            bash.currentDirectoryURL = URL(fileURLWithPath: directory)
+            bash.arguments = ["-c", """
+                shopt -s extglob; source rewind.bash
+                COMP_WORDS=(\(words)); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE='\(line)'; COMP_POINT=${#COMP_LINE}
+                _rewind; printf '%s\\n' "${COMPREPLY[@]}"
+                """]
+            let output = Pipe()
+            bash.standardOutput = output
+            try bash.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            bash.waitUntilExit()
+            return Set(String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init))
+        }
+        #expect(try complete("rewind log ") == ["session.rewind", "folder"])
+        #expect(try complete("rewind verify ") == ["session.rewind", "folder"])
+        #expect(try complete("rewind ").isSuperset(of: ["log", "view", "verify", "demo"]))
+    }
+
     @Test("a format 1 journal (every change value written whole) reads as the same session")
     func formatOneStillReads() throws {
         for command in [["log"], ["export", "--format", "jsonl"], ["show", "--at", "40"], ["blame", "items"]] {

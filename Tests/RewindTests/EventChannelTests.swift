@@ -171,23 +171,26 @@ struct OutputLoggerTests {
     @Test("the swift-log bridge sends each event with its fields as metadata")
     func swiftLogBridge() throws {
         let handler = RecordingLogHandler()
+        // A logger with swift-log's default level (.info) shows the events at the bridge's default level.
         var logger = Logger(label: "viewmodels") { _ in handler }
-        logger.logLevel = .debug
+        #expect(logger.logLevel == .info)
         emitSession(to: SwiftLogBridge(logger))
         let entries = handler.entries
         #expect(entries.count == 6)
         let change = entries[3]
         #expect(change.message == "change add")
-        #expect(change.level == .debug)
+        #expect(change.level == .info)
         #expect(change.metadata["source"] == "CartViewModel#1")
         #expect(change.metadata["kind"] == "change")
         #expect(change.metadata["line"] == "30")
         #expect(change.metadata["value"] == #"items = ["tea"]"#)
         #expect(change.metadata["parent"] == entries[1].metadata["seq"])
         // Below the logger's level nothing is sent.
-        logger.logLevel = .info
-        emitSession(to: SwiftLogBridge(logger))
+        emitSession(to: SwiftLogBridge(logger, level: .debug))
         #expect(handler.entries.count == 6)
+        logger.logLevel = .debug
+        emitSession(to: SwiftLogBridge(logger, level: .debug))
+        #expect(handler.entries.count == 12)
     }
 }
 

@@ -15,7 +15,11 @@ public struct SwiftLogBridge: CycleLogging {
     private let formatter: EventFormatter
 
     /// Creates a bridge to `logger`, logging at `level`.
-    public init(_ logger: Logger, level: Logger.Level = .debug, captureOptions: CaptureOptions = .current) {
+    ///
+    /// The default, `.info`, is swift-log's default log level, so a `Logger` made with the default
+    /// settings shows the events. Pass `.debug` (or `.trace`) to keep them out of a logger's normal
+    /// output; they are then sent only where the logger's level is set that low.
+    public init(_ logger: Logger, level: Logger.Level = .info, captureOptions: CaptureOptions = .current) {
         self.logger = logger
         self.level = level
         self.formatter = EventFormatter(captureOptions: captureOptions)

@@ -8,16 +8,17 @@ struct BlameCommand: ParsableCommand {
         discussion: "Example:  rewind blame Fixtures/todo.rewind 'items[1].done'"
     )
 
-    @Argument(help: "The journal (.rewind file).") var file: String
+    @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
     @Argument(help: "The key path, e.g. items[3].done or user.name.") var keyPath: String
     @Option(help: "Only this source.") var source: String?
+    @OptionGroup var colors: ColorOptions
 
     func run() throws {
         let path: StatePath
         do { path = try StatePath(parsing: keyPath) } catch { throw CommandFailure(error.description) }
         let reader = try JournalOpening.open(file)
         let chosen = try source.map { try JournalOpening.source($0, in: reader) }
-        let output = Output()
+        let output = Output(style: colors.style())
         let text = EventText(reader: reader, style: output.style)
         var timeline = StateWalker()
         var found = 0

@@ -10,9 +10,10 @@ struct DemoCommand: ParsableCommand {
         discussion: "Example:  rewind demo -o demo.rewind && rewind log demo.rewind --kind activity"
     )
 
-    @Option(name: .shortAndLong, help: "Where to write the journal (default: a file in the temporary directory).") var output: String?
+    @Option(name: .shortAndLong, help: "Where to write the journal (default: a file in the temporary directory).", completion: .file(extensions: ["rewind"])) var output: String?
     @Option(help: "Only these samples, comma-separated: \(DemoSession.Sample.allCases.map(\.rawValue).joined(separator: ", ")).") var sample: String?
     @Flag(help: "Fixed times, steps and instance numbers, so the file is byte-identical every time (for fixtures).") var deterministic = false
+    @OptionGroup var colors: ColorOptions
 
     func run() throws {
         var samples = DemoSession.Sample.allCases
@@ -26,11 +27,13 @@ struct DemoCommand: ParsableCommand {
         }
         let path = output ?? (NSTemporaryDirectory() + "rewind-demo-\(getpid()).rewind")
         do { try DemoSession.record(samples, to: path, deterministic: deterministic) } catch { throw CommandFailure(error.description) }
+        let out = Output()
         if isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 {
-            try ViewCommand.open(path)
+            try ViewCommand.open(path, colors: colors)
+            // The recording outlives the viewer: say where it is, so it can be opened again.
+            out.line("the recording is \(path)  (open it again with: rewind \(path))")
             return
         }
-        let out = Output()
         out.line("recorded \(samples.map(\.rawValue).joined(separator: " and ")) into \(path)")
         out.line("open it in a terminal with:  rewind \(path)   (or: rewind log \(path), rewind show \(path) --at 20)")
     }

@@ -14,7 +14,7 @@ struct DiffCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "FILE A B, or FILE1 FILE2.") var arguments: [String]
+    @Argument(help: "FILE A B, or FILE1 FILE2.", completion: .file(extensions: ["rewind"])) var arguments: [String]
     @Option(help: "With FILE A B: the source to compare (default: the source of the event at B).") var source: String?
 
     func validate() throws {
@@ -22,6 +22,7 @@ struct DiffCommand: ParsableCommand {
             throw ValidationError("give a journal and two steps (rewind diff FILE A B) or two journals (rewind diff FILE1 FILE2)")
         }
     }
+    @OptionGroup var colors: ColorOptions
 
     func run() throws {
         if arguments.count == 3 {
@@ -46,7 +47,7 @@ struct DiffCommand: ParsableCommand {
         } catch {
             throw CommandFailure(error)
         }
-        let output = Output()
+        let output = Output(style: colors.style())
         output.line("\(VisibleText.escaped(chosen.description)): step \(first) → step \(second)")
         let lines = DiffRenderer().lines(from: before ?? .null, to: after ?? .null)
         guard !lines.isEmpty else {
@@ -65,7 +66,7 @@ struct DiffCommand: ParsableCommand {
         // Sources are paired in the order they first appear, since instance numbers differ between runs.
         var pairing: [UInt64: UInt64] = [:]
         var position = 0
-        let output = Output()
+        let output = Output(style: colors.style())
         while true {
             let a = leftEvents.next(), b = rightEvents.next()
             position += 1

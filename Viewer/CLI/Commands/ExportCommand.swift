@@ -13,9 +13,9 @@ struct ExportCommand: ParsableCommand {
         discussion: "Example:  rewind export Fixtures/todo.rewind --format jsonl | jq -c 'select(.state) | .state.items | length'"
     )
 
-    @Argument(help: "The journal (.rewind file).") var file: String
+    @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
     @Option(help: "jsonl (one event per line) or json (one document).") var format: Format
-    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.", completion: .file()) var output: String?
 
     func run() throws {
         if let output { try JournalOpening.refuseToOverwrite(file, with: output) }

@@ -9,7 +9,7 @@ struct InfoCommand: ParsableCommand {
         discussion: "Example:  rewind info Fixtures/todo.rewind --json | jq .sources"
     )
 
-    @Argument(help: "The journal (.rewind file).") var file: String
+    @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
     @Flag(help: "Write the summary as one JSON object.") var json = false
 
     func run() throws {

@@ -14,7 +14,7 @@ struct LogCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The journal (.rewind file).") var file: String
+    @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
     @Option(help: "Only this source: a label, Type#id, a type name or an id.") var source: String?
     @Option(help: "Only these kinds, comma-separated.") var kind: String?
     @Option(help: "Only events whose name, description, path or value contains this text.") var grep: String?
@@ -22,6 +22,7 @@ struct LogCommand: ParsableCommand {
     @Option(help: "Up to this step.") var to: UInt64?
     @Option(help: "Cut each line's value to fit N columns (default: 80-character values on a terminal, whole values in a pipe).") var width: Int?
     @Flag(help: "Write JSON Lines: one object per event.") var json = false
+    @OptionGroup var colors: ColorOptions
 
     func run() throws {
         let reader = try JournalOpening.open(file)
@@ -33,7 +34,7 @@ struct LogCommand: ParsableCommand {
             filter.sequences = (from ?? 0)...(to ?? .max)
         }
         if let width, width < 1 { throw CommandFailure("--width must be at least 1") }
-        let output = Output()
+        let output = Output(style: colors.style())
         let text = EventText(reader: reader, style: output.style)
         let valueLimit: Int
         if let width {

@@ -8,8 +8,8 @@ struct RecoverCommand: ParsableCommand {
         discussion: "Example:  rewind recover Fixtures/counter-torn-tail.rewind -o recovered.rewind"
     )
 
-    @Argument(help: "The damaged journal.") var file: String
-    @Option(name: .shortAndLong, help: "Where to write the clean journal.") var output: String
+    @Argument(help: "The damaged journal.", completion: .file(extensions: ["rewind"])) var file: String
+    @Option(name: .shortAndLong, help: "Where to write the clean journal.", completion: .file(extensions: ["rewind"])) var output: String
 
     func run() throws {
         try JournalOpening.refuseToOverwrite(file, with: output)

@@ -8,7 +8,7 @@ struct ShowCommand: ParsableCommand {
         discussion: "Example:  rewind show Fixtures/todo.rewind --at 40 --source TodoSample"
     )
 
-    @Argument(help: "The journal (.rewind file).") var file: String
+    @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
     @Option(help: "The step (sequence number).") var at: UInt64
     @Option(help: "The source (default: the source of the event at that step).") var source: String?
     @Flag(help: "Write the state as JSON.") var json = false

@@ -8,7 +8,7 @@ struct VerifyCommand: ParsableCommand {
         discussion: "Example:  rewind verify Fixtures/todo-flipped-byte.rewind; echo $?"
     )
 
-    @Argument(help: "The journal (.rewind file).") var file: String
+    @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
 
     func run() throws {
         let reader = try JournalOpening.open(file, warnAboutDamage: false)

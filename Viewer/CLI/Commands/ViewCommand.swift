@@ -13,23 +13,24 @@ struct ViewCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The journal (.rewind file).") var file: String?
+    @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String?
+    @OptionGroup var colors: ColorOptions
 
     func run() throws {
         guard let file else {
             print(RewindCommand.helpMessage())
             return
         }
-        try Self.open(file)
+        try Self.open(file, colors: colors)
     }
 
     /// Runs the viewer on a journal until the user quits.
-    static func open(_ file: String) throws {
+    static func open(_ file: String, colors: ColorOptions) throws {
         guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1, let size = TerminalSession.size() else {
             throw CommandFailure("the viewer needs a terminal; in a pipe or a script use 'rewind log \(file)' or 'rewind show \(file) --at STEP'")
         }
         let reader = try JournalOpening.open(file, warnAboutDamage: false)
-        let model = ViewerModel(width: size.width, height: size.height, colors: TerminalStyle.automatic(for: STDOUT_FILENO).usesColor, title: file)
+        let model = ViewerModel(width: size.width, height: size.height, colors: colors.style().usesColor, title: file)
         let program = ViewerProgram(timeline: Timeline(reader: reader), model: model)
         let session = try TerminalSession()
         defer { session.restore() }

@@ -11,9 +11,10 @@ final class Output {
     private var buffer: [UInt8] = []
     private let descriptor: Int32
 
-    init(descriptor: Int32 = STDOUT_FILENO) {
+    /// Output to `descriptor`, coloured by `style` (by default: on a terminal without `NO_COLOR`).
+    init(descriptor: Int32 = STDOUT_FILENO, style: TerminalStyle? = nil) {
         self.descriptor = descriptor
-        style = TerminalStyle.automatic(for: descriptor)
+        self.style = style ?? TerminalStyle.automatic(for: descriptor)
         // A closed pipe must end the command quietly, not kill it with SIGPIPE mid-line.
         signal(SIGPIPE, SIG_IGN)
     }
