@@ -171,8 +171,10 @@ struct OutputLoggerTests {
     @Test("the swift-log bridge sends each event with its fields as metadata")
     func swiftLogBridge() throws {
         let handler = RecordingLogHandler()
-        // A logger with swift-log's default level (.info) shows the events at the bridge's default level.
+        // A logger at swift-log's default level (its own handlers start at .info) shows the events
+        // at the bridge's default level.
         var logger = Logger(label: "viewmodels") { _ in handler }
+        logger.logLevel = StreamLogHandler.standardOutput(label: "default").logLevel
         #expect(logger.logLevel == .info)
         emitSession(to: SwiftLogBridge(logger))
         let entries = handler.entries
