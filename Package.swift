@@ -13,6 +13,9 @@ let package = Package(
         .library(name: "RewindTesting", targets: ["RewindTesting"]),
         .library(name: "CombineOperators", targets: ["CombineOperators"]),
         .library(name: "RxSwiftCompatibility", targets: ["RxSwiftCompatibility"]),
+        // The sample view models behind `rewind demo` and the fixtures: a product so that the
+        // README's examples that use them can be followed from another package.
+        .library(name: "RewindSamples", targets: ["RewindSamples"]),
         .library(name: "RewindViewer", targets: ["RewindViewer"]),
         .executable(name: "rewind", targets: ["rewind"]),
     ],
