@@ -22,7 +22,7 @@ public struct Event: Sendable {
     /// The sequence number of the dispatch this event happened inside, if any (its causal link).
     public let parent: UInt64?
 
-    /// Creates an event. Frameworks use ``EventChannel/emit(_:name:description:callSite:parent:)``,
+    /// Creates an event. Frameworks use ``EventChannel/emit(_:name:description:callSite:parent:at:sequence:to:)``,
     /// which fills in the sequence number, time and source.
     public init(
         sequence: UInt64, time: EventTime, source: EventSource, kind: Kind, name: String,

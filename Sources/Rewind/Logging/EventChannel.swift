@@ -35,12 +35,17 @@ public final class EventChannel: Sendable {
 
     /// Records one event and hands it to `logger`; returns its sequence number.
     ///
+    /// - Parameter kind: what happened, with its values.
+    /// - Parameter name: the dispatch's, commit's or activity's name.
+    /// - Parameter description: more about it, when there is more to say.
+    /// - Parameter callSite: where in the source it happened.
     /// - Parameter parent: the dispatch it happened inside; by default the one running on this task.
     /// - Parameter time: when it happened; by default now. A unit that has just read the clock (to
     ///   time a mutation, say) passes that reading, since reading the clock is a measurable part of
     ///   the cost of an event.
     /// - Parameter sequence: the event's number, if it was taken earlier with
     ///   `EventSequence.next()` (an event that can only be described after what it caused).
+    /// - Parameter logger: the logger that receives it.
     @discardableResult
     public func emit(
         _ kind: Event.Kind, name: String = "", description: String = "", callSite: CallSite,
