@@ -52,7 +52,7 @@ public func expectReplay(
 ///              invariant: { (state: Cart.State) in state.quantity >= 0 })
 /// ```
 @discardableResult
-public func expectReplay<State: Decodable>(
+public func expectReplay<State: Decodable & SendableMetatype>(
     of journal: String, driving bindings: [String: any ReplayTarget], clock: VirtualTimeScheduler? = nil,
     allowRestoring: Bool = false, invariant: @escaping @Sendable (State) -> Bool, printReport: Bool = false,
     record: Bool = ReplayRecordMode.isOnInEnvironment,

@@ -159,7 +159,7 @@ struct CommandLineTests {
         let directory = NSTemporaryDirectory() + "rewind-completion-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory + "/folder", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        for name in ["session.rewind", "notes.txt"] { FileManager.default.createFile(atPath: directory + "/" + name, contents: Data()) }
+        for name in ["session.rewind", "notes.txt"] { _ = FileManager.default.createFile(atPath: directory + "/" + name, contents: Data()) }
         let script = try CommandRunner.run(["--generate-completion-script", "bash"]).standardOutput
         try script.write(toFile: directory + "/rewind.bash", atomically: true, encoding: .utf8)
         func complete(_ line: String) throws -> Set<String> {

@@ -15,7 +15,7 @@ public struct ReplayInvariant: Sendable {
     let check: @Sendable (StateValue) -> Bool?
 
     /// An invariant over states of type `State`.
-    public init<State: Decodable>(_ description: String = "", _ holds: @escaping @Sendable (State) -> Bool) {
+    public init<State: Decodable & SendableMetatype>(_ description: String = "", _ holds: @escaping @Sendable (State) -> Bool) {
         self.description = description
         self.check = { value in
             guard let state = try? StateCapture.decode(State.self, from: value) else { return nil }

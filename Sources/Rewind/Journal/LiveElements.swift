@@ -1,0 +1,73 @@
+import Foundation
+
+/// An array seen through `Any`: its elements, and which of them differ from another array's.
+protocol LiveElements {
+    var elementCount: Int { get }
+    func element(at index: Int) -> Any
+    /// The index of the one element that differs from `other`'s (an array of the same type and
+    /// length), or `nil` when none or several do.
+    func onlyElementDiffering(from other: Any, options: CaptureOptions) -> Int?
+    /// This array captured as a tree, taking the trees of the elements it shares with `previous`
+    /// (an array of the same type) at its front and back from `previousTree` (its capture), and
+    /// capturing only the others; `nil` when that cannot be done safely.
+    func capture(reusing previousTree: StateValue, of previous: Any, options: CaptureOptions) -> StateValue?
+}
+
+extension Array: LiveElements {
+    var elementCount: Int { count }
+
+    func element(at index: Int) -> Any { self[index] }
+
+    func capture(reusing previousTree: StateValue, of previous: Any, options: CaptureOptions) -> StateValue? {
+        guard let previous = previous as? [Element], case .array(let previousElements) = previousTree,
+              previousElements.count == previous.count, let sample = first ?? previous.first,
+              PlainValues.holdsNoObjects(sample) else { return nil }
+        // An element with the same bytes as the previous array's at the same place from the front
+        // (or from the back) is the same value — its strings and arrays are the same buffers — so
+        // its tree is the one already captured. Appending to, removing from or editing one element
+        // of a long list then captures one element, not the list.
+        let size = MemoryLayout<Element>.size
+        guard size > 0 else { return nil }
+        let (front, back) = withUnsafeBufferPointer { new in
+            previous.withUnsafeBufferPointer { old -> (Int, Int) in
+                guard let newBase = new.baseAddress, let oldBase = old.baseAddress else { return (0, 0) }
+                let stride = MemoryLayout<Element>.stride
+                func same(_ newIndex: Int, _ oldIndex: Int) -> Bool {
+                    memcmp(UnsafeRawPointer(newBase) + newIndex * stride, UnsafeRawPointer(oldBase) + oldIndex * stride, size) == 0
+                }
+                var front = 0
+                while front < new.count, front < old.count, same(front, front) { front += 1 }
+                var back = 0
+                while back < new.count - front, back < old.count - front, same(new.count - 1 - back, old.count - 1 - back) { back += 1 }
+                return (front, back)
+            }
+        }
+        var elements = [StateValue](previousElements[..<front])
+        elements.reserveCapacity(count)
+        for element in self[front..<(count - back)] { elements.append(StateCapture.capture(element, options: options)) }
+        elements += previousElements[(previous.count - back)...]
+        return .array(elements)
+    }
+
+    func onlyElementDiffering(from other: Any, options: CaptureOptions) -> Int? {
+        guard let other = other as? [Element], other.count == count else { return nil }
+        // Elements with the same bytes are the same value (copy-on-write buffers and strings that
+        // did not change are shared, not copied), so only elements whose bytes differ can have
+        // changed. Bytes can differ for equal values too — padding between fields is not copied,
+        // a string rebuilt with the same text has another buffer — so each such element is
+        // captured and compared, which gives the same answer as comparing the captured states.
+        let size = MemoryLayout<Element>.size, stride = MemoryLayout<Element>.stride
+        guard size > 0 else { return nil }
+        let candidates: [Int] = withUnsafeBufferPointer { old in
+            other.withUnsafeBufferPointer { new in
+                guard let oldBase = old.baseAddress, let newBase = new.baseAddress, oldBase != newBase else { return [] }
+                let oldBytes = UnsafeRawPointer(oldBase), newBytes = UnsafeRawPointer(newBase)
+                return (0..<count).filter { memcmp(oldBytes + $0 * stride, newBytes + $0 * stride, size) != 0 }
+            }
+        }
+        let differing = candidates.lazy.filter {
+            StateCapture.capture(self[$0], options: options) != StateCapture.capture(other[$0], options: options)
+        }.prefix(2)
+        return differing.count == 1 ? differing.first : nil
+    }
+}
