@@ -26,8 +26,16 @@ final class JournalEncoder {
         /// commit made; `nil` once a change could not be applied (see `encode(_:)`).
         var derivedState: StateValue?
         /// The live state as of the last event that carried one, to resolve a subscript change's
-        /// index by comparing live values rather than captured trees.
-        var liveState: Any?
+        /// index and to capture a list-valued change by comparing live values rather than trees.
+        /// Kept only for sources whose changes need it (`keepsLiveState`): holding a state keeps its
+        /// buffers shared, so the app's next in-place write to them copies them.
+        var liveState: Any? {
+            get { keptLiveState }
+            set { if keepsLiveState { keptLiveState = newValue } }
+        }
+        private var keptLiveState: Any?
+        /// Set at the source's first subscript or list-valued change.
+        var keepsLiveState = false
     }
 
     init(path: String, configuration: JournalConfiguration, header: JournalHeader) throws(JournalWriteError) {
@@ -94,12 +102,14 @@ final class JournalEncoder {
             if track.commitDepth == 0 { track.derivedState = nil }
         case .change(let changedPath, let changedValue, let state):
             var text = changedPath.description
+            let throughSubscript = text.contains("[…]")
+            if !track.keepsLiveState, throughSubscript || changedValue.value is any LiveElements { track.keepsLiveState = true }
             // A subscript's index (`items[…].done` → `items[3].done`) is found by comparing the live
             // states before and after the change, which costs what changed. Where that cannot be done,
             // the redaction check for a path that does not name its fields captures the state after
             // the change; that capture is the state here too, rather than being taken twice — and,
             // compared with the state before, it tells which element the subscript wrote.
-            let liveResolution = text.contains("[…]") ? track.liveState.flatMap { before in
+            let liveResolution = throughSubscript ? track.liveState.flatMap { before in
                 state.flatMap { SubscriptResolution.resolve(text, liveBefore: before, liveAfter: $0.value, options: options) }
             } : nil
             let reused = liveResolution == nil ? capture(changedValue, at: text, reusing: track) : nil
