@@ -45,10 +45,10 @@ struct CommandLineTests {
         let directory = NSTemporaryDirectory() + "rewind-cli-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        FileManager.default.createFile(atPath: directory + "/empty.rewind", contents: Data())
+        #expect(FileManager.default.createFile(atPath: directory + "/empty.rewind", contents: Data()))
         var future = JournalHeader(formatVersion: 7, createdWallNanoseconds: 0, createdMonotonicNanoseconds: 0, writerVersion: "9.9").encoded()
         future += [UInt8](repeating: 0, count: 64)
-        FileManager.default.createFile(atPath: directory + "/future.rewind", contents: Data(future))
+        #expect(FileManager.default.createFile(atPath: directory + "/future.rewind", contents: Data(future)))
         let cases: [[String]] = [
             ["info", directory + "/empty.rewind"], ["info", directory + "/future.rewind"],
             ["info", "Fixtures/missing.rewind"], ["show", "Fixtures/todo.rewind", "--at", "0"],
@@ -63,6 +63,33 @@ struct CommandLineTests {
         }
         #expect(try CommandRunner.run(["info", directory + "/future.rewind"]).standardError.contains("newer"))
         #expect(try CommandRunner.run(["info", directory + "/empty.rewind"]).standardError.contains("empty"))
+    }
+
+    @Test("export --otlp runs rewind-otlp, and without it says how to get it; its options go with --otlp only")
+    func exportToOpenTelemetry() throws {
+        // The test's PATH holds no rewind-otlp, nor does the folder rewind is built in (it is built
+        // by the OpenTelemetry package; OpenTelemetry/Tests and .ci/otlp-check run it for real).
+        let missing = try CommandRunner.run(["export", "Fixtures/todo.rewind", "--otlp", "http://127.0.0.1:4318"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.hasPrefix("rewind: rewind-otlp is not installed: build it with 'swift build -c release --package-path OpenTelemetry'"))
+        #expect(missing.standardError.split(separator: "\n").count == 1)
+        // A stand-in rewind-otlp on PATH receives exactly the options and decides the exit status.
+        let directory = NSTemporaryDirectory() + "rewind-otlp-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let script = "#!/bin/sh\nprintf '%s|' \"$@\"\nexit 3\n"
+        #expect(FileManager.default.createFile(atPath: directory + "/rewind-otlp", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
+        let forwarded = try CommandRunner.run(
+            ["export", "Fixtures/todo.rewind", "--otlp", "http://collector:4318", "--service-name", "app", "--header", "x-key: 1"],
+            environment: ["PATH": directory + ":/usr/bin:/bin"]
+        )
+        #expect(forwarded.standardOutput == "Fixtures/todo.rewind|--otlp|http://collector:4318|--service-name|app|--header|x-key: 1|")
+        #expect(forwarded.status == 3)
+        for arguments in [["--format", "jsonl", "--otlp", "http://x:4318"], ["--format", "jsonl", "--header", "a: b"], ["--otlp", "http://x:4318", "-o", "out.jsonl"], []] {
+            let result = try CommandRunner.run(["export", "Fixtures/todo.rewind"] + arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.standardError.split(separator: "\n").count == 1, "\(arguments)")
+        }
     }
 
     @Test("log --json writes one JSON object per line with the stable keys")

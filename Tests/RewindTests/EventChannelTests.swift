@@ -13,7 +13,7 @@ struct EventChannelTests {
         let channel = EventChannel(source: source)
         let site = CallSite(file: "App/Counter.swift", function: "increment()", line: 12)
         let dispatch = channel.emit(.willDispatch(), name: "increment", description: "by one", callSite: site, to: memory)
-        DispatchScope.run(inside: dispatch) {
+        _ = DispatchScope.run(inside: dispatch) {
             channel.emit(.activity(CapturedValue("tick")), callSite: site, to: memory)
         }
         channel.emit(.didDispatch(duration: .microseconds(5)), name: "increment", callSite: site, parent: dispatch, to: memory)

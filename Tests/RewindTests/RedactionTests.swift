@@ -167,7 +167,7 @@ final class RecordingLogHandler: LogHandler, @unchecked Sendable {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-        recorded.withLock { $0.append((level, message.description, metadata ?? [:])) }
+    func log(event: LogEvent) {
+        recorded.withLock { $0.append((event.level, event.message.description, event.metadata ?? [:])) }
     }
 }

@@ -9,15 +9,56 @@ struct ExportCommand: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export the whole journal as JSON Lines or one JSON document, states included.",
-        discussion: "Example:  rewind export Fixtures/todo.rewind --format jsonl | jq -c 'select(.state) | .state.items | length'"
+        abstract: "Export the whole journal as JSON Lines or one JSON document, states included, or to an OpenTelemetry receiver.",
+        discussion: """
+            Examples:  rewind export Fixtures/todo.rewind --format jsonl | jq -c 'select(.state) | .state.items | length'
+                       rewind export session.rewind --otlp http://localhost:4318 --service-name checkout-app
+            --otlp sends dispatches and commits as spans, changes and activities as log records, over \
+            OTLP/HTTP; it runs the rewind-otlp tool (built from Rewind's OpenTelemetry package), found \
+            beside rewind or on PATH, and exits 2 when the receiver cannot be reached or refuses events.
+            """
     )
 
     @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
-    @Option(help: "jsonl (one event per line) or json (one document).") var format: Format
+    @Option(help: "jsonl (one event per line) or json (one document).") var format: Format?
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.", completion: .file()) var output: String?
+    @OptionGroup(title: "OpenTelemetry") var openTelemetry: OpenTelemetryOptions
+
+    /// `--otlp` and the options that go with it, passed on to rewind-otlp as they are.
+    struct OpenTelemetryOptions: ParsableArguments {
+        @Option(help: ArgumentHelp("Send the events to this OTLP/HTTP receiver instead (an OpenTelemetry Collector, Jaeger or Grafana Alloy: http://HOST:4318).", valueName: "url"))
+        var otlp: String?
+        @Option(help: "With --otlp: the service.name every span and log record carries.") var serviceName: String?
+        @Option(name: .customLong("header"), help: ArgumentHelp("With --otlp: an HTTP header for every request, as 'Name: value' (repeatable).", valueName: "header"))
+        var headers: [String] = []
+
+        /// The arguments rewind-otlp takes for these options.
+        var arguments: [String] {
+            (otlp.map { ["--otlp", $0] } ?? []) + (serviceName.map { ["--service-name", $0] } ?? []) + headers.flatMap { ["--header", $0] }
+        }
+    }
+
+    func validate() throws {
+        switch (format, openTelemetry.otlp) {
+        case (nil, nil): throw ValidationError("say where to export: --format jsonl|json, or --otlp URL")
+        case (.some, .some): throw ValidationError("--format and --otlp cannot be combined")
+        case (nil, .some) where output != nil: throw ValidationError("--output writes a file; --otlp sends to a receiver: give one")
+        case (.some, nil) where openTelemetry.serviceName != nil || !openTelemetry.headers.isEmpty:
+            throw ValidationError("--service-name and --header go with --otlp")
+        default: break
+        }
+    }
 
     func run() throws {
+        guard let format else {
+            let tool = CompanionTool(
+                name: "rewind-otlp",
+                installHint: "build it with 'swift build -c release --package-path OpenTelemetry' in Rewind's checkout and put .build/release/rewind-otlp beside rewind or on PATH"
+            )
+            let status = try tool.run([file] + openTelemetry.arguments)
+            if status != ExitStatus.success { throw ExitCode(status) }
+            return
+        }
         if let output { try JournalOpening.refuseToOverwrite(file, with: output) }
         let reader = try JournalOpening.open(file)
         let out: Output

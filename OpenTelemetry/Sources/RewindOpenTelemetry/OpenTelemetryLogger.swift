@@ -1,0 +1,109 @@
+import Foundation
+import Rewind
+import Synchronization
+
+/// Sends a session's events to an OpenTelemetry receiver — an OpenTelemetry Collector, Jaeger,
+/// Grafana Alloy — over OTLP/HTTP, live: dispatches and commits as spans, changes as span events
+/// and log records, activities as log records (``TelemetryMapping`` states exactly what carries
+/// what).
+///
+/// ```swift
+/// let exporter = try OpenTelemetryLogger(configuration: .init(endpoint: "http://collector:4318"))
+/// viewModel.set(logger: MultiplexLogger([journal, exporter]))
+/// // … when the session ends:
+/// let delivery = await exporter.shutdown()
+/// ```
+///
+/// The app's thread only queues the event, its values uncaptured, as the journal does; a thread of
+/// the exporter's own captures, redacts and maps it, and swift-otel batches, retries with backoff
+/// (on 429, 502, 503 and 504) and exports. The queue is bounded by
+/// ``OpenTelemetryConfiguration/queueCapacity``: when the receiver is down or slower than the app
+/// and the queue is full, events are dropped and counted in ``eventsDropped`` — the app is never
+/// held up, and memory stays bounded.
+public final class OpenTelemetryLogger: CycleLogging, @unchecked Sendable {
+    // Unchecked: `queue` and `finishing` are guarded by `condition`; the mapping lives on the
+    // exporter thread only; everything else is immutable or atomic.
+
+    private let configuration: OpenTelemetryConfiguration
+    private let backend: TelemetryBackend
+    private let condition = NSCondition()
+    private var queue: [Event] = []
+    private var finishing = false
+    private let dropped = Atomic<UInt64>(0)
+    /// Signalled by the exporter thread once it has mapped the last event.
+    private let drained = DispatchSemaphore(value: 0)
+
+    /// Events dropped because the queue was full (the receiver down or slower than the app) or
+    /// logged after ``shutdown()``.
+    public var eventsDropped: UInt64 { dropped.load(ordering: .relaxed) }
+
+    /// Starts exporting to the receiver `configuration` names.
+    ///
+    /// - Throws: swift-otel's configuration error when the endpoint cannot be used.
+    public init(configuration: OpenTelemetryConfiguration = OpenTelemetryConfiguration()) throws {
+        self.configuration = configuration
+        backend = try TelemetryBackend(configuration: configuration)
+        let thread = Thread { [self] in self.exportQueuedEvents() }
+        thread.name = "rewind.opentelemetry"
+        thread.start()
+    }
+
+    /// Queues the event for export, or drops and counts it when the queue is full. Never blocks
+    /// on the receiver.
+    public func log(_ event: Event) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !finishing, queue.count < configuration.queueCapacity else {
+            dropped.add(1, ordering: .relaxed)
+            return
+        }
+        queue.append(event)
+        if queue.count == 1 { condition.signal() }
+    }
+
+    /// Exports what is queued, ends the spans still open, flushes swift-otel and stops; says what
+    /// reached the receiver. Events logged afterwards are dropped. Call it once the session ends:
+    /// without it, what is still queued is lost.
+    @discardableResult
+    public func shutdown() async -> Delivery {
+        if beginShutdown() {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                // The exporter thread may be waiting for swift-otel to make room: wait off the
+                // cooperative pool, so that swift-otel's own tasks keep running.
+                Thread.detachNewThread { [drained] in
+                    drained.wait()
+                    done.resume()
+                }
+            }
+        }
+        return await backend.shutdown()
+    }
+
+    /// Stops taking events and wakes the exporter thread; `false` when already shutting down.
+    private func beginShutdown() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !finishing else { return false }
+        finishing = true
+        condition.signal()
+        return true
+    }
+
+    private func exportQueuedEvents() {
+        var mapping = TelemetryMapping(backend: backend)
+        while true {
+            condition.lock()
+            while queue.isEmpty && !finishing { condition.wait() }
+            let batch = queue
+            queue.removeAll(keepingCapacity: true)
+            let finished = finishing
+            condition.unlock()
+            for event in batch { mapping.record(TelemetryEvent(event, options: configuration.captureOptions)) }
+            if finished {
+                mapping.endOpenSpans()
+                drained.signal()
+                return
+            }
+        }
+    }
+}

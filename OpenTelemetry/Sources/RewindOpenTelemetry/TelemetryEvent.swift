@@ -1,0 +1,72 @@
+import Rewind
+
+/// One event as OpenTelemetry receives it: the fields a span or a log record carries, with values
+/// as JSON text. Made from a live ``Rewind/Event`` (on the exporter's thread, where capturing its
+/// values costs the app nothing) or from a journal's ``Rewind/RecordedEvent``, so that both go
+/// through one mapping (``TelemetryMapping``).
+struct TelemetryEvent: Sendable {
+    var sequence: UInt64
+    var wallNanoseconds: Int64
+    var kind: Event.Category
+    var name: String
+    var source: String
+    var sourceID: UInt64
+    var framework: String
+    var parent: UInt64?
+    var file: String
+    var line: UInt
+    /// A change's path.
+    var path: String?
+    /// A change's new value, an activity, a dispatch's input or a state, as JSON.
+    var value: String?
+    /// A didDispatch's or didMutate's duration.
+    var duration: Duration?
+}
+
+extension TelemetryEvent {
+    /// A live event, its values captured with `options` (redaction applies, as for every logger).
+    init(_ event: Event, options: CaptureOptions) {
+        var path: String?
+        var value: StateValue?
+        var duration: Duration?
+        switch event.kind {
+        case .change(let changed, let newValue, _):
+            path = changed.description
+            value = newValue.tree(options: options)
+        case .activity(let activity):
+            value = activity.tree(options: options)
+        case .willDispatch(let input):
+            value = input?.tree(options: options)
+        case .didDispatch(let time):
+            duration = time
+        case .didMutate(let time, _):
+            duration = time
+        case .replace(let state), .created(.some(let state)):
+            value = state.tree(options: options)
+        case .willMutate, .created(.none), .released:
+            break
+        }
+        self.init(
+            sequence: event.sequence, wallNanoseconds: event.time.wallNanoseconds, kind: event.kind.category,
+            name: event.name, source: event.source.description, sourceID: event.source.instanceID,
+            framework: event.source.framework.rawValue, parent: event.parent,
+            file: event.callSite.file.description, line: event.callSite.line,
+            path: path, value: value.map(JSONText.value), duration: duration
+        )
+    }
+
+    /// An event read back from a journal, with its source's state after it (which carries a
+    /// creation's or a replacement's value).
+    init(_ event: RecordedEvent, state: StateValue?) {
+        let stateValue: StateValue? = switch event.kind {
+        case .replace, .created: state
+        default: nil
+        }
+        self.init(
+            sequence: event.sequence, wallNanoseconds: event.wallNanoseconds, kind: event.kind, name: event.name,
+            source: event.source.description, sourceID: event.source.instanceID, framework: event.source.framework,
+            parent: event.parent, file: event.file, line: event.line, path: event.path,
+            value: (event.value ?? stateValue).map(JSONText.value), duration: event.duration
+        )
+    }
+}

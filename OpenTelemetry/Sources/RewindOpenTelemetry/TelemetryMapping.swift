@@ -1,0 +1,125 @@
+import Logging
+import Rewind
+import Tracing
+
+/// The one rule for what an event becomes in OpenTelemetry, for live sessions and recorded ones:
+///
+/// - a dispatch is a span (`dispatch <name>`) from its `willDispatch` to its `didDispatch`;
+/// - a commit is a child span (`mutate <name>`) of the dispatch it happened inside (or a span of its
+///   own), from `willMutate` to `didMutate`;
+/// - a change is a span event on its commit's span, and — like activities, creations, releases and
+///   replaced states — a log record;
+/// - every span, span event and log record carries `rewind.seq`, `rewind.source`,
+///   `rewind.framework`, `rewind.kind`, `rewind.code.file`, `rewind.code.line`, and where there is
+///   one `rewind.parent` (the causing dispatch's sequence number), `rewind.path` and `rewind.value`
+///   (JSON, redacted as for every logger).
+///
+/// Not thread-safe: one thread drives it. It waits while swift-otel's queues are full (see
+/// ``DeliveryLedger``), so that thread must not be the app's.
+struct TelemetryMapping {
+    private let backend: TelemetryBackend
+    /// Dispatches still running, by sequence number.
+    private var dispatches: [UInt64: any Span] = [:]
+    /// Commits still running, per source, innermost last.
+    private var commits: [UInt64: [any Span]] = [:]
+
+    init(backend: TelemetryBackend) {
+        self.backend = backend
+    }
+
+    mutating func record(_ event: TelemetryEvent) {
+        let instant = Instant(nanosecondsSinceEpoch: UInt64(max(0, event.wallNanoseconds)))
+        switch event.kind {
+        case .willDispatch:
+            let span = startSpan("dispatch \(event.name)", parent: event.parent.flatMap { dispatches[$0] }, event: event, at: instant)
+            dispatches[event.sequence] = span
+        case .didDispatch:
+            guard let sequence = event.parent, let span = dispatches.removeValue(forKey: sequence) else { return }
+            span.attributes["rewind.duration_ns"] = Int64(event.duration.map(Self.nanoseconds) ?? 0)
+            end(span, at: instant)
+        case .willMutate:
+            let span = startSpan("mutate \(event.name)", parent: event.parent.flatMap { dispatches[$0] }, event: event, at: instant)
+            commits[event.sourceID, default: []].append(span)
+        case .didMutate:
+            guard let span = commits[event.sourceID]?.popLast() else { return }
+            span.attributes["rewind.duration_ns"] = Int64(event.duration.map(Self.nanoseconds) ?? 0)
+            end(span, at: instant)
+            if commits[event.sourceID]?.isEmpty == true { commits[event.sourceID] = nil }
+        case .change:
+            let span = commits[event.sourceID]?.last ?? event.parent.flatMap { dispatches[$0] }
+            span?.addEvent(SpanEvent(name: "change \(event.path ?? "")", at: instant, attributes: Self.attributes(of: event)))
+            log(event)
+        case .released:
+            // A unit released in the middle of a commit leaves no span open.
+            for span in commits.removeValue(forKey: event.sourceID)?.reversed() ?? [] { end(span, at: instant) }
+            log(event)
+        case .activity, .created, .replace, .dropped:
+            log(event)
+        }
+    }
+
+    /// Ends every span still open (a session cut short, a journal that ends inside a dispatch), now.
+    mutating func endOpenSpans() {
+        for span in commits.values.joined() { end(span, at: nil) }
+        for (_, span) in dispatches.sorted(by: { $0.key > $1.key }) { end(span, at: nil) }
+        dispatches = [:]
+        commits = [:]
+    }
+
+    private func end(_ span: any Span, at instant: Instant?) {
+        backend.ledger.handOver(.spans)
+        if let instant { span.end(at: instant) } else { span.end() }
+    }
+
+    private func startSpan(_ name: String, parent: (any Span)?, event: TelemetryEvent, at instant: Instant) -> any Span {
+        let span = backend.tracer.startSpan(
+            name, context: parent?.context ?? .topLevel, ofKind: .internal, at: instant,
+            function: event.name, file: event.file, line: event.line
+        )
+        span.attributes = Self.attributes(of: event)
+        return span
+    }
+
+    private func log(_ event: TelemetryEvent) {
+        var metadata: Logger.Metadata = [:]
+        Self.fields(of: event) { key, value in metadata[key] = .string(value) }
+        metadata["rewind.time_ns"] = .string(String(event.wallNanoseconds))
+        let detail = event.path ?? event.name
+        let message = detail.isEmpty ? event.kind.rawValue : "\(event.kind.rawValue) \(detail)"
+        backend.ledger.handOver(.logRecords)
+        backend.logger.log(level: .info, "\(message)", metadata: metadata, file: event.file, function: event.name, line: event.line)
+    }
+
+    private static func attributes(of event: TelemetryEvent) -> SpanAttributes {
+        var attributes = SpanAttributes()
+        fields(of: event) { key, value in attributes[key] = value }
+        attributes["rewind.seq"] = Int64(bitPattern: event.sequence)
+        if let parent = event.parent { attributes["rewind.parent"] = Int64(bitPattern: parent) }
+        attributes["rewind.code.line"] = Int64(event.line)
+        return attributes
+    }
+
+    /// The event's fields as text, in one place for span attributes and log metadata.
+    private static func fields(of event: TelemetryEvent, _ add: (String, String) -> Void) {
+        add("rewind.seq", String(event.sequence))
+        add("rewind.source", event.source)
+        add("rewind.framework", event.framework)
+        add("rewind.kind", event.kind.rawValue)
+        add("rewind.name", event.name)
+        add("rewind.code.file", event.file)
+        add("rewind.code.line", String(event.line))
+        if let parent = event.parent { add("rewind.parent", String(parent)) }
+        if let path = event.path { add("rewind.path", path) }
+        if let value = event.value { add("rewind.value", value) }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds &* 1_000_000_000 &+ duration.components.attoseconds / 1_000_000_000
+    }
+
+    /// An event's wall-clock time as a tracer instant.
+    struct Instant: TracerInstant {
+        var nanosecondsSinceEpoch: UInt64
+        static func < (lhs: Self, rhs: Self) -> Bool { lhs.nanosecondsSinceEpoch < rhs.nanosecondsSinceEpoch }
+    }
+}

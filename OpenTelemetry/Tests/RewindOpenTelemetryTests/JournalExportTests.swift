@@ -1,0 +1,80 @@
+import Foundation
+import Rewind
+import RewindOpenTelemetry
+import Testing
+
+@Suite("OpenTelemetry export of a recorded journal", .serialized)
+struct JournalExportTests {
+    /// Rewind's committed fixtures, in the repository this package lives in.
+    static let fixtures = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+
+    @Test("every event of a journal arrives: dispatches and commits as spans at their recorded times, the rest as log records with their values")
+    func exportsEveryEvent() async throws {
+        let receiver = try LocalReceiver()
+        defer { receiver.stop() }
+        let journal = try JournalReader(path: Self.fixtures.appendingPathComponent("todo.rewind").path)
+        let events = Array(journal.events())
+        let delivery = try await OpenTelemetryExport.export(journal, configuration: .init(endpoint: receiver.endpoint, batchSize: 8))
+        #expect(delivery.isComplete)
+
+        let received = Received(try receiver.requests())
+        let spanKinds: Set<Event.Category> = [.willDispatch, .willMutate]
+        let spanEvents = events.filter { spanKinds.contains($0.kind) }
+        let recordEvents = events.filter { ![.willDispatch, .willMutate, .didDispatch, .didMutate].contains($0.kind) }
+        #expect(delivery.spansExported == spanEvents.count)
+        #expect(delivery.logRecordsExported == recordEvents.count)
+
+        // Each span is its opening event: its sequence number, name, and start at the recorded time.
+        let spans = Dictionary(received.spans.map { (UInt64(Received.attributes($0["attributes"])["rewind.seq"] ?? "") ?? 0, $0) }) { first, _ in first }
+        #expect(Set(spans.keys) == Set(spanEvents.map(\.sequence)))
+        for event in spanEvents {
+            let span = try #require(spans[event.sequence])
+            #expect(span["name"] as? String == "\(event.kind == .willDispatch ? "dispatch" : "mutate") \(event.name)")
+            #expect(span["startTimeUnixNano"] as? String == String(event.wallNanoseconds))
+            #expect(Received.attributes(span["attributes"])["rewind.source"] == event.source.description)
+        }
+        // Each log record is its event, with the recorded value as JSON and the recorded time.
+        let records = Dictionary(received.records.map { (UInt64(Received.attributes($0["attributes"])["rewind.seq"] ?? "") ?? 0, $0) }) { first, _ in first }
+        #expect(Set(records.keys) == Set(recordEvents.map(\.sequence)))
+        var walker = StateWalker()
+        for event in events {
+            let state = walker.advance(event)?.after
+            guard let record = records[event.sequence] else { continue }
+            let fields = Received.attributes(record["attributes"])
+            #expect(fields["rewind.kind"] == event.kind.rawValue)
+            #expect(fields["rewind.time_ns"] == String(event.wallNanoseconds))
+            #expect(fields["rewind.path"] == event.path)
+            #expect(fields["rewind.parent"] == event.parent.map { String($0) })
+            let value = event.value ?? ([.created, .replace].contains(event.kind) ? state : nil)
+            #expect(fields["rewind.value"] == value.map(JSONText.value))
+        }
+    }
+
+    @Test("rewind-otlp: sends a journal and says so; a bad address, a missing journal and an unreachable receiver each exit 2 with one line")
+    func commandLine() async throws {
+        let receiver = try LocalReceiver()
+        defer { receiver.stop() }
+        let journal = Self.fixtures.appendingPathComponent("todo.rewind").path
+        let sent = try Tool.run(["rewind-otlp", journal, "--otlp", receiver.endpoint, "--service-name", "ci", "--header", "x-team: mobile"])
+        #expect(sent.status == 0)
+        #expect(sent.standardError.hasPrefix("sent 67 events to \(receiver.endpoint): "))
+        let requests = try receiver.requests()
+        #expect(requests.allSatisfy { $0.headers["x-team"] == "mobile" })
+        #expect(Received(requests).serviceNames == ["ci"])
+
+        let badAddress = try Tool.run(["rewind-otlp", journal, "--otlp", "localhost:4318"])
+        #expect(badAddress.status == 2)
+        #expect(badAddress.standardError.hasPrefix("rewind-otlp: --otlp needs an http:// or https:// address"))
+        let missing = try Tool.run(["rewind-otlp", "/nonexistent/session.rewind", "--otlp", receiver.endpoint])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.hasPrefix("rewind-otlp: ") && missing.standardError.split(separator: "\n").count == 1)
+
+        let port = try LocalReceiver.unusedPort()
+        let down = try Tool.run(["rewind-otlp", journal, "--otlp", "http://127.0.0.1:\(port)"])
+        #expect(down.status == 2)
+        #expect(down.standardError.hasPrefix("rewind-otlp: http://127.0.0.1:\(port) did not take "))
+        #expect(down.standardError.split(separator: "\n").count == 1)
+    }
+}
