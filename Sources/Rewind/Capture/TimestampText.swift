@@ -9,6 +9,14 @@ enum TimestampText {
         let microseconds = Int(totalMicroseconds - Double(seconds) * 1_000_000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
+        let year = Int(parts.tm_year) + 1900
+        if (0...9999).contains(year) {
+            // What the format below writes, without String(format:)'s cost (exports write one per event).
+            return DecimalText.zeroPadded(year, width: 4) + "-" + DecimalText.zeroPadded(Int(parts.tm_mon) + 1, width: 2) + "-"
+                + DecimalText.zeroPadded(Int(parts.tm_mday), width: 2) + "T" + DecimalText.zeroPadded(Int(parts.tm_hour), width: 2) + ":"
+                + DecimalText.zeroPadded(Int(parts.tm_min), width: 2) + ":" + DecimalText.zeroPadded(Int(parts.tm_sec), width: 2) + "."
+                + DecimalText.zeroPadded(microseconds, width: 6) + "Z"
+        }
         return String(
             format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ",
             Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),

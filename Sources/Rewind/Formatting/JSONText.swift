@@ -1,95 +1,189 @@
 /// Writes JSON text directly — field order as given, no intermediate `Any` — for the command line's
 /// `--json` output and exports, where a million events must stream out quickly and identically
-/// from one run to the next.
+/// from one run to the next. Text is built as UTF-8 bytes in one buffer (``JSONBytes``) and made a
+/// `String` once: appending to a `String` piece by piece cost more than everything else in an
+/// export.
 public enum JSONText {
     /// A JSON string literal, with every control character escaped.
     public static func string(_ value: String) -> String {
-        var result = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            // Every character a terminal could act on, bidirectional controls included, as a JSON
-            // escape: the text stays the same to a JSON reader and inert to a terminal.
-            case _ where VisibleText.isControl(scalar):
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        var output = JSONBytes()
+        output.append(string: value)
+        return output.text
     }
 
     /// A state value as JSON: objects keep their field order; opaque leaves become
     /// `{"$opaque": type, "summary": text}`; non-finite numbers become strings.
     public static func value(_ value: StateValue) -> String {
-        var output = ""
-        write(value, into: &output)
-        return output
-    }
-
-    static func write(_ value: StateValue, into output: inout String) {
-        switch value {
-        case .null: output += "null"
-        case .bool(let flag): output += flag ? "true" : "false"
-        case .integer(let number): output += String(number)
-        case .unsignedInteger(let number): output += String(number)
-        case .floatingPoint(let number):
-            output += number.isFinite ? number.description : string(number.description)
-        case .string(let text): output += string(text)
-        case .array(let elements):
-            output += "["
-            for (index, element) in elements.enumerated() {
-                if index > 0 { output += "," }
-                write(element, into: &output)
-            }
-            output += "]"
-        case .object(let fields):
-            output += "{"
-            for (index, field) in fields.enumerated() {
-                if index > 0 { output += "," }
-                output += string(field.key) + ":"
-                write(field.value, into: &output)
-            }
-            output += "}"
-        case .opaque(let leaf):
-            output += "{\"$opaque\":" + string(leaf.typeName) + ",\"summary\":" + string(leaf.summary) + "}"
-        }
+        var output = JSONBytes()
+        output.append(value: value)
+        return output.text
     }
 
     /// An object built field by field: `JSONText.object { $0.field("seq", 3) }`.
     public struct Object {
-        var parts: [String] = []
+        /// The object so far, from its `{`.
+        var output = JSONBytes()
+        private var isEmpty = true
+
+        init() {
+            output.append(ascii: "{")
+        }
 
         /// Adds a field whose value is already JSON text.
         public mutating func raw(_ key: String, _ json: String) {
-            parts.append(JSONText.string(key) + ":" + json)
+            startField(key)
+            output.append(verbatim: json)
+        }
+
+        private mutating func startField(_ key: String) {
+            if !isEmpty { output.append(ascii: ",") }
+            isEmpty = false
+            output.append(string: key)
+            output.append(ascii: ":")
         }
 
         /// Adds a string field.
-        public mutating func field(_ key: String, _ value: String) { raw(key, JSONText.string(value)) }
+        public mutating func field(_ key: String, _ value: String) {
+            startField(key)
+            output.append(string: value)
+        }
         /// Adds an integer field.
-        public mutating func field(_ key: String, _ value: some BinaryInteger) { raw(key, String(value)) }
+        public mutating func field(_ key: String, _ value: some BinaryInteger) {
+            startField(key)
+            output.append(verbatim: String(value))
+        }
         /// Adds a Boolean field.
-        public mutating func field(_ key: String, _ value: Bool) { raw(key, value ? "true" : "false") }
+        public mutating func field(_ key: String, _ value: Bool) {
+            startField(key)
+            output.append(verbatim: value ? "true" : "false")
+        }
         /// Adds a state value field.
-        public mutating func field(_ key: String, _ value: StateValue) { raw(key, JSONText.value(value)) }
+        public mutating func field(_ key: String, _ value: StateValue) {
+            startField(key)
+            output.append(value: value)
+        }
         /// Adds a field that is `null` when the value is missing.
-        public mutating func field(_ key: String, _ value: String?) { raw(key, value.map(JSONText.string) ?? "null") }
+        public mutating func field(_ key: String, _ value: String?) {
+            startField(key)
+            if let value { output.append(string: value) } else { output.append(verbatim: "null") }
+        }
         /// Adds a field that is `null` when the value is missing.
-        public mutating func field(_ key: String, _ value: UInt64?) { raw(key, value.map { String($0) } ?? "null") }
+        public mutating func field(_ key: String, _ value: UInt64?) {
+            startField(key)
+            output.append(verbatim: value.map { String($0) } ?? "null")
+        }
 
         /// The object's text.
-        public var text: String { "{" + parts.joined(separator: ",") + "}" }
+        public var text: String {
+            var closed = output
+            closed.append(ascii: "}")
+            return closed.text
+        }
+
+        /// Appends the object's text, as UTF-8, to `buffer`: for output that streams many objects
+        /// without making each a `String`. Every control character in it is escaped, so it is
+        /// safe to write to a terminal as it is.
+        public func write(to buffer: inout [UInt8]) {
+            buffer.append(contentsOf: output.bytes)
+            buffer.append(UInt8(ascii: "}"))
+        }
     }
 
     /// Builds an object.
     public static func object(_ build: (inout Object) -> Void) -> String {
+        buildObject(build).text
+    }
+
+    /// Builds an object, to write with ``Object/write(to:)``.
+    public static func buildObject(_ build: (inout Object) -> Void) -> Object {
         var object = Object()
         build(&object)
-        return object.text
+        return object
+    }
+}
+
+/// JSON as UTF-8 bytes, appended in place: what ``JSONText`` writes into.
+struct JSONBytes {
+    private(set) var bytes: [UInt8] = []
+
+    init() {
+        bytes.reserveCapacity(256)
+    }
+
+    /// The bytes as a string (they are UTF-8 by construction).
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func append(ascii character: Unicode.Scalar) {
+        bytes.append(UInt8(ascii: character))
+    }
+
+    /// Appends text that is already JSON.
+    mutating func append(verbatim text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends `value` as a JSON string literal.
+    mutating func append(string value: String) {
+        // The usual case, printable ASCII with nothing to escape, checked a byte at a time.
+        if VisibleText.allBytes(of: value, { (0x20..<0x7F).contains($0) && $0 != 0x22 && $0 != 0x5C }) {
+            bytes.append(0x22)
+            append(verbatim: value)
+            bytes.append(0x22)
+            return
+        }
+        bytes.append(0x22)
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": append(verbatim: "\\\"")
+            case "\\": append(verbatim: "\\\\")
+            case "\n": append(verbatim: "\\n")
+            case "\r": append(verbatim: "\\r")
+            case "\t": append(verbatim: "\\t")
+            // Every character a terminal could act on, bidirectional controls included, as a JSON
+            // escape: the text stays the same to a JSON reader and inert to a terminal.
+            case _ where VisibleText.isControl(scalar):
+                let hex = String(scalar.value, radix: 16)
+                append(verbatim: "\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+            default:
+                bytes.append(contentsOf: UTF8.encode(scalar)!)
+            }
+        }
+        bytes.append(0x22)
+    }
+
+    /// Appends a state value (see ``JSONText/value(_:)``).
+    mutating func append(value: StateValue) {
+        switch value {
+        case .null: append(verbatim: "null")
+        case .bool(let flag): append(verbatim: flag ? "true" : "false")
+        case .integer(let number): append(verbatim: String(number))
+        case .unsignedInteger(let number): append(verbatim: String(number))
+        case .floatingPoint(let number):
+            if number.isFinite { append(verbatim: number.description) } else { append(string: number.description) }
+        case .string(let text): append(string: text)
+        case .array(let elements):
+            append(ascii: "[")
+            for (index, element) in elements.enumerated() {
+                if index > 0 { append(ascii: ",") }
+                append(value: element)
+            }
+            append(ascii: "]")
+        case .object(let fields):
+            append(ascii: "{")
+            for (index, field) in fields.enumerated() {
+                if index > 0 { append(ascii: ",") }
+                append(string: field.key)
+                append(ascii: ":")
+                append(value: field.value)
+            }
+            append(ascii: "}")
+        case .opaque(let leaf):
+            append(verbatim: "{\"$opaque\":")
+            append(string: leaf.typeName)
+            append(verbatim: ",\"summary\":")
+            append(string: leaf.summary)
+            append(ascii: "}")
+        }
     }
 }

@@ -7,6 +7,7 @@
 public enum VisibleText {
     /// `text` with every control character (C0, DEL, C1) written as an escape; `\n` and `\t` as such.
     public static func escaped(_ text: String) -> String {
+        if isPrintableASCII(text) { return text }
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)
@@ -28,6 +29,7 @@ public enum VisibleText {
     /// only colour text, never move the cursor, retitle the window or reach the clipboard. Text from
     /// a recording is escaped before it is styled, so none of its escapes survive to this point.
     public static func terminalSafe(_ text: String) -> String {
+        if isPrintableASCII(text, allowingLineBreaksAndTabs: true) { return text }
         guard text.unicodeScalars.contains(where: { $0 != "\n" && $0 != "\t" && isControl($0) }) else { return text }
         let scalars = Array(text.unicodeScalars)
         var result = String.UnicodeScalarView()
@@ -85,9 +87,31 @@ public enum VisibleText {
             || value == 0x200E || value == 0x200F || value == 0x061C
     }
 
+    /// Whether every byte of `text` is printable ASCII (and, if allowed, `\n` or `\t`): the usual
+    /// case, which needs no escaping, checked a byte at a time rather than a scalar at a time.
+    static func isPrintableASCII(_ text: String, allowingLineBreaksAndTabs: Bool = false) -> Bool {
+        allBytes(of: text) { byte in
+            (0x20..<0x7F).contains(byte) || (allowingLineBreaksAndTabs && (byte == 0x0A || byte == 0x09))
+        }
+    }
+
+    /// Whether every UTF-8 byte of `text` passes `test`, over its contiguous storage when it has
+    /// one (native strings do): a tight loop instead of the UTF-8 view's iterator.
+    @inline(__always)
+    static func allBytes(of text: String, _ test: (UInt8) -> Bool) -> Bool {
+        if let answer = text.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(test) }) { return answer }
+        return text.utf8.allSatisfy(test)
+    }
+
     /// `text` padded with spaces to at least `width` characters, for aligned columns; never cut.
     public static func padded(_ text: String, to width: Int) -> String {
-        let count = text.count
+        let count = characterCount(text)
         return count >= width ? text : text + String(repeating: " ", count: width - count)
+    }
+
+    /// How many characters `text` has. In ASCII without `\r` a byte is a character, so the usual
+    /// case needs no grapheme breaking (`\r\n` is one character).
+    public static func characterCount(_ text: String) -> Int {
+        allBytes(of: text) { $0 < 0x80 && $0 != 0x0D } ? text.utf8.count : text.count
     }
 }

@@ -70,8 +70,8 @@ public struct RecordedEvent: Sendable, Equatable {
     /// `File.swift:42`, or empty when no line of user code caused the event.
     public var callSite: String {
         guard !file.isEmpty else { return "" }
-        let name = file.split(separator: "/").last.map(String.init) ?? file
-        return "\(name):\(line)"
+        let name = file.utf8.lastIndex(of: UInt8(ascii: "/")).map { file[file.utf8.index(after: $0)...] } ?? file[...]
+        return name + ":" + String(line)
     }
 }
 

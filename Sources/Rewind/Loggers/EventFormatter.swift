@@ -36,6 +36,22 @@ public struct EventFormatter: Sendable {
 
     /// A duration in the most readable unit: `850ns`, `12.4µs`, `3.2ms`, `1.25s`.
     public static func format(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        guard attoseconds % 1_000_000_000 == 0, seconds >= 0, seconds < Int64.max / 1_000_000_000 else {
+            return formatWithFoundation(duration)
+        }
+        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        switch nanoseconds {
+        case ..<1_000: return "\(nanoseconds)ns"
+        case ..<1_000_000: return DecimalText.fixed(nanoseconds, dividedBy: 1_000, places: 1) + "µs"
+        case ..<1_000_000_000: return DecimalText.fixed(nanoseconds, dividedBy: 1_000_000, places: 1) + "ms"
+        default: return DecimalText.fixed(nanoseconds, dividedBy: 1_000_000_000, places: 2) + "s"
+        }
+    }
+
+    /// ``format(_:)`` for what the whole-nanosecond path does not cover (fractions of a
+    /// nanosecond, negative or enormous durations): the definition the fast path must match.
+    static func formatWithFoundation(_ duration: Duration) -> String {
         let nanoseconds = Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
         switch nanoseconds {
         case ..<1_000: return "\(Int(nanoseconds))ns"
@@ -47,8 +63,9 @@ public struct EventFormatter: Sendable {
 
     /// Time since the start of a recording: `+MM:SS.mmm`.
     public static func elapsed(nanoseconds: Int64) -> String {
-        let milliseconds = max(0, nanoseconds / 1_000_000)
-        return String(format: "+%02d:%02d.%03d", Int(milliseconds / 60_000), Int(milliseconds / 1000 % 60), Int(milliseconds % 1000))
+        let milliseconds = Int(max(0, nanoseconds / 1_000_000))
+        return "+" + DecimalText.zeroPadded(milliseconds / 60_000, width: 2) + ":" + DecimalText.zeroPadded(milliseconds / 1000 % 60, width: 2)
+            + "." + DecimalText.zeroPadded(milliseconds % 1000, width: 3)
     }
 
     /// The wall-clock time of day in UTC with milliseconds: `20:14:42.123`.

@@ -77,11 +77,7 @@ struct ExportCommand: ParsableCommand {
         for event in reader.events() {
             let state = timeline.advance(event)?.after
             let object = EventText.json(event, state: state)
-            if format == .json {
-                out.line((first ? "" : ",") + object)
-            } else {
-                out.line(object)
-            }
+            out.line(object, prefix: format == .json && !first ? "," : "")
             first = false
         }
         if format == .json { out.line("]}") }

@@ -43,7 +43,11 @@ struct LogCommand: ParsableCommand {
             valueLimit = isatty(STDOUT_FILENO) == 1 ? 80 : .max
         }
         for event in reader.events(matching: filter) {
-            output.line(json ? EventText.json(event) : text.line(event, valueLimit: valueLimit, highlighting: grep))
+            if json {
+                output.line(EventText.json(event))
+            } else {
+                output.line(text.line(event, valueLimit: valueLimit, highlighting: grep))
+            }
         }
         output.flush()
         JournalOpening.warnAboutDamage(in: reader)

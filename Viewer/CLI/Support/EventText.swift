@@ -5,11 +5,41 @@ struct EventText {
     let startNanoseconds: Int64
     let sourceWidth: Int
     let style: TerminalStyle
+    /// The source and kind columns, made once: they repeat on every line.
+    private let sourceColumns: [UInt64: String]
+    private let kindColumns: [Event.Category: String]
+    private let callSites = CallSiteMemo()
 
     init(reader: JournalReader, style: TerminalStyle) {
         startNanoseconds = reader.timeSpan?.lowerBound ?? 0
-        sourceWidth = max(8, reader.sources.map { VisibleText.escaped($0.source.description).count }.max() ?? 8)
+        let sourceWidth = max(8, reader.sources.map { VisibleText.escaped($0.source.description).count }.max() ?? 8)
+        self.sourceWidth = sourceWidth
         self.style = style
+        sourceColumns = Dictionary(reader.sources.map { summary in
+            (summary.source.instanceID, style.paint(VisibleText.padded(VisibleText.escaped(summary.source.description), to: sourceWidth), .cyan))
+        }) { first, _ in first }
+        kindColumns = Dictionary(uniqueKeysWithValues: Event.Category.allCases.map { kind in
+            (kind, style.paint(VisibleText.padded(kind.rawValue, to: Self.kindWidth), TerminalStyle.color(for: kind)))
+        })
+    }
+
+    /// The last call site's column: consecutive events mostly share one, and the file name comes
+    /// from the block's string table, so comparing is cheap where making it is not.
+    private final class CallSiteMemo {
+        var file = ""
+        var line: UInt = 0
+        var column: String?
+    }
+
+    private func callSiteColumn(_ event: RecordedEvent) -> String {
+        if let column = callSites.column, callSites.line == event.line, callSites.file == event.file { return column }
+        var column = VisibleText.escaped(event.callSite)
+        let missing = Self.callSiteWidth - VisibleText.characterCount(column)
+        if missing > 0 { column += String(repeating: " ", count: missing) }
+        callSites.file = event.file
+        callSites.line = event.line
+        callSites.column = column
+        return column
     }
 
     /// The widths of the fixed columns: `#SEQ`, relative time, kind, name, call site.
@@ -24,22 +54,46 @@ struct EventText {
     /// occurs is marked (in colour); where the line does not show it (a description, or the cut
     /// part of a value), the matched field is added with the text in its context.
     func line(_ event: RecordedEvent, valueLimit: Int = .max, highlighting match: String? = nil) -> String {
-        var columns = [
-            style.paint(VisibleText.padded("#\(event.sequence)", to: Self.sequenceWidth), .dim),
-            relativeTime(event.wallNanoseconds),
-            style.paint(VisibleText.padded(VisibleText.escaped(event.source.description), to: sourceWidth), .cyan),
-            style.paint(VisibleText.padded(event.kind.rawValue, to: Self.kindWidth), TerminalStyle.color(for: event.kind)),
-            VisibleText.padded(highlight(VisibleText.escaped(event.name), match), to: Self.nameWidth),
-            VisibleText.padded(VisibleText.escaped(event.callSite), to: Self.callSiteWidth),
-        ]
+        // One string grown in place: `rewind log` formats millions of these.
+        var line = ""
+        line.reserveCapacity(160)
+        append("#" + String(event.sequence), width: Self.sequenceWidth, color: .dim, to: &line)
+        line += " "
+        line += relativeTime(event.wallNanoseconds)
+        line += " "
+        if let column = sourceColumns[event.source.instanceID] {
+            line += column
+        } else {
+            append(VisibleText.escaped(event.source.description), width: sourceWidth, color: .cyan, to: &line)
+        }
+        line += " "
+        line += kindColumns[event.kind] ?? event.kind.rawValue
+        line += " "
+        append(highlight(VisibleText.escaped(event.name), match), width: Self.nameWidth, color: nil, to: &line)
+        line += " "
+        line += callSiteColumn(event)
         let summary = event.summary(valueLimit: valueLimit)
-        if !summary.isEmpty { columns.append(highlight(summary, match)) }
-        var line = columns.joined(separator: " ").trimmingTrailingSpaces()
+        if !summary.isEmpty {
+            line += " "
+            line += highlight(summary, match)
+        }
+        while line.utf8.last == UInt8(ascii: " ") { line.removeLast() }
         if let match, !(VisibleText.escaped(event.name) + " " + summary).localizedCaseInsensitiveContains(match),
            let (field, context) = Self.matchedField(event, match) {
             line += "  (matched in \(field): \(highlight(context, match)))"
         }
         return line
+    }
+
+    /// Appends a column: `text` padded to `width` characters, in `color` when colouring.
+    private func append(_ text: String, width: Int, color: TerminalStyle.Color?, to line: inout String) {
+        if let color, style.usesColor {
+            line += style.paint(VisibleText.padded(text, to: width), color)
+            return
+        }
+        line += text
+        let missing = width - VisibleText.characterCount(text)
+        if missing > 0 { line += String(repeating: " ", count: missing) }
     }
 
     /// The first occurrence of `match` in `text` marked in colour; unchanged without colour.
@@ -67,8 +121,8 @@ struct EventText {
     }
 
     /// The event as one JSON object with stable keys; `state` is added by export.
-    static func json(_ event: RecordedEvent, state: StateValue? = nil) -> String {
-        JSONText.object { object in
+    static func json(_ event: RecordedEvent, state: StateValue? = nil) -> JSONText.Object {
+        JSONText.buildObject { object in
             object.field("seq", event.sequence)
             object.field("time", EventTime.iso8601(wallNanoseconds: event.wallNanoseconds))
             object.field("monotonic_ns", event.monotonicNanoseconds)
@@ -97,13 +151,5 @@ struct EventText {
             }
             if let state { object.field("state", state) }
         }
-    }
-}
-
-extension String {
-    func trimmingTrailingSpaces() -> String {
-        var copy = self
-        while copy.last == " " { copy.removeLast() }
-        return copy
     }
 }

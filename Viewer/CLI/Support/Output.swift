@@ -26,6 +26,16 @@ final class Output {
         if buffer.count >= 64 * 1024 { flush() }
     }
 
+    /// Writes one JSON object as a line. JSON text escapes every control character, so it goes out
+    /// as it is, without the check ``line(_:)`` makes. `prefix` (ASCII punctuation, such as the
+    /// comma between array elements) goes before it.
+    func line(_ object: JSONText.Object, prefix: StaticString = "") {
+        prefix.withUTF8Buffer { buffer.append(contentsOf: $0) }
+        object.write(to: &buffer)
+        buffer.append(0x0A)
+        if buffer.count >= 64 * 1024 { flush() }
+    }
+
     /// Writes what is buffered; exits quietly with success if the reader has gone.
     func flush() {
         var written = 0

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import Rewind
+
+/// The command line's number and JSON text is made without `String(format:)` and without building
+/// strings piece by piece, for speed; these check it is still exactly what those wrote.
+@Suite("Text formatting")
+struct TextFormattingTests {
+    @Test("durations read as String(format:) writes them, ties and unit boundaries included")
+    func durationsMatchFoundation() {
+        var nanoseconds: [Int64] = [0, 1, 999, 1_000, 1_049, 1_050, 1_150, 1_250, 12_345, 999_949, 999_950, 999_999, 1_000_000,
+                                    1_050_000, 2_250_000, 999_950_000, 999_999_999, 1_000_000_000, 1_005_000_000, 1_015_000_000, 86_400_000_000_000]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 { nanoseconds.append(Int64.random(in: 0...5_000_000_000, using: &generator)) }
+        for value in nanoseconds {
+            let duration = Duration.nanoseconds(value)
+            #expect(EventFormatter.format(duration) == EventFormatter.formatWithFoundation(duration), "\(value) ns")
+        }
+        // Fractions of a nanosecond take Foundation's path.
+        let fraction = Duration(secondsComponent: 0, attosecondsComponent: 1_500_000_000_000)
+        #expect(EventFormatter.format(fraction) == "1.5µs")
+    }
+
+    @Test("elapsed times and timestamps are zero-padded as %02d and %06d would")
+    func paddedNumbers() {
+        #expect(EventFormatter.elapsed(nanoseconds: 0) == "+00:00.000")
+        #expect(EventFormatter.elapsed(nanoseconds: 61_234_000_000) == "+01:01.234")
+        #expect(EventFormatter.elapsed(nanoseconds: 6_000_000_000_000) == "+100:00.000")
+        #expect(EventFormatter.elapsed(nanoseconds: -5) == "+00:00.000")
+        #expect(TimestampText.format(Date(timeIntervalSince1970: 0.000001)) == "1970-01-01T00:00:00.000001Z")
+        #expect(TimestampText.format(Date(timeIntervalSince1970: 1_795_000_000.5)) == "2026-11-18T11:06:40.500000Z")
+    }
+
+    @Test("JSON strings: plain ASCII as it is, quotes, backslashes, controls and bidi controls escaped, other Unicode kept")
+    func jsonStrings() {
+        #expect(JSONText.string("plain text 123") == #""plain text 123""#)
+        #expect(JSONText.string("a\"b\\c\nd\te\r") == #""a\"b\\c\nd\te\r""#)
+        #expect(JSONText.string("\u{1B}[2J\u{202E}é🎉") == #""\u001b[2J\u202eé🎉""#)
+        let object = JSONText.object {
+            $0.field("seq", 3)
+            $0.field("name", "x\"y")
+            $0.field("state", StateValue.object(["items": .array([.integer(-1), .bool(true), .null, .string("é")])]))
+            $0.field("parent", nil as UInt64?)
+        }
+        #expect(object == #"{"seq":3,"name":"x\"y","state":{"items":[-1,true,null,"é"]},"parent":null}"#)
+    }
+}
