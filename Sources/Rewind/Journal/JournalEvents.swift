@@ -1,0 +1,95 @@
+import Dispatch
+
+/// The events of a journal that match a filter, read lazily, one block at a time.
+///
+/// While the caller works through one block's events, the next block that may match is read,
+/// checked, decompressed and decoded on another thread: reading through a journal (`rewind log`,
+/// `export`, `blame`) uses both of a machine's cores, in file order, and holds at most two
+/// blocks' events at once.
+public struct JournalEvents: Sequence {
+    let reader: JournalReader
+    let filter: EventFilter
+
+    public func makeIterator() -> Iterator {
+        Iterator(reader: reader, filter: filter)
+    }
+
+    /// Walks blocks in file order and events within them.
+    public struct Iterator: IteratorProtocol {
+        let reader: JournalReader
+        let filter: EventFilter
+        /// The next block to start on.
+        var blockIndex = 0
+        var current: [RecordedEvent] = []
+        var position = 0
+        /// The block being decoded ahead, if any.
+        var ahead: BlockDecodedAhead?
+
+        public mutating func next() -> RecordedEvent? {
+            while true {
+                while position < current.count {
+                    defer { position += 1 }
+                    if filter.matches(current[position]) { return current[position] }
+                }
+                guard let index = nextCandidate(from: blockIndex) else { return nil }
+                blockIndex = index + 1
+                position = 0
+                let decoded: Result<[RecordedEvent], JournalReadError>
+                if let ahead, ahead.index == index {
+                    decoded = ahead.result()
+                } else {
+                    decoded = Self.decode(reader, block: index)
+                }
+                ahead = nextCandidate(from: blockIndex).map { BlockDecodedAhead(reader: reader, index: $0) }
+                switch decoded {
+                case .success(let events): current = events
+                case .failure(let error):
+                    current = []
+                    reader.recordDamage(blockAt: index, reason: "\(error)")
+                }
+            }
+        }
+
+        /// The first block at or after `start` that may hold a match, judged from the index.
+        private func nextCandidate(from start: Int) -> Int? {
+            var index = start
+            while index < reader.blocks.count {
+                if filter.mayMatch(reader.blocks[index]) { return index }
+                index += 1
+            }
+            return nil
+        }
+
+        static func decode(_ reader: JournalReader, block index: Int) -> Result<[RecordedEvent], JournalReadError> {
+            let block = reader.blocks[index]
+            return switch reader.decodeBlock(at: block.offset, frame: block.frame) {
+            case .success(let decoded): .success(decoded.events)
+            case .failure(.damaged(let reason)): .failure(.damagedBlock(reader.path, offset: block.offset, reason: reason))
+            }
+        }
+    }
+}
+
+/// One block being decoded on another thread; ``result()`` waits for it.
+final class BlockDecodedAhead: @unchecked Sendable {
+    // Unchecked: `decoded` is written once, on the decoding thread, before `done` is signalled,
+    // and read only after waiting for `done`.
+    let index: Int
+    private var decoded: Result<[RecordedEvent], JournalReadError>?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(reader: JournalReader, index: Int) {
+        self.index = index
+        // Decoding reads the file with pread and the reader's immutable frame list: safe beside
+        // the caller's thread, which only reads decoded events meanwhile.
+        DispatchQueue.global().async { [self] in
+            decoded = JournalEvents.Iterator.decode(reader, block: index)
+            done.signal()
+        }
+    }
+
+    func result() -> Result<[RecordedEvent], JournalReadError> {
+        done.wait()
+        return decoded!
+    }
+}
