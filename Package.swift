@@ -138,7 +138,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JournalTests",
-            dependencies: ["Rewind", "Cycler", "journal-crash-recorder", "TemporaryFiles"]
+            dependencies: ["Rewind", "RewindViewer", "Cycler", "journal-crash-recorder", "TemporaryFiles"]
         ),
         // Records as fast as it can until killed: the journal's crash tests run it as a child process.
         .executableTarget(

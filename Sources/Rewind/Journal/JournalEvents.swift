@@ -5,7 +5,9 @@ import Dispatch
 /// While the caller works through one block's events, the next block that may match is read,
 /// checked, decompressed and decoded on another thread: reading through a journal (`rewind log`,
 /// `export`, `blame`) uses both of a machine's cores, in file order, and holds at most two
-/// blocks' events at once.
+/// blocks' events at once. With a text to find, blocks whose search filter rules the text out are
+/// not read at all, and blocks read without a filter get one (see
+/// ``JournalReader/searchFilter(ofBlock:mayContain:)``).
 public struct JournalEvents: Sequence {
     let reader: JournalReader
     let filter: EventFilter
@@ -38,9 +40,9 @@ public struct JournalEvents: Sequence {
                 if let ahead, ahead.index == index {
                     decoded = ahead.result()
                 } else {
-                    decoded = Self.decode(reader, block: index)
+                    decoded = Self.decode(reader, block: index, filteringFor: filter.text)
                 }
-                ahead = nextCandidate(from: blockIndex).map { BlockDecodedAhead(reader: reader, index: $0) }
+                ahead = nextCandidate(from: blockIndex).map { BlockDecodedAhead(reader: reader, index: $0, filteringFor: filter.text) }
                 switch decoded {
                 case .success(let events): current = events
                 case .failure(let error):
@@ -54,17 +56,27 @@ public struct JournalEvents: Sequence {
         private func nextCandidate(from start: Int) -> Int? {
             var index = start
             while index < reader.blocks.count {
-                if filter.mayMatch(reader.blocks[index]) { return index }
+                if filter.mayMatch(reader.blocks[index]),
+                   filter.text.flatMap({ reader.searchFilter(ofBlock: index, mayContain: $0) }) != false {
+                    return index
+                }
                 index += 1
             }
             return nil
         }
 
-        static func decode(_ reader: JournalReader, block index: Int) -> Result<[RecordedEvent], JournalReadError> {
+        /// The block's events; with a text being searched for, its search filter is made too if it
+        /// has none.
+        static func decode(_ reader: JournalReader, block index: Int, filteringFor text: String?) -> Result<[RecordedEvent], JournalReadError> {
             let block = reader.blocks[index]
-            return switch reader.decodeBlock(at: block.offset, frame: block.frame) {
-            case .success(let decoded): .success(decoded.events)
-            case .failure(.damaged(let reason)): .failure(.damagedBlock(reader.path, offset: block.offset, reason: reason))
+            switch reader.decodeBlock(at: block.offset, frame: block.frame) {
+            case .success(let decoded):
+                if let text, reader.searchFilter(ofBlock: index, mayContain: text) == nil {
+                    reader.recordSearchFilter(ofBlock: index, events: decoded.events)
+                }
+                return .success(decoded.events)
+            case .failure(.damaged(let reason)):
+                return .failure(.damagedBlock(reader.path, offset: block.offset, reason: reason))
             }
         }
     }
@@ -78,12 +90,12 @@ final class BlockDecodedAhead: @unchecked Sendable {
     private var decoded: Result<[RecordedEvent], JournalReadError>?
     private let done = DispatchSemaphore(value: 0)
 
-    init(reader: JournalReader, index: Int) {
+    init(reader: JournalReader, index: Int, filteringFor text: String?) {
         self.index = index
         // Decoding reads the file with pread and the reader's immutable frame list: safe beside
         // the caller's thread, which only reads decoded events meanwhile.
         DispatchQueue.global().async { [self] in
-            decoded = JournalEvents.Iterator.decode(reader, block: index)
+            decoded = JournalEvents.Iterator.decode(reader, block: index, filteringFor: text)
             done.signal()
         }
     }

@@ -38,6 +38,8 @@ public final class JournalReader: @unchecked Sendable {
     /// Where the block walk stopped: the next block to look for when following a growing file.
     private var scanOffset = JournalFormat.headerLength
     private let cache = Locked<[(offset: Int, events: [RecordedEvent])]>([])
+    /// Blocks' text filters, for searches (see ``block(_:mayContainText:)``).
+    let searchIndex: SearchIndex
     private static let cacheSize = 4
 
     /// Opens a journal.
@@ -52,6 +54,7 @@ public final class JournalReader: @unchecked Sendable {
     /// verification and recovery).
     init(path: String, ignoringIndex: Bool) throws(JournalReadError) {
         self.path = path
+        searchIndex = SearchIndex(journalPath: path)
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw errno == ENOENT ? .fileNotFound(path) : .unreadable(path, code: errno)

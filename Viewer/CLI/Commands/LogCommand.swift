@@ -50,6 +50,7 @@ struct LogCommand: ParsableCommand {
             }
         }
         output.flush()
+        if grep != nil { reader.saveSearchIndex() }
         JournalOpening.warnAboutDamage(in: reader)
     }
 

@@ -35,5 +35,7 @@ struct ViewCommand: ParsableCommand {
         let session = try TerminalSession()
         defer { session.restore() }
         program.run(on: session)
+        // The blocks its searches read keep their filters for the next search.
+        reader.saveSearchIndex()
     }
 }

@@ -12,7 +12,6 @@ extension Timeline {
         private(set) var wrapped = false
         private var checkedBlock: Int?
         private var visited = 0
-        private var skipWord: String?
 
         init(_ query: SearchQuery, from position: Int, forward: Bool, folding: Folding) {
             self.query = query
@@ -20,7 +19,6 @@ extension Timeline {
             self.folding = folding
             start = position
             candidate = position + (forward ? 1 : -1)
-            skipWord = query.wordForBlockSkipping()
         }
 
         /// Runs for up to `budget` positions; `.some(result)` when done (`nil` result: no match).
@@ -37,9 +35,12 @@ extension Timeline {
                 if wrapped && candidate == start { return .some(timeline.event(at: start).map(query.matches) == true ? start : nil) }
                 visited += 1
                 work += 1
-                if let word = skipWord, let (block, _) = timeline.location(of: candidate), block != checkedBlock {
+                if let (block, _) = timeline.location(of: candidate), block != checkedBlock {
                     checkedBlock = block
-                    if !timeline.reader.block(block, mayContainWord: word), let first = timeline.firstPosition(ofBlock: block) {
+                    let (mayMatch, madeFilter) = timeline.blockMayMatch(block, query)
+                    // Making a block's filter reads every event of it: the rest of this step.
+                    if madeFilter { work = budget }
+                    if !mayMatch, let first = timeline.firstPosition(ofBlock: block) {
                         // Past the block: to the next block's first event, or the previous one's last.
                         let next = forward ? first + timeline.reader.blocks[block].eventCount : first - 1
                         if wrapped, forward ? (start >= candidate && start < next) : (start <= candidate && start > next) { return .some(nil) }
@@ -84,12 +85,11 @@ extension Timeline {
                 }
                 return next >= timeline.count
             }
-            let skipWord = query.wordForBlockSkipping()
             var read = 0
             while next < timeline.reader.blocks.count, read < budget {
                 defer { next += 1 }
                 read += 1
-                if let skipWord, !timeline.reader.block(next, mayContainWord: skipWord) { continue }
+                if !timeline.blockMayMatch(next, query).mayMatch { continue }
                 guard let events = timeline.events(inBlock: next), let first = timeline.firstPosition(ofBlock: next) else { continue }
                 for (index, event) in events.enumerated() where query.matches(event) { record(first + index) }
             }
@@ -134,6 +134,21 @@ extension Timeline {
             }
             return candidate < 0 || candidate >= timeline.count ? .some(nil) : nil
         }
+    }
+}
+
+extension Timeline {
+    /// Whether a block may hold an event the query matches: its search filter decides when it has
+    /// one; a block without one is read and given one (`madeFilter`), for this search and the
+    /// next. A regular expression is judged by its string table, for a plain word.
+    func blockMayMatch(_ block: Int, _ query: SearchQuery) -> (mayMatch: Bool, madeFilter: Bool) {
+        if let literal = query.literal {
+            if let verdict = reader.searchFilter(ofBlock: block, mayContain: literal) { return (verdict, false) }
+            guard let events = events(inBlock: block) else { return (true, false) }
+            reader.recordSearchFilter(ofBlock: block, events: events)
+            return (reader.searchFilter(ofBlock: block, mayContain: literal) ?? true, true)
+        }
+        return (query.wordForBlockSkipping().map { reader.block(block, mayContainWord: $0) } ?? true, false)
     }
 }
 

@@ -1,0 +1,25 @@
+extension JournalReader {
+    /// What block `index`'s search filter says of a case-insensitive search for `text`: `false`
+    /// when the block certainly holds no match (it need not be read), `true` when it may, `nil`
+    /// when the block has no filter yet — read it and give its events to
+    /// ``recordSearchFilter(ofBlock:events:)``, so the next search can skip it.
+    ///
+    /// Filters judge literals of three or more ASCII characters; for other text the answer is `true`.
+    public func searchFilter(ofBlock index: Int, mayContain text: String) -> Bool? {
+        guard NGramFilter.judgeableGrams(of: text) != nil else { return true }
+        return searchIndex.filter(for: blocks[index])?.mayContain(text)
+    }
+
+    /// Makes and keeps block `index`'s search filter from its events (safe from any thread).
+    public func recordSearchFilter(ofBlock index: Int, events: [RecordedEvent]) {
+        let block = blocks[index]
+        guard searchIndex.filter(for: block) == nil else { return }
+        searchIndex.record(NGramFilter(texts: events.lazy.flatMap(\.searchableTexts)), for: block)
+    }
+
+    /// Keeps the filters made since the journal was opened in a file beside it
+    /// (`FILE.rewind.search`), for the next search; does nothing where that cannot be written.
+    public func saveSearchIndex() {
+        searchIndex.save()
+    }
+}

@@ -1,0 +1,12 @@
+extension RecordedEvent {
+    /// Every text of the event that a search looks at: `rewind log --grep` (name, description,
+    /// path, value) and the viewer's `/` (name, source, description, the summary on its row).
+    /// A block's ``NGramFilter`` is made from these, so a search over any of them can trust it:
+    /// a search that looks at a text not listed here would skip blocks it should not.
+    var searchableTexts: [String] {
+        var texts = [name, description, source.description, summary()]
+        if let path { texts.append(path) }
+        if let value { texts.append(value.description) }
+        return texts
+    }
+}
