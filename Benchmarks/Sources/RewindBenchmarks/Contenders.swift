@@ -54,7 +54,7 @@ final class NaiveJSONLogger: CycleLogging, @unchecked Sendable {
     }
 
     init(path: String) {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         handle = FileHandle(forWritingAtPath: path)!
     }
 

@@ -107,7 +107,7 @@ enum Measurement {
         return Result(
             workload: workload.rawValue, contender: contender.rawValue, commits: workload.commits, events: events,
             callerCommitP50: Double(samples[samples.count / 2]), callerCommitP99: Double(samples[samples.count * 99 / 100]),
-            eventsPerSecond: Double(events - Int(dropped ?? 0)) / (Double(end - start) / 1e9), bytesOnDisk: size ?? 0,
+            eventsPerSecond: Double(events - Int(dropped ?? 0)) / (Double(end - start) / 1e9), bytesOnDisk: size,
             peakResidentKilobytes: Int(usage.ru_maxrss),
             appCommitsPerSecond: Double(workload.commits) / (Double(loopEnd - start) / 1e9),
             closeMilliseconds: Double(end - loopEnd) / 1e6,

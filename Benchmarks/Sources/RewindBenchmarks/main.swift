@@ -4,6 +4,9 @@ import Rewind
 // Usage:
 //   rewind-benchmarks [--output FILE] [--workload counter|todo|wide|ricemill|flask] [--contender NAME] [--repeat N]
 //                     [--keep DIR] [--replay-only]
+//   rewind-benchmarks --reading [--rewind PATH] [--repeat N] [--output FILE]
+//     reads through a 3 M-event counter journal and a 300 k-event todo journal with the release
+//     `rewind` (default: the repository's .build/release/rewind): verify, log, export, blame, log --grep, viewer /.
 // Runs every contender on every workload, each in a child process of its own (so that peak memory
 // is the contender's own), then reads the state at 1,000 random steps of the counter journal, runs
 // the viewer on it, and replays a recorded counter session (`--replay-only`: just the replay).
@@ -17,6 +20,36 @@ func option(_ name: String) -> String? {
 if let path = option("--run-viewer") {
     // Child mode: the viewer on a journal, alone in its process so its peak memory is its own.
     FileHandle.standardOutput.write(try JSONEncoder().encode(try ViewerMeasurement.run(path: path)))
+    exit(0)
+}
+
+if let path = option("--run-viewer-search") {
+    // Child mode: the viewer's search on a journal.
+    let literal = arguments[arguments.firstIndex(of: "--run-viewer-search")! + 2]
+    FileHandle.standardOutput.write(try JSONEncoder().encode(try ReadingMeasurement.viewerSearch(path: path, literal: literal)))
+    exit(0)
+}
+
+if arguments.contains("--reading") {
+    // By default the repository's own release build: this file is Benchmarks/Sources/RewindBenchmarks/main.swift.
+    let rewind = option("--rewind") ?? URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".build/release/rewind").path
+    guard FileManager.default.isExecutableFile(atPath: rewind) else {
+        FileHandle.standardError.write(Data("no rewind at \(rewind): build it with 'swift build -c release --product rewind', or pass --rewind PATH\n".utf8))
+        exit(2)
+    }
+    let scratch = NSTemporaryDirectory() + "rewind-reading-\(getpid())"
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let results = try ReadingMeasurement.run(rewind: rewind, scratch: scratch, repeats: option("--repeat").flatMap(Int.init) ?? 3)
+    print(ReadingMeasurement.table(results))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    let output = option("--output") ?? "reading-results.json"
+    try encoder.encode(ReadingMeasurement.Report(results: results, machine: Measurement.machineDescription()))
+        .write(to: URL(fileURLWithPath: output))
+    print("\nwritten to \(output)")
     exit(0)
 }
 

@@ -11,15 +11,26 @@ import Dispatch
 public struct JournalEvents: Sequence {
     let reader: JournalReader
     let filter: EventFilter
+    /// Told the index of each block as reading reaches it, and the number of blocks.
+    var progress: ((_ block: Int, _ of: Int) -> Void)?
 
     public func makeIterator() -> Iterator {
-        Iterator(reader: reader, filter: filter)
+        Iterator(reader: reader, filter: filter, progress: progress)
+    }
+
+    /// The same events, with `progress` told the index of each block as reading reaches it (read
+    /// or skipped) and the number of blocks: for a progress display on long reads.
+    public func reportingProgress(_ progress: @escaping (_ block: Int, _ of: Int) -> Void) -> JournalEvents {
+        var copy = self
+        copy.progress = progress
+        return copy
     }
 
     /// Walks blocks in file order and events within them.
     public struct Iterator: IteratorProtocol {
         let reader: JournalReader
         let filter: EventFilter
+        let progress: ((Int, Int) -> Void)?
         /// The next block to start on.
         var blockIndex = 0
         var current: [RecordedEvent] = []
@@ -33,7 +44,11 @@ public struct JournalEvents: Sequence {
                     defer { position += 1 }
                     if filter.matches(current[position]) { return current[position] }
                 }
-                guard let index = nextCandidate(from: blockIndex) else { return nil }
+                guard let index = nextCandidate(from: blockIndex) else {
+                    progress?(reader.blocks.count, reader.blocks.count)
+                    return nil
+                }
+                progress?(index, reader.blocks.count)
                 blockIndex = index + 1
                 position = 0
                 let decoded: Result<[RecordedEvent], JournalReadError>

@@ -22,7 +22,8 @@ struct BlameCommand: ParsableCommand {
         let text = EventText(reader: reader, style: output.style)
         var timeline = StateWalker()
         var found = 0
-        for event in reader.events() {
+        let progress = ReadProgress(reading: file)
+        for event in reader.events().reportingProgress(progress.update) {
             guard let (before, after) = timeline.advance(event) else { continue }
             if let chosen, event.source.instanceID != chosen.instanceID { continue }
             let old = before?[path], new = after[path]
@@ -37,6 +38,7 @@ struct BlameCommand: ParsableCommand {
             ].joined(separator: " "))
         }
         if found == 0 { output.line("no step changed \(path)") }
+        progress.finish()
         output.flush()
         JournalOpening.warnAboutDamage(in: reader)
     }

@@ -74,13 +74,15 @@ struct ExportCommand: ParsableCommand {
             out.line("{\"format_version\":\(reader.header.formatVersion),\"writer\":\(JSONText.string(reader.header.writerVersion)),\"events\":[")
         }
         var first = true
-        for event in reader.events() {
+        let progress = ReadProgress(reading: file)
+        for event in reader.events().reportingProgress(progress.update) {
             let state = timeline.advance(event)?.after
             let object = EventText.json(event, state: state)
             out.line(object, prefix: format == .json && !first ? "," : "")
             first = false
         }
         if format == .json { out.line("]}") }
+        progress.finish()
         out.flush()
         JournalOpening.warnAboutDamage(in: reader)
     }

@@ -42,13 +42,15 @@ struct LogCommand: ParsableCommand {
         } else {
             valueLimit = isatty(STDOUT_FILENO) == 1 ? 80 : .max
         }
-        for event in reader.events(matching: filter) {
+        let progress = ReadProgress(reading: file)
+        for event in reader.events(matching: filter).reportingProgress(progress.update) {
             if json {
                 output.line(EventText.json(event))
             } else {
                 output.line(text.line(event, valueLimit: valueLimit, highlighting: grep))
             }
         }
+        progress.finish()
         output.flush()
         if grep != nil { reader.saveSearchIndex() }
         JournalOpening.warnAboutDamage(in: reader)

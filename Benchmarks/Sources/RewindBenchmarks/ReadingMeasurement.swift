@@ -1,0 +1,137 @@
+import Foundation
+import Rewind
+import RewindViewer
+
+/// Reading through a journal: `rewind verify`, `log`, `export`, `blame`, `log --grep` and the
+/// viewer's `/`, on a 3,000,000-event counter journal and a 300,000-event todo journal recorded by
+/// the benchmark. The commands run as a user runs them — the release `rewind` binary, output to
+/// /dev/null — each the median of several runs, with its peak memory.
+enum ReadingMeasurement {
+    struct Result: Codable {
+        var journal: String
+        var events: Int
+        var operation: String
+        var seconds: Double
+        var eventsPerSecond: Double
+        var peakResidentMegabytes: Double
+    }
+
+    /// What `--reading` writes as JSON.
+    struct Report: Codable {
+        var results: [Result]
+        var machine: String
+    }
+
+    /// One journal's reads. `literal` is what `log --grep` and the viewer look for.
+    struct Journal {
+        var name: String
+        var path: String
+        var blamePath: String
+        var literal: String
+    }
+
+    static func run(rewind: String, scratch: String, repeats: Int) throws -> [Result] {
+        var results: [Result] = []
+        for (workload, blamePath) in [(Workload.counter, "count"), (.todo, "items[7].done")] {
+            let path = "\(scratch)/\(workload.rawValue)-reading.rewind"
+            FileHandle.standardError.write(Data("recording the \(workload.rawValue) journal…\n".utf8))
+            try runChild(["--run", "\(workload.rawValue):journal", "--file", path])
+            let reader = try JournalReader(path: path)
+            // A number that occurs once, near the end (the counter's 30th value from the end); the
+            // todo journal's values are Booleans, so its search is for text that occurs nowhere.
+            let literal = workload == .counter ? String(workload.commits - 10) : "nowhere 12345"
+            let journal = Journal(name: workload.rawValue, path: path, blamePath: blamePath, literal: literal)
+            let events = reader.eventCount
+            let commands: [(String, [String])] = [
+                ("verify", ["verify", path]),
+                ("log", ["log", path]),
+                ("export jsonl", ["export", path, "--format", "jsonl"]),
+                ("blame \(blamePath)", ["blame", path, blamePath]),
+                ("log --grep (no filters yet)", ["log", path, "--grep", literal]),
+                ("log --grep (filters made)", ["log", path, "--grep", literal]),
+            ]
+            for (name, arguments) in commands {
+                var runs: [(seconds: Double, megabytes: Double)] = []
+                for _ in 0..<repeats {
+                    if name.contains("no filters") { unlink(path + ".search") }
+                    runs.append(try timeCommand(rewind, arguments))
+                }
+                let median = runs.sorted { $0.seconds < $1.seconds }[runs.count / 2]
+                results.append(Result(journal: journal.name, events: events, operation: name, seconds: median.seconds,
+                                      eventsPerSecond: Double(events) / median.seconds, peakResidentMegabytes: median.megabytes))
+                FileHandle.standardError.write(Data("  \(journal.name) \(name): \(String(format: "%.2f", median.seconds)) s\n".utf8))
+            }
+            unlink(path + ".search")
+            let data = try runChild(["--run-viewer-search", path, literal])
+            for (name, seconds) in try JSONDecoder().decode([String: Double].self, from: data).sorted(by: { $0.key < $1.key }) {
+                results.append(Result(journal: journal.name, events: events, operation: name, seconds: seconds,
+                                      eventsPerSecond: Double(events) / seconds, peakResidentMegabytes: 0))
+            }
+        }
+        return results
+    }
+
+    /// The viewer's `/literal` from the first step, in this process: once without filters (the
+    /// search reads and filters blocks as it goes), once more with the filters it made.
+    static func viewerSearch(path: String, literal: String) throws -> [String: Double] {
+        let timeline = Timeline(reader: try JournalReader(path: path))
+        let program = ViewerProgram(timeline: timeline, model: ViewerModel(width: 200, height: 60, colors: true, title: path))
+        _ = program.frame()
+        func search() -> Double {
+            program.press(.character("g"), background: false)
+            let start = EventTime.monotonicNow()
+            for key in [Key.character("/")] + literal.map({ Key.character($0) }) + [.enter] { program.press(key, background: false) }
+            _ = program.frame()
+            return Double(EventTime.monotonicNow() - start) / 1e9
+        }
+        return ["viewer / (no filters yet)": search(), "viewer / (filters made)": search()]
+    }
+
+    /// Runs `rewind` with output to /dev/null; its wall time and peak memory. Spawned and reaped
+    /// here (not with `Process`, whose own reaper can take the child's resource usage first).
+    static func timeCommand(_ rewind: String, _ arguments: [String]) throws -> (seconds: Double, megabytes: Double) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        var argv = ([rewind] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let start = EventTime.monotonicNow()
+        var child: pid_t = 0
+        guard posix_spawn(&child, rewind, &actions, nil, &argv, environ) == 0 else {
+            throw CocoaError(.executableNotLoadable)
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(child, &status, 0, &usage) == -1 && errno == EINTR {}
+        return (Double(EventTime.monotonicNow() - start) / 1e9, Double(usage.ru_maxrss) / 1024)
+    }
+
+    @discardableResult
+    static func runChild(_ arguments: [String]) throws -> Data {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        child.arguments = arguments
+        let pipe = Pipe()
+        child.standardOutput = pipe
+        try child.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        child.waitUntilExit()
+        return data
+    }
+
+    static func table(_ results: [Result]) -> String {
+        var lines = ["journal   events      operation                      seconds     events/s   peak RSS MB"]
+        for result in results {
+            lines.append([
+                result.journal.padding(toLength: 9, withPad: " ", startingAt: 0),
+                String(result.events).padding(toLength: 11, withPad: " ", startingAt: 0),
+                result.operation.padding(toLength: 30, withPad: " ", startingAt: 0),
+                String(format: "%7.2f", result.seconds), String(format: "%12.0f", result.eventsPerSecond),
+                result.peakResidentMegabytes > 0 ? String(format: "%13.0f", result.peakResidentMegabytes) : "            —",
+            ].joined(separator: " "))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
