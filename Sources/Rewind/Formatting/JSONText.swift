@@ -1,6 +1,6 @@
 /// Writes JSON text directly — field order as given, no intermediate `Any` — for the command line's
 /// `--json` output and exports, where a million events must stream out quickly and identically
-/// from one run to the next. Text is built as UTF-8 bytes in one buffer (``JSONBytes``) and made a
+/// from one run to the next. Text is built as UTF-8 bytes in one buffer (`JSONBytes`) and made a
 /// `String` once: appending to a `String` piece by piece cost more than everything else in an
 /// export.
 public enum JSONText {
