@@ -55,9 +55,11 @@ public struct JournalEvents: Sequence {
                 if let ahead, ahead.index == index {
                     decoded = ahead.result()
                 } else {
-                    decoded = Self.decode(reader, block: index, filteringFor: filter.text)
+                    decoded = Self.decode(reader, block: reader.blocks[index], filteringFor: filter.text)
                 }
-                ahead = nextCandidate(from: blockIndex).map { BlockDecodedAhead(reader: reader, index: $0, filteringFor: filter.text) }
+                ahead = nextCandidate(from: blockIndex).map {
+                    BlockDecodedAhead(reader: reader, index: $0, block: reader.blocks[$0], filteringFor: filter.text)
+                }
                 switch decoded {
                 case .success(let events): current = events
                 case .failure(let error):
@@ -82,13 +84,12 @@ public struct JournalEvents: Sequence {
 
         /// The block's events; with a text being searched for, its search filter is made too if it
         /// has none.
-        static func decode(_ reader: JournalReader, block index: Int, filteringFor text: String?) -> Result<[RecordedEvent], JournalReadError> {
-            let block = reader.blocks[index]
+        /// Takes the block itself, not its index: it runs on another thread, which must not read
+        /// the reader's block list while a live reader's refresh may grow it.
+        static func decode(_ reader: JournalReader, block: JournalBlock, filteringFor text: String?) -> Result<[RecordedEvent], JournalReadError> {
             switch reader.decodeBlock(at: block.offset, frame: block.frame) {
             case .success(let decoded):
-                if let text, reader.searchFilter(ofBlock: index, mayContain: text) == nil {
-                    reader.recordSearchFilter(ofBlock: index, events: decoded.events)
-                }
+                if let text, NGramFilter.judgeableGrams(of: text) != nil { reader.recordSearchFilter(of: block, events: decoded.events) }
                 return .success(decoded.events)
             case .failure(.damaged(let reason)):
                 return .failure(.damagedBlock(reader.path, offset: block.offset, reason: reason))
@@ -105,12 +106,12 @@ final class BlockDecodedAhead: @unchecked Sendable {
     private var decoded: Result<[RecordedEvent], JournalReadError>?
     private let done = DispatchSemaphore(value: 0)
 
-    init(reader: JournalReader, index: Int, filteringFor text: String?) {
+    init(reader: JournalReader, index: Int, block: JournalBlock, filteringFor text: String?) {
         self.index = index
-        // Decoding reads the file with pread and the reader's immutable frame list: safe beside
-        // the caller's thread, which only reads decoded events meanwhile.
+        // Decoding reads the file with pread, and the search index behind its lock: safe beside
+        // the caller's thread.
         DispatchQueue.global().async { [self] in
-            decoded = JournalEvents.Iterator.decode(reader, block: index, filteringFor: text)
+            decoded = JournalEvents.Iterator.decode(reader, block: block, filteringFor: text)
             done.signal()
         }
     }

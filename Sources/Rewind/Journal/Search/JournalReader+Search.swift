@@ -12,7 +12,11 @@ extension JournalReader {
 
     /// Makes and keeps block `index`'s search filter from its events (safe from any thread).
     public func recordSearchFilter(ofBlock index: Int, events: [RecordedEvent]) {
-        let block = blocks[index]
+        recordSearchFilter(of: blocks[index], events: events)
+    }
+
+    /// ``recordSearchFilter(ofBlock:events:)`` for a block already looked up.
+    func recordSearchFilter(of block: JournalBlock, events: [RecordedEvent]) {
         guard searchIndex.filter(for: block) == nil else { return }
         searchIndex.record(NGramFilter(texts: events.lazy.flatMap(\.searchableTexts)), for: block)
     }
