@@ -42,7 +42,7 @@ struct ExportCommand: ParsableCommand {
         switch (format, openTelemetry.otlp) {
         case (nil, nil): throw ValidationError("say where to export: --format jsonl|json, or --otlp URL")
         case (.some, .some): throw ValidationError("--format and --otlp cannot be combined")
-        case (nil, .some) where output != nil: throw ValidationError("--output writes a file; --otlp sends to a receiver: give one")
+        case (nil, .some) where output != nil: throw ValidationError("--output and --otlp cannot be combined: --otlp sends to a receiver, not to a file")
         case (.some, nil) where openTelemetry.serviceName != nil || !openTelemetry.headers.isEmpty:
             throw ValidationError("--service-name and --header go with --otlp")
         default: break
