@@ -20,13 +20,13 @@ struct BlameCommand: ParsableCommand {
         let chosen = try source.map { try JournalOpening.source($0, in: reader) }
         let output = Output(style: colors.style())
         let text = EventText(reader: reader, style: output.style)
-        var timeline = StateWalker()
+        // Only the changes that touch the path are applied, not whole states rebuilt.
+        var walker = PathWalker(path: path)
         var found = 0
         let progress = ReadProgress(reading: file)
         for event in reader.events().reportingProgress(progress.update) {
-            guard let (before, after) = timeline.advance(event) else { continue }
+            guard let (old, new) = walker.advance(event) else { continue }
             if let chosen, event.source.instanceID != chosen.instanceID { continue }
-            let old = before?[path], new = after[path]
             guard old != new else { continue }
             found += 1
             let change = "\(old?.compactDescription(limit: 40) ?? "(absent)") → \(new?.compactDescription(limit: 40) ?? "(absent)")"
