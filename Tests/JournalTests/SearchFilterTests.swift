@@ -72,9 +72,17 @@ struct SearchFilterTests {
                     let expected = all.filter { EventFilter(text: literal).matches($0) }.map(\.sequence)
                     let found = Array(reader.events(matching: EventFilter(text: literal))).map(\.sequence)
                     #expect(found == expected, "\(pass): log --grep \(literal)")
-                    let query = try SearchQuery(literal)
-                    for block in reader.blocks.indices where try reader.events(inBlock: block).contains(where: query.matches) {
-                        #expect(reader.searchFilter(ofBlock: block, mayContain: literal) != false, "\(pass): / \(literal) in block \(block)")
+                    // The viewer's `/`: the literal, and regular expressions made from it (its
+                    // middle character any character, or optional), judged by their required text.
+                    let escaped = NSRegularExpression.escapedPattern(for: literal)
+                    let middle = escaped.index(escaped.startIndex, offsetBy: escaped.count / 2)
+                    let expressions = ["~" + escaped, "~" + escaped[..<middle] + "." + escaped[escaped.index(after: middle)...],
+                                       "~" + escaped[...middle] + "?" + escaped[escaped.index(after: middle)...]]
+                    for text in [literal] + expressions {
+                        guard let query = try? SearchQuery(text), let required = query.requiredText else { continue }
+                        for block in reader.blocks.indices where try reader.events(inBlock: block).contains(where: query.matches) {
+                            #expect(reader.searchFilter(ofBlock: block, mayContain: required) != false, "\(pass): / \(text) in block \(block)")
+                        }
                     }
                 }
                 reader.saveSearchIndex()

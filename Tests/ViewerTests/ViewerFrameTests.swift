@@ -201,10 +201,15 @@ struct ViewerFrameTests {
             #expect(search(from: 0, forward: true) == matching.first { $0 > 0 } ?? matching.first, "\(text)")
             #expect(search(from: timeline.count - 1, forward: false) == matching.last { $0 < timeline.count - 1 } ?? matching.last, "\(text) backwards")
         }
-        // Only plain words are judged from the string table.
+        // The searches gave the blocks they read search filters, which now rule blocks out.
         let reader = timeline.reader
-        #expect(reader.blocks.indices.contains { !reader.block($0, mayContainWord: "Sourdough") })
-        #expect(reader.blocks.indices.allSatisfy { reader.block($0, mayContainWord: "step: 3") })
+        #expect(reader.blocks.indices.contains { reader.searchFilter(ofBlock: $0, mayContain: "Sourdough") == false })
+        // Regular expressions are judged by the literal run every match must contain.
+        #expect(try SearchQuery("~Sour.*dough").requiredText == "dough")
+        #expect(try SearchQuery("~done = tru?e").requiredText == "done = tr")
+        #expect(try SearchQuery("~count = 1\\d+").requiredText == "count = 1")
+        #expect(try SearchQuery("~(milk|bread)").requiredText == nil)
+        #expect(try SearchQuery("~ab*c").requiredText == nil)
     }
 
     @Test("wide characters take two cells and emoji their real width, in rows, state and frames")

@@ -283,17 +283,6 @@ public final class JournalReader: @unchecked Sendable {
         return decoded
     }
 
-    /// Whether a block may hold an event that a text search for `word` matches, judged from its
-    /// string table alone — much cheaper than decoding its events. Only a plain word (letters and
-    /// `_`) can be judged so: text with digits, spaces or punctuation can match across separate
-    /// strings (`title: "Milk"`) or numbers, so for it the answer is always `true`.
-    public func block(_ index: Int, mayContainWord word: String) -> Bool {
-        guard !word.isEmpty, word.allSatisfy({ $0.isLetter || $0 == "_" }) else { return true }
-        let block = blocks[index]
-        guard case .success(let payload) = payload(at: block.offset, frame: block.frame) else { return true }
-        return (try? BlockDecoding.stringTable(of: payload, containsWord: word)) ?? true
-    }
-
     // MARK: Iteration
 
     /// All events that match `filter`, in file order, decoded one block at a time: memory stays

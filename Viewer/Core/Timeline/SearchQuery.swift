@@ -58,11 +58,45 @@ public struct SearchQuery: Sendable, Equatable {
         return found
     }
 
-    /// The word a block's string table can rule out (a plain word: letters and `_`); sources'
-    /// framework, type and label are in the table too.
-    func wordForBlockSkipping() -> String? {
-        guard let literal, !literal.isEmpty, literal.allSatisfy({ $0.isLetter || $0 == "_" }) else { return nil }
-        return literal
+    /// Text every match contains, for skipping blocks with their search filters: the literal, or
+    /// for a regular expression its longest run of three or more literal characters that every
+    /// match must contain (``requiredText(inExpression:)``).
+    public var requiredText: String? {
+        literal ?? Self.requiredText(inExpression: String(text.dropFirst()))
+    }
+
+    /// The longest run of literal characters every match of `pattern` contains, if one of three or
+    /// more can be told: only in expressions without alternation, groups, classes or counted
+    /// repeats (any of `|()[]{}` gives `nil`), where a run ends at `.`, an anchor, a class escape
+    /// (`\d`) or a repeat, and `?` or `*` takes back the character before it.
+    static func requiredText(inExpression pattern: String) -> String? {
+        guard !pattern.contains(where: { "|()[]{}".contains($0) }) else { return nil }
+        var runs: [String] = []
+        var run = ""
+        var characters = pattern[...]
+        while let character = characters.popFirst() {
+            switch character {
+            case "\\":
+                guard let escaped = characters.popFirst() else { return nil }
+                if escaped.isLetter || escaped.isNumber {
+                    runs.append(run)
+                    run = ""
+                } else {
+                    run.append(escaped)
+                }
+            case "?", "*":
+                if !run.isEmpty { run.removeLast() }
+                runs.append(run)
+                run = ""
+            case "+", ".", "^", "$":
+                runs.append(run)
+                run = ""
+            default:
+                run.append(character)
+            }
+        }
+        runs.append(run)
+        return runs.filter { $0.utf8.count >= 3 }.max { $0.utf8.count < $1.utf8.count }
     }
 
     public static func == (left: SearchQuery, right: SearchQuery) -> Bool { left.text == right.text }

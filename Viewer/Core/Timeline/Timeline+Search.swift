@@ -138,17 +138,16 @@ extension Timeline {
 }
 
 extension Timeline {
-    /// Whether a block may hold an event the query matches: its search filter decides when it has
-    /// one; a block without one is read and given one (`madeFilter`), for this search and the
-    /// next. A regular expression is judged by its string table, for a plain word.
+    /// Whether a block may hold an event the query matches: its search filter decides for the text
+    /// every match contains (the literal, or a regular expression's required run) when the block
+    /// has one; a block without one is read and given one (`madeFilter`), for this search and the
+    /// next. A query with no such text may match anywhere.
     func blockMayMatch(_ block: Int, _ query: SearchQuery) -> (mayMatch: Bool, madeFilter: Bool) {
-        if let literal = query.literal {
-            if let verdict = reader.searchFilter(ofBlock: block, mayContain: literal) { return (verdict, false) }
-            guard let events = events(inBlock: block) else { return (true, false) }
-            reader.recordSearchFilter(ofBlock: block, events: events)
-            return (reader.searchFilter(ofBlock: block, mayContain: literal) ?? true, true)
-        }
-        return (query.wordForBlockSkipping().map { reader.block(block, mayContainWord: $0) } ?? true, false)
+        guard let required = query.requiredText else { return (true, false) }
+        if let verdict = reader.searchFilter(ofBlock: block, mayContain: required) { return (verdict, false) }
+        guard let events = events(inBlock: block) else { return (true, false) }
+        reader.recordSearchFilter(ofBlock: block, events: events)
+        return (reader.searchFilter(ofBlock: block, mayContain: required) ?? true, true)
     }
 }
 
