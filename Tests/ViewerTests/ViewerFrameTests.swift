@@ -201,8 +201,11 @@ struct ViewerFrameTests {
             #expect(search(from: 0, forward: true) == matching.first { $0 > 0 } ?? matching.first, "\(text)")
             #expect(search(from: timeline.count - 1, forward: false) == matching.last { $0 < timeline.count - 1 } ?? matching.last, "\(text) backwards")
         }
-        // The searches gave the blocks they read search filters, which now rule blocks out.
+        // Without a filter, only plain words are judged from the string table.
         let reader = timeline.reader
+        #expect(reader.blocks.indices.contains { !reader.block($0, mayContainWord: "Sourdough") })
+        #expect(reader.blocks.indices.allSatisfy { reader.block($0, mayContainWord: "step: 3") })
+        // The searches gave the blocks they read search filters, which now rule blocks out.
         #expect(reader.blocks.indices.contains { reader.searchFilter(ofBlock: $0, mayContain: "Sourdough") == false })
         // Regular expressions are judged by the literal run every match must contain.
         #expect(try SearchQuery("~Sour.*dough").requiredText == "dough")

@@ -17,6 +17,13 @@ enum BlockDecoding {
         return strings
     }
 
+    /// Whether any string of the block's string table contains `word` (case-insensitively): every
+    /// name, path, field name and string value of the block is in that table.
+    static func stringTable(of payload: [UInt8], containsWord word: String) throws(JournalFormatError) -> Bool {
+        var reader = ByteReader(payload)
+        return try stringTable(&reader).contains { $0.range(of: word, options: .caseInsensitive) != nil }
+    }
+
     /// Every event of the block, with its source.
     static func events(in payload: [UInt8]) throws(JournalFormatError) -> (events: [RecordedEvent], sources: [RecordedSource]) {
         var reader = ByteReader(payload)

@@ -140,11 +140,13 @@ extension Timeline {
 extension Timeline {
     /// Whether a block may hold an event the query matches: its search filter decides for the text
     /// every match contains (the literal, or a regular expression's required run) when the block
-    /// has one; a block without one is read and given one (`madeFilter`), for this search and the
-    /// next. A query with no such text may match anywhere.
+    /// has one; without one, a plain word is first looked for in the block's string table (no
+    /// decoding), and a block that may hold it is read and given a filter (`madeFilter`), for this
+    /// search and the next. A query with no such text may match anywhere.
     func blockMayMatch(_ block: Int, _ query: SearchQuery) -> (mayMatch: Bool, madeFilter: Bool) {
         guard let required = query.requiredText else { return (true, false) }
         if let verdict = reader.searchFilter(ofBlock: block, mayContain: required) { return (verdict, false) }
+        if !reader.block(block, mayContainWord: required) { return (false, false) }
         guard let events = events(inBlock: block) else { return (true, false) }
         reader.recordSearchFilter(ofBlock: block, events: events)
         return (reader.searchFilter(ofBlock: block, mayContain: required) ?? true, true)

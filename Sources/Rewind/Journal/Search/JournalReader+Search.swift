@@ -21,6 +21,18 @@ extension JournalReader {
         searchIndex.record(NGramFilter(texts: events.lazy.flatMap(\.searchableTexts)), for: block)
     }
 
+    /// Whether a block may hold an event that a text search for `word` matches, judged from its
+    /// string table alone: cheaper than decoding its events (and than making its filter), so a
+    /// block without a filter can still be ruled out at once. Only a plain word (letters and `_`)
+    /// can be judged so: text with digits, spaces or punctuation can match across separate strings
+    /// (`title: "Milk"`) or numbers, so for it the answer is always `true`.
+    public func block(_ index: Int, mayContainWord word: String) -> Bool {
+        guard !word.isEmpty, word.allSatisfy({ $0.isLetter || $0 == "_" }) else { return true }
+        let block = blocks[index]
+        guard case .success(let payload) = payload(at: block.offset, frame: block.frame) else { return true }
+        return (try? BlockDecoding.stringTable(of: payload, containsWord: word)) ?? true
+    }
+
     /// Keeps the filters made since the journal was opened in a file beside it
     /// (`FILE.rewind.search`), for the next search; does nothing where that cannot be written.
     public func saveSearchIndex() {
