@@ -2,9 +2,6 @@ import Foundation
 
 /// `otlp_receiver.py` running on a free local port: what the exporter sent, decoded by the official
 /// OpenTelemetry protobuf bindings (`pip install opentelemetry-proto`).
-///
-/// Spawned and reaped with posix_spawn, kill and waitpid: Foundation's `Process.waitUntilExit`
-/// can spin forever on Linux when called from a Swift concurrency thread.
 final class LocalReceiver {
     let port: Int
     private let processID: pid_t
@@ -14,33 +11,16 @@ final class LocalReceiver {
     init(failFirst: Int = 0) throws {
         output = NSTemporaryDirectory() + "otlp-\(UUID().uuidString).jsonl"
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("otlp_receiver.py").path
-        var pipe: [Int32] = [0, 0]
-        guard Foundation.pipe(&pipe) == 0 else { throw ReceiverError(message: "pipe failed") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipe[1], STDOUT_FILENO)
-        posix_spawn_file_actions_addclose(&actions, pipe[0])
-        let arguments = ["python3", script, output, String(failFirst)]
-        var argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let spawned = posix_spawnp(&child, "python3", &actions, nil, &argv, environ)
-        close(pipe[1])
-        guard spawned == 0 else {
-            close(pipe[0])
-            throw ReceiverError(message: "cannot run python3: \(String(cString: strerror(spawned)))")
-        }
+        let (child, readEnd) = try Tool.spawn(["python3", script, output, String(failFirst)], capturing: STDOUT_FILENO, searchingPath: true)
         processID = child
         // The receiver prints "ready PORT" once it listens, or dies with an import error.
         var line = [UInt8]()
         var byte: UInt8 = 0
-        while read(pipe[0], &byte, 1) == 1, byte != 0x0A { line.append(byte) }
-        close(pipe[0])
+        while read(readEnd, &byte, 1) == 1, byte != 0x0A { line.append(byte) }
+        close(readEnd)
         guard let port = String(decoding: line, as: UTF8.self).split(separator: " ").last.flatMap({ Int($0) }) else {
             kill(child, SIGKILL)
-            var status: Int32 = 0
-            waitpid(child, &status, 0)
+            _ = Tool.wait(for: child)
             throw ReceiverError(message: "the receiver did not start (is opentelemetry-proto installed? pip install opentelemetry-proto)")
         }
         self.port = port
@@ -84,8 +64,7 @@ final class LocalReceiver {
 
     func stop() {
         kill(processID, SIGKILL)
-        var status: Int32 = 0
-        waitpid(processID, &status, 0)
+        _ = Tool.wait(for: processID)
         try? FileManager.default.removeItem(atPath: output)
     }
 

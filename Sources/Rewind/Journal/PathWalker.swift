@@ -24,6 +24,8 @@ public struct PathWalker: Sendable {
     /// The path followed.
     public let path: StatePath
     private let anchor: StatePath
+    /// The path from the anchor down.
+    private let pathBelowAnchor: StatePath
 
     /// The subtree at the anchor, and how many of the anchor's leading components exist.
     private struct Projection: Sendable {
@@ -41,7 +43,9 @@ public struct PathWalker: Sendable {
     public init(path: StatePath) {
         self.path = path
         let firstIndex = path.components.firstIndex { if case .index = $0 { true } else { false } }
-        anchor = StatePath(Array(path.components[..<(firstIndex ?? path.components.count)]))
+        let anchorLength = firstIndex ?? path.components.count
+        anchor = StatePath(Array(path.components[..<anchorLength]))
+        pathBelowAnchor = StatePath(Array(path.components[anchorLength...]))
     }
 
     /// Applies the event's step; returns the path's value before and after it (`nil`: absent)
@@ -71,7 +75,7 @@ public struct PathWalker: Sendable {
     }
 
     private func valueAtPath(_ projection: Projection) -> StateValue? {
-        projection.subtree?[StatePath(Array(path.components.dropFirst(anchor.components.count)))]
+        projection.subtree?[pathBelowAnchor]
     }
 
     /// A projection of a whole value (a keyframe, or a value set at one of the anchor's

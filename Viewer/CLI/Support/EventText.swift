@@ -33,9 +33,7 @@ struct EventText {
 
     private func callSiteColumn(_ event: RecordedEvent) -> String {
         if let column = callSites.column, callSites.line == event.line, callSites.file == event.file { return column }
-        var column = VisibleText.escaped(event.callSite)
-        let missing = Self.callSiteWidth - VisibleText.characterCount(column)
-        if missing > 0 { column += String(repeating: " ", count: missing) }
+        let column = VisibleText.padded(VisibleText.escaped(event.callSite), to: Self.callSiteWidth)
         callSites.file = event.file
         callSites.line = event.line
         callSites.column = column
