@@ -148,7 +148,11 @@ let package = Package(
         ),
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["Rewind", "RewindSamples", "rewind", "TemporaryFiles"],
+            dependencies: [
+                "Rewind", "RewindSamples", "rewind", "TemporaryFiles", "Cycler", "Ricemill", "Unio", "Flask",
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             exclude: ["Golden"]
         ),
         .testTarget(

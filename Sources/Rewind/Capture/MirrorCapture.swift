@@ -11,8 +11,7 @@ extension CaptureSession {
         case .collection:
             return .array(mirror.children.map { capture($0.value, depth: depth + 1) })
         case .set:
-            let elements = mirror.children.map { capture($0.value, depth: depth + 1) }
-            return .array(elements.sorted(by: StateValue.canonicallyOrdered))
+            return ordered(.array(mirror.children.map { capture($0.value, depth: depth + 1) }), isDictionary: false)
         case .dictionary:
             return captureDictionary(mirror, depth: depth)
         case .enum:
@@ -112,7 +111,20 @@ extension CaptureSession {
             }
             return StableOrder.sorted(.object(fields), isDictionary: true)
         }
-        return StableOrder.sorted(.array(entries.flatMap { [$0.key, $0.value] }), isDictionary: true)
+        return ordered(.array(entries.flatMap { [$0.key, $0.value] }), isDictionary: true)
+    }
+
+    /// The tree of an unordered collection in its stable order (see ``StableOrder``). A dictionary
+    /// whose keys are not strings is a flat list of key/value pairs; a pair whose key is text (a
+    /// `String`-backed enum such as `case password`) is redacted by that name like any field.
+    func ordered(_ tree: StateValue, isDictionary: Bool) -> StateValue {
+        let sorted = StableOrder.sorted(tree, isDictionary: isDictionary)
+        guard isDictionary, case .array(var pairs) = sorted, pairs.count.isMultiple(of: 2) else { return sorted }
+        for index in stride(from: 0, to: pairs.count, by: 2) {
+            guard case .string(let key) = pairs[index], options.redaction.redacts(key: key) else { continue }
+            pairs[index + 1] = .opaque(Redaction.redactedLeaf(typeName: pairs[index + 1].shapeName))
+        }
+        return .array(pairs)
     }
 }
 

@@ -20,7 +20,7 @@ struct StateValueEncoder {
         try value.encode(to: NodeEncoder(node: node, session: session, depth: depth, codingPath: []))
         let tree = node.build()
         if let unordered = value as? any UnorderedCollection {
-            return StableOrder.sorted(tree, isDictionary: Self.isDictionary(unordered))
+            return session.ordered(tree, isDictionary: Self.isDictionary(unordered))
         }
         return tree
     }
@@ -85,7 +85,7 @@ struct NodeEncoder: Encoder {
             try value.encode(to: nested)
             let tree = nested.node.build()
             if value is any UnorderedCollection {
-                return StableOrder.sorted(tree, isDictionary: String(describing: T.self).hasPrefix("Dictionary<"))
+                return session.ordered(tree, isDictionary: String(describing: T.self).hasPrefix("Dictionary<"))
             }
             return tree
         })

@@ -11,26 +11,29 @@ public struct CapturedValue: @unchecked Sendable {
 
     /// The value itself.
     public let value: Any
-    /// For a change's new value: where it was written and the state after it, which decide whether
-    /// the redaction rules hide it. Set where the event is made (``Event``'s initializer), so that
-    /// every logger — one a user writes included — gets the same redacted tree.
-    private let change: ChangeContext?
+    /// What decides, besides the value itself, whether the redaction rules hide it: for a change's
+    /// new value, where it was written and the state after it; for a dispatch's input or an
+    /// activity, the name it was sent under (`setPassword`, an input named `apiKey`). Set where the
+    /// event is made (``Event``'s initializer), so that every logger — one a user writes included —
+    /// gets the same redacted tree.
+    private let context: Context?
 
     /// Wraps a value.
     @inline(__always)
     public init(_ value: Any) {
         self.value = value
-        self.change = nil
+        self.context = nil
     }
 
-    private init(_ value: Any, change: ChangeContext) {
+    private init(_ value: Any, context: Context) {
         self.value = value
-        self.change = change
+        self.context = context
     }
 
     /// The value as a ``StateValue`` tree, with secrets redacted: fields by name and ``Secret``
-    /// anywhere inside it, and for a change's new value the value itself when the path it was
-    /// written at is secret (`credentials.token`).
+    /// anywhere inside it; for a change's new value, the value itself when the path it was written
+    /// at is secret (`credentials.token`); for an input or activity, the value itself when the name
+    /// it was sent under is secret (`setPassword`).
     public func tree(options: CaptureOptions = .current) -> StateValue {
         treeAndCapturedState(options: options).value
     }
@@ -43,8 +46,20 @@ public struct CapturedValue: @unchecked Sendable {
     /// caller found them without a capture: the name rules then decide, as for any named path.
     /// `captured` is the value's tree when the caller has built it already.
     func treeAndCapturedState(options: CaptureOptions, resolvedPath: StatePath? = nil, captured: StateValue? = nil) -> (value: StateValue, state: StateValue?) {
+        switch context {
+        case nil:
+            return (captured ?? StateCapture.capture(value, options: options), nil)
+        case .named(let name)? where options.redaction.redacts(key: name):
+            return (.opaque(Redaction.redactedLeaf(typeName: CaptureSession.typeName(of: value))), nil)
+        case .named?:
+            return (captured ?? StateCapture.capture(value, options: options), nil)
+        case .change(let change)?:
+            return changedTree(change, options: options, resolvedPath: resolvedPath, captured: captured)
+        }
+    }
+
+    private func changedTree(_ change: ChangeContext, options: CaptureOptions, resolvedPath: StatePath?, captured: StateValue?) -> (value: StateValue, state: StateValue?) {
         let tree = captured ?? StateCapture.capture(value, options: options)
-        guard let change else { return (tree, nil) }
         var captured: StateValue?
         let visible = options.redaction.visibleChange(at: resolvedPath?.description ?? change.path.description, value: tree) {
             captured = change.state?.tree(options: options)
@@ -55,7 +70,17 @@ public struct CapturedValue: @unchecked Sendable {
 
     /// This value as the new value of a change at `path`, leaving `state` as the state after it.
     func changed(at path: ChangedPath, in state: CapturedValue?) -> CapturedValue {
-        change == nil ? CapturedValue(value, change: ChangeContext(path: path, state: state)) : self
+        context == nil ? CapturedValue(value, context: .change(ChangeContext(path: path, state: state))) : self
+    }
+
+    /// This value as the payload of a dispatch, input, output or activity named `name`.
+    func sent(as name: String) -> CapturedValue {
+        context == nil && !name.isEmpty ? CapturedValue(value, context: .named(name)) : self
+    }
+
+    private enum Context: Sendable {
+        case change(ChangeContext)
+        case named(String)
     }
 
     private final class ChangeContext: Sendable {

@@ -31,11 +31,17 @@ public struct Event: Sendable {
         self.sequence = sequence
         self.time = time
         self.source = source
-        // A change's value is bound to its path here, once: its tree is then redacted for every
-        // logger that asks for it (see ``CapturedValue/tree(options:)``).
-        if case .change(let path, let value, let state) = kind {
+        // A value is bound here, once, to what its redaction depends on besides itself — a change's
+        // path, an input's or activity's name — so that its tree is redacted for every logger that
+        // asks for it (see ``CapturedValue/tree(options:)``).
+        switch kind {
+        case .change(let path, let value, let state):
             self.kind = .change(path: path, value: value.changed(at: path, in: state), state: state)
-        } else {
+        case .willDispatch(let input?):
+            self.kind = .willDispatch(input: input.sent(as: name))
+        case .activity(let value):
+            self.kind = .activity(value.sent(as: name))
+        default:
             self.kind = kind
         }
         self.name = name

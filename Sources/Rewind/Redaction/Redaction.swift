@@ -2,9 +2,17 @@
 /// The rules that decide which fields are secret, applied while state is captured so that no logger,
 /// journal or screen ever receives the value.
 ///
-/// A field is secret when it is wrapped in ``Secret``, or when its name matches one of ``keyNames``.
-/// Names are compared without case, `_` and `-`, and match as a suffix, so `"token"` also covers
-/// `accessToken` and `refresh_token`.
+/// A value is secret when it is wrapped in ``Secret``, or when its *name* is secret. The name rule is
+/// one rule, applied to every name a unit records: fields and keys (dictionary keys, a
+/// `String`-backed enum used as a key), enum cases (`setToken("…")` hides its payload), and the
+/// names of dispatches, inputs, outputs, activities and mixers (their payload is hidden).
+///
+/// **The name rule.** A name is split into words at camel case (`apiKeyHash` → api, key, hash;
+/// `APIKey` → api, key), `_`, `-`, `.`, spaces and digits, and compared without case. It is secret
+/// when a run of its words, written together, is one of ``keyNames`` or that word's plural
+/// (`tokens`, `cookies`); or when the whole name, written without separators, ends with one
+/// (`accesstoken`). So `password` covers `passwordHash`, `userPasswords` and `new_password`, and
+/// `secret` covers `secretKey`; `pin` covers `userPin` but not `isPinned`.
 ///
 /// ```swift
 /// Redaction.current = Redaction.default.adding(["pin", "ssn"])
@@ -55,8 +63,7 @@ public struct Redaction: Sendable, Equatable {
     public func redacts(key: String) -> Bool {
         guard !keyNames.isEmpty else { return false }
         if let known = verdicts.known.withLock({ $0[key] }) { return known }
-        let name = Self.normalised(key)
-        let verdict = keyNames.contains(name) || keyNames.contains { name.hasSuffix($0) }
+        let verdict = Self.matches(key, keyNames)
         verdicts.known.withLock { $0[key] = verdict }
         return verdict
     }
@@ -77,6 +84,23 @@ public struct Redaction: Sendable, Equatable {
     }
 
     private static let processRules = Locked(Redaction.default)
+
+    /// The name rule (see the type's documentation).
+    private static func matches(_ name: String, _ secretWords: Set<String>) -> Bool {
+        let joined = normalised(name)
+        if secretWords.contains(where: { joined.hasSuffix($0) }) { return true }
+        let words = NameWords.split(name)
+        for start in words.indices {
+            var run = ""
+            for word in words[start...] {
+                run += word
+                if secretWords.contains(run) { return true }
+                if run.hasSuffix("s"), secretWords.contains(String(run.dropLast())) { return true }
+                if run.hasSuffix("es"), secretWords.contains(String(run.dropLast(2))) { return true }
+            }
+        }
+        return false
+    }
 
     static func normalised(_ name: String) -> String {
         String(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
