@@ -21,8 +21,18 @@ enum CommandRunner {
     }
 
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        try run(executable: binary, arguments, environment: environment)
+    }
+
+    /// Runs `script` with `/bin/sh` from the repository root, `$REWIND` naming the binary: for
+    /// redirections and limits a test needs around a command.
+    static func runShell(_ script: String) throws -> Result {
+        try run(executable: "/bin/sh", ["-c", script], environment: ["REWIND": binary])
+    }
+
+    private static func run(executable: String, _ arguments: [String], environment: [String: String]) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
         var env = ProcessInfo.processInfo.environment

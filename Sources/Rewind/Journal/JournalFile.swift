@@ -21,10 +21,17 @@ final class JournalFile {
         self.path = path
         self.sizeLimit = sizeLimit
         // O_NOFOLLOW: a link planted at the path cannot redirect the recording (or truncate the
-        // file it points at). O_EXCL: an earlier recording is not lost by accident.
-        let flags = O_CREAT | O_WRONLY | O_CLOEXEC | O_NOFOLLOW | (replaceExisting ? O_TRUNC : O_EXCL)
+        // file it points at). O_EXCL: an earlier recording is not lost by accident. O_NONBLOCK:
+        // a FIFO at the path fails at once instead of waiting for a reader (no effect on files).
+        let flags = O_CREAT | O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (replaceExisting ? O_TRUNC : O_EXCL)
         let opened = open(path, flags, 0o600)
         guard opened >= 0 else { throw JournalWriteError(path: path, operation: "create", code: errno) }
+        var status = stat()
+        guard fstat(opened, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(opened)
+            // A device or FIFO opened through replaceExisting: its mode is never changed.
+            throw JournalWriteError(path: path, operation: "create", code: ENOTSUP)
+        }
         descriptor = opened
         // A file that already existed keeps its mode through O_TRUNC; recordings are private.
         fchmod(descriptor, 0o600)
@@ -115,6 +122,7 @@ public struct JournalWriteError: Error, CustomStringConvertible, Equatable {
         switch (operation, code) {
         case ("create", EEXIST): "cannot create journal '\(path)': a file is already there (set JournalConfiguration.replaceExisting to replace it)"
         case ("create", ELOOP): "cannot create journal '\(path)': it is a symbolic link, and journals are never written through one"
+        case ("create", ENOTSUP): "cannot create journal '\(path)': it is not a regular file"
         default: "cannot \(operation) journal '\(path)': \(String(cString: strerror(code)))"
         }
     }

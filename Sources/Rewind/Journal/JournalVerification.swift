@@ -39,18 +39,28 @@ extension JournalReader {
         )
     }
 
-    /// Writes a clean journal at `output` (replacing a file there, never through a symbolic link)
-    /// holding every block that reads back intact (blocks are
+    /// Writes a clean journal at `output` holding every block that reads back intact (blocks are
     /// self-contained, so they are copied as they are), with a fresh index. Returns what was lost.
+    ///
+    /// The journal is written beside `output` and moved into place once complete, so a failure
+    /// leaves `output` as it was; `output` must be a regular file or absent (never a symbolic link,
+    /// a device or a FIFO).
     public func recover(to output: String) throws -> JournalVerification {
         let walk = try JournalReader(path: path, ignoringIndex: true)
-        let file = try JournalFile(path: output, header: header, replaceExisting: true)
-        for block in walk.blocks {
-            let bytes = walk.readBytes(at: block.offset + JournalFormat.frameHeaderLength, count: block.compressedLength)
-            let sources = block.sources.keys.sorted().compactMap { walk.source($0) }
-            try file.append(frame: block.frame, payload: bytes, sources: sources, summaries: block.sources)
+        let replacement = try FileReplacement(destination: output)
+        do {
+            let file = try JournalFile(path: replacement.temporaryPath, header: header, replaceExisting: false)
+            for block in walk.blocks {
+                let bytes = walk.readBytes(at: block.offset + JournalFormat.frameHeaderLength, count: block.compressedLength)
+                let sources = block.sources.keys.sorted().compactMap { walk.source($0) }
+                try file.append(frame: block.frame, payload: bytes, sources: sources, summaries: block.sources)
+            }
+            try file.finish(level: 1)
+        } catch {
+            replacement.discard()
+            throw FileReplacementError(path: output, reason: "\(error)")
         }
-        try file.finish(level: 1)
+        try replacement.moveIntoPlace()
         return try verify()
     }
 }

@@ -112,23 +112,43 @@ public final class Replay {
     /// journal then replaces the old one. This is how a fixture is updated when its replay diverges
     /// on purpose (snapshot testing's record mode).
     ///
-    /// The walk does not stop at divergences; steps that cannot be re-sent are put back as in a
-    /// check, and the new journal records those restores as commits. Only the bound units are
-    /// recorded (units they drive are not). A journal with made-up times (a fixture) is re-recorded
+    /// What it writes: the events the bound units make now, nothing else. The walk does not stop at
+    /// divergences; steps that cannot be re-sent are put back as in a check, and the new journal
+    /// records those restores as commits. A journal with made-up times (a fixture) is re-recorded
     /// with made-up times.
+    ///
+    /// What it never does: leave a damaged or missing journal. The new journal is written beside the
+    /// old one and renamed over it once complete (an atomic replace); two re-records of one journal
+    /// in one process run one after the other. A source of the old journal that no unit is bound to
+    /// (a unit the bound ones drive) would not be in the new one: unless
+    /// `droppingUnboundSources` says that is intended, the re-record is refused, naming them.
     ///
     /// - Returns: the report of the walk (its divergences are the changes now recorded).
     @discardableResult
-    public func rerecord() throws(ReplayError) -> ReplayReport {
+    public func rerecord(droppingUnboundSources: Bool = false) throws(ReplayError) -> ReplayReport {
+        let unbound = reader.sources.map(\.source).filter { targets[$0.instanceID] == nil }
+        if !unbound.isEmpty, !droppingUnboundSources {
+            let names = unbound.map { "\($0.typeName)#\($0.instanceID)" }.joined(separator: ", ")
+            throw .cannotRecord("re-recording \(reader.path) would drop the recorded events of \(names), which no unit is bound to; bind them too, or re-record with droppingUnboundSources: true")
+        }
+        return try Self.rerecording.serialised(reader.path) { () throws(ReplayError) -> ReplayReport in
+            try rerecordNow()
+        }
+    }
+
+    /// The re-records running in this process, by journal.
+    private static let rerecording = PathLocks()
+
+    private func rerecordNow() throws(ReplayError) -> ReplayReport {
         var configuration = JournalConfiguration()
-        configuration.replaceExisting = true
         configuration.deterministic = reader.header.createdMonotonicNanoseconds == 0
-        let temporaryPath = reader.path + ".rerecording"
+        let replacement: FileReplacement
         let logger: JournalLogger
         do {
-            logger = try JournalLogger(path: temporaryPath, configuration: configuration)
+            replacement = try FileReplacement(destination: reader.path)
+            logger = try JournalLogger(path: replacement.temporaryPath, configuration: configuration)
         } catch {
-            throw .cannotRecord(error.description)
+            throw .cannotRecord("\(error)")
         }
         let units = targets.sorted { $0.key < $1.key }.map(\.value)
         for unit in units { unit.set(logger: logger) }
@@ -138,14 +158,14 @@ public final class Replay {
             try logger.flush()
         } catch {
             logger.close()
-            try? FileManager.default.removeItem(atPath: temporaryPath)
+            replacement.discard()
             throw .cannotRecord(error.description)
         }
         logger.close()
-        guard rename(temporaryPath, reader.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: temporaryPath)
-            throw .cannotRecord("cannot replace \(reader.path): \(reason)")
+        do {
+            try replacement.moveIntoPlace()
+        } catch {
+            throw .cannotRecord(error.description)
         }
         return report
     }

@@ -23,7 +23,7 @@ public protocol ReplayTarget: AnyObject {
     func replay(_ input: RecordedInput) throws -> Bool
 
     /// Sends the unit's events to `logger` (`nil`: back to the default), as the framework's own
-    /// `set(logger:)` does: ``Replay/rerecord()`` records the live units through it.
+    /// `set(logger:)` does: ``Replay/rerecord(droppingUnboundSources:)`` records the live units through it.
     func set(logger: (any CycleLogging)?)
 }
 

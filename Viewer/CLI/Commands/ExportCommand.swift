@@ -61,14 +61,7 @@ struct ExportCommand: ParsableCommand {
         }
         if let output { try JournalOpening.refuseToOverwrite(file, with: output) }
         let reader = try JournalOpening.open(file)
-        let out: Output
-        if let output {
-            let descriptor = open(output, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw CommandFailure("cannot write \(VisibleText.escaped(output)): \(String(cString: strerror(errno)))") }
-            out = Output(descriptor: descriptor)
-        } else {
-            out = Output()
-        }
+        let out = try output.map(Output.init(file:)) ?? Output()
         var timeline = StateWalker()
         if format == .json {
             out.line("{\"format_version\":\(reader.header.formatVersion),\"writer\":\(JSONText.string(reader.header.writerVersion)),\"events\":[")
@@ -83,7 +76,7 @@ struct ExportCommand: ParsableCommand {
         }
         if format == .json { out.line("]}") }
         progress.finish()
-        out.flush()
+        out.finish()
         JournalOpening.warnAboutDamage(in: reader)
     }
 }

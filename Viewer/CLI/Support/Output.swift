@@ -6,17 +6,55 @@ import Rewind
 ///
 /// Every line passes ``VisibleText/terminalSafe(_:)`` on its way out: whatever a command forgot to
 /// escape, nothing it writes can act on a terminal except its own colours.
+///
+/// A write that fails (a full disk, `> /dev/full`) ends the command with exit 2 and one line naming
+/// the output and the error; an `-o` file (``init(file:)``) is written beside its destination and
+/// moved into place only by ``finish()``, so a failed command leaves no half-written file.
 final class Output {
     let style: TerminalStyle
     private var buffer: [UInt8] = []
     private let descriptor: Int32
+    /// What the error line calls the output.
+    private let name: String
+    /// For an `-o` file: where its content goes until ``finish()``.
+    private let replacement: FileReplacement?
+    private var isFinished = false
 
     /// Output to `descriptor`, coloured by `style` (by default: on a terminal without `NO_COLOR`).
     init(descriptor: Int32 = STDOUT_FILENO, style: TerminalStyle? = nil) {
         self.descriptor = descriptor
         self.style = style ?? TerminalStyle.automatic(for: descriptor)
+        self.name = "standard output"
+        self.replacement = nil
         // A closed pipe must end the command quietly, not kill it with SIGPIPE mid-line.
         signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Output to the file at `path` (never coloured), which appears only when ``finish()`` is
+    /// called. `path` must be a regular file or absent: a device, FIFO or symbolic link is refused.
+    init(file path: String) throws {
+        do {
+            let replacement = try FileReplacement(destination: path)
+            descriptor = try replacement.createTemporary()
+            self.replacement = replacement
+        } catch {
+            throw CommandFailure(VisibleText.escaped(error.description))
+        }
+        style = TerminalStyle(usesColor: false)
+        name = VisibleText.escaped(path)
+    }
+
+    /// Writes what is buffered and, for a file, moves it into place.
+    func finish() {
+        flush()
+        guard let replacement, !isFinished else { return }
+        isFinished = true
+        do {
+            try replacement.sync(descriptor)
+            try replacement.moveIntoPlace()
+        } catch {
+            Self.fail(VisibleText.escaped(error.description))
+        }
     }
 
     /// Writes one line (a newline is added).
@@ -36,22 +74,38 @@ final class Output {
         if buffer.count >= 64 * 1024 { flush() }
     }
 
-    /// Writes what is buffered; exits quietly with success if the reader has gone.
+    /// Writes what is buffered; exits quietly with success if the reader of standard output has
+    /// gone, and with exit 2 and one line if the write fails otherwise.
     func flush() {
         var written = 0
         while written < buffer.count {
             let result = buffer.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
             if result < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE { exit(ExitStatus.success) }
-                break
+                let code = errno
+                if code == EINTR { continue }
+                if code == EPIPE, replacement == nil { exit(ExitStatus.success) }
+                replacement?.discard()
+                Self.fail("cannot write \(name): \(String(cString: strerror(code)))")
             }
             written += result
         }
         buffer.removeAll(keepingCapacity: true)
     }
 
-    deinit { flush() }
+    deinit {
+        flush()
+        // An `-o` file never finished (the command failed) is not left behind.
+        if let replacement, !isFinished {
+            close(descriptor)
+            replacement.discard()
+        }
+    }
+
+    /// Ends the command: one line on standard error, exit 2.
+    private static func fail(_ message: String) -> Never {
+        error("rewind: \(message)")
+        exit(ExitStatus.badInput)
+    }
 
     /// Writes one line to standard error at once.
     static func error(_ text: String) {

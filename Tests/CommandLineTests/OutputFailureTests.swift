@@ -1,0 +1,74 @@
+import Foundation
+import TemporaryFiles
+import Testing
+
+/// Output errors are never silent, and outputs are only ever regular files written whole.
+@Suite("Output failures")
+struct OutputFailureTests {
+    static let journal = "Fixtures/todo.rewind"
+
+    @Test("a command whose standard output fails (/dev/full) exits 2 with one line naming the output", arguments: [
+        ["log", journal], ["log", journal, "--json"], ["export", journal, "--format", "json"], ["info", journal],
+        ["show", journal, "--at", "5"], ["verify", journal],
+    ])
+    func standardOutputFull(arguments: [String]) throws {
+        let result = try CommandRunner.runShell("\"$REWIND\" \(arguments.joined(separator: " ")) > /dev/full")
+        #expect(result.status == 2, "\(arguments)")
+        #expect(result.standardError == "rewind: cannot write standard output: No space left on device\n", "\(arguments)")
+    }
+
+    @Test("export -o onto a disk that fills up exits 2 and leaves no half-written file, nor a changed one")
+    func exportOntoFullDisk() throws {
+        let directory = TemporaryDirectory()
+        let fresh = directory.file("fresh.json"), existing = directory.file("existing.json")
+        try "earlier export\n".write(toFile: existing, atomically: true, encoding: .utf8)
+        // A file-size limit of 8 KiB stands in for a full disk: writes past it fail with EFBIG.
+        for output in [fresh, existing] {
+            let result = try CommandRunner.runShell("ulimit -f 8; trap '' XFSZ; \"$REWIND\" export \(Self.journal) --format json -o \(output)")
+            #expect(result.status == 2)
+            #expect(result.standardError.hasPrefix("rewind: cannot write \(output): File too large"), "\(result.standardError)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: fresh))
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "earlier export\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["existing.json"], "no partial file is left beside it")
+    }
+
+    @Test("export -o and recover -o refuse devices, FIFOs and symbolic links, and never change their mode", arguments: ["export", "recover"])
+    func onlyRegularFiles(command: String) throws {
+        let directory = TemporaryDirectory()
+        let target = directory.file("target.json")
+        try "kept\n".write(toFile: target, atomically: true, encoding: .utf8)
+        let link = directory.file("link.json")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let fifo = directory.file("fifo")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        var before = stat()
+        stat("/dev/null", &before)
+        let format = command == "export" ? ["--format", "json"] : []
+        for (output, what) in [("/dev/null", "it is a character device, not a regular file"), (fifo, "it is a FIFO, not a regular file"),
+                               (link, "it is a symbolic link, and outputs are never written through one")] {
+            let result = try CommandRunner.run([command, Self.journal] + format + ["-o", output])
+            #expect(result.status == 2, "\(command) -o \(output)")
+            #expect(result.standardError == "rewind: cannot write \(output): \(what)\n")
+        }
+        var after = stat()
+        stat("/dev/null", &after)
+        #expect(after.st_mode == before.st_mode, "/dev/null keeps its mode")
+        var fifoStatus = stat()
+        stat(fifo, &fifoStatus)
+        #expect(fifoStatus.st_mode & 0o777 == 0o644)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "kept\n")
+    }
+
+    @Test("export -o writes the whole document, private to its owner")
+    func exportWritesWhole() throws {
+        let directory = TemporaryDirectory()
+        let output = directory.file("todo.json")
+        let result = try CommandRunner.run(["export", Self.journal, "--format", "json", "-o", output])
+        #expect(result.status == 0)
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any]
+        #expect((document?["events"] as? [Any])?.isEmpty == false)
+        let attributes = try FileManager.default.attributesOfItem(atPath: output)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+}
