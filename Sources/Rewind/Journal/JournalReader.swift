@@ -173,12 +173,16 @@ public final class JournalReader: @unchecked Sendable {
 
     /// The state of a source after step `sequence`: its last state record at or before that step,
     /// rebuilt from the block's keyframe and the diffs after it, with the changes recorded since
-    /// inside a commit applied (see ``StateStep``) — so after a change step the state holds the
-    /// change. Where such a change cannot be applied (its path was not recorded whole), the state
-    /// is the one its commit ended with. `nil` if the source has no state by then (or it was in a
-    /// damaged block).
+    /// inside a commit applied — by the one rule of ``StateFold``. `nil` if the source has no state
+    /// by then (or it was in a damaged block).
     public func state(of sourceID: UInt64, at sequence: UInt64) throws(JournalReadError) -> StateValue? {
-        // Changes found in later blocks before any state: applied once an earlier block gives one.
+        try stateFold(of: sourceID, at: sequence).current
+    }
+
+    /// The fold of a source's state after step `sequence` (see ``state(of:at:)``): with the recorded
+    /// state too, so that a ``StateWalker`` can go on from there.
+    public func stateFold(of sourceID: UInt64, at sequence: UInt64) throws(JournalReadError) -> StateFold {
+        // Steps found in later blocks before any keyframe: applied once an earlier block gives one.
         var laterSteps: [[StateStep]] = []
         var index = lastBlock(startingAtOrBefore: sequence)
         while let current = index, current >= 0 {
@@ -186,44 +190,16 @@ public final class JournalReader: @unchecked Sendable {
             if let summary = block.sources[sourceID], summary.firstSequence <= sequence {
                 let steps = try stateSteps(of: sourceID, through: sequence, inBlock: current)
                 if let start = steps.lastIndex(where: \.isKeyframe) {
-                    // Records chain from the keyframe (each diff was made from the state after the
-                    // record before it); changes since the last record go on top.
-                    var recorded: StateValue?
-                    var changes: [StateStep] = []
-                    for step in steps[start...] {
-                        if case .record = step {
-                            recorded = step.applied(to: recorded)
-                            changes = []
-                        } else {
-                            changes.append(step)
-                        }
-                    }
-                    var state = recorded
-                    for change in changes + laterSteps.reversed().joined() {
-                        guard let next = change.applied(to: state) else {
-                            return try commitResult(of: sourceID, after: sequence) ?? state
-                        }
-                        state = next
-                    }
-                    return state
+                    var fold = StateFold()
+                    for step in steps[start...] { fold.apply(step) }
+                    for step in laterSteps.reversed().joined() { fold.apply(step) }
+                    return fold
                 }
                 if !steps.isEmpty { laterSteps.append(steps) }
             }
             index = current == 0 ? nil : current - 1
         }
-        return nil
-    }
-
-    /// The state a source's open commit ends with: its next state record after `sequence`, looked
-    /// for in the next few blocks (a commit's didMutate follows its changes closely).
-    private func commitResult(of sourceID: UInt64, after sequence: UInt64) throws(JournalReadError) -> StateValue? {
-        guard let first = lastBlock(startingAtOrBefore: sequence) else { return nil }
-        for index in first..<min(blocks.count, first + 4) where blocks[index].sources[sourceID] != nil {
-            if let closing = try events(inBlock: index).first(where: { $0.source.instanceID == sourceID && $0.sequence > sequence && $0.carriesState }) {
-                return try state(of: sourceID, at: closing.sequence)
-            }
-        }
-        return nil
+        return StateFold()
     }
 
     /// One block's state steps for a source up to `sequence`, from the cached events when the

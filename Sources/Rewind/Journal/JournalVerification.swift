@@ -10,11 +10,29 @@ public struct JournalVerification: Sendable, Equatable {
     /// with the blocks).
     public var indexProblem: String?
 
+    /// Steps whose state cannot be rebuilt although their blocks read back: a state diff that does
+    /// not apply to the state before it, or that has no state to apply to. Such a journal was
+    /// altered (the writer makes every diff from the very state before it).
+    public var unbuildableStates: [UnbuildableState] = []
+
     /// How many events the damaged stretches held, as far as their frames said.
     public var lostEventCount: Int { damage.lostEventCount }
 
-    /// Whether the journal is entirely sound.
-    public var isClean: Bool { damage.isEmpty && indexProblem == nil }
+    /// Whether the journal is entirely sound: every block reads back, the index agrees, and every
+    /// step's state can be rebuilt.
+    public var isClean: Bool { damage.isEmpty && indexProblem == nil && unbuildableStates.isEmpty }
+}
+
+/// A step whose state cannot be rebuilt (see ``JournalVerification/unbuildableStates``).
+public struct UnbuildableState: Sendable, Equatable, CustomStringConvertible {
+    /// The step.
+    public var sequence: UInt64
+    /// Its source, as the journal names it.
+    public var source: String
+    /// Why.
+    public var reason: String
+
+    public var description: String { "step #\(sequence) (\(source)): \(reason)" }
 }
 
 extension JournalReader {
@@ -35,8 +53,30 @@ extension JournalReader {
             }
         }
         return JournalVerification(
-            goodBlocks: walk.blocks.count, goodEvents: walk.eventCount, damage: walk.damage, indexProblem: indexProblem
+            goodBlocks: walk.blocks.count, goodEvents: walk.eventCount, damage: walk.damage, indexProblem: indexProblem,
+            unbuildableStates: Self.unbuildableStates(in: walk)
         )
+    }
+
+    /// Folds every source's state through the readable events (``StateFold``) and lists the state
+    /// records that do not apply. After damage, a source's diffs until its next keyframe have
+    /// nothing to apply to: that loss is the damage's, already reported, and not listed again.
+    private static func unbuildableStates(in walk: JournalReader) -> [UnbuildableState] {
+        var folds: [UInt64: StateFold] = [:]
+        var problems: [UnbuildableState] = []
+        let damaged = !walk.damage.isEmpty
+        for event in walk.events() {
+            guard let record = event.stateRecord else { continue }
+            let id = event.source.instanceID
+            var fold = folds.removeValue(forKey: id) ?? StateFold()
+            let hadState = fold.recorded != nil
+            if !fold.apply(.record(record)), hadState || !damaged {
+                let reason = hadState ? "its state diff does not apply to the state before it" : "its state diff has no state before it to apply to"
+                problems.append(UnbuildableState(sequence: event.sequence, source: event.source.description, reason: reason))
+            }
+            folds[id] = fold
+        }
+        return problems
     }
 
     /// Writes a clean journal at `output` holding every block that reads back intact (blocks are

@@ -49,7 +49,8 @@ extension RecordedEvent {
 }
 
 /// Follows every source's state through a journal's events in order, for readers that need the state
-/// after each step (blame, export, diffs of two recordings, the viewer's rows).
+/// after each step (blame, export, diffs of two recordings, the viewer's rows), by the one rule of
+/// ``StateFold``.
 ///
 /// ```swift
 /// var walker = StateWalker()
@@ -58,40 +59,38 @@ extension RecordedEvent {
 /// }
 /// ```
 public struct StateWalker: Sendable {
-    /// Each source's state as its state records left it: what the next diff applies to.
-    private var recorded: [UInt64: StateValue] = [:]
-    /// Each source's state after the last event applied: the recorded state with the changes
-    /// made since (inside a commit) on top.
-    public private(set) var states: [UInt64: StateValue] = [:]
+    private var folds: [UInt64: StateFold]
 
-    /// A walker that starts from these states (empty: before the first event).
+    /// Each source's state after the last event applied.
+    public var states: [UInt64: StateValue] { folds.compactMapValues(\.current) }
+
+    /// A walker that starts from these states, each known whole (empty: before the first event).
     public init(states: [UInt64: StateValue] = [:]) {
-        self.recorded = states
-        self.states = states
+        folds = states.mapValues { StateFold(state: $0) }
+    }
+
+    /// A walker that starts from the folds a reader rebuilt (``JournalReader/stateFold(of:at:)``).
+    public init(folds: [UInt64: StateFold]) {
+        self.folds = folds
     }
 
     /// Applies the event's step; returns its source's state before and after it when the event moves
-    /// the state. A change that does not apply (see ``StateStep/applied(to:)``) leaves the state as
-    /// it was: the commit's own state record, which follows, brings it up to date.
+    /// the state (see ``StateFold`` for when a step does not).
     @discardableResult
     public mutating func advance(_ event: RecordedEvent) -> (before: StateValue?, after: StateValue)? {
         guard let step = event.stateStep else { return nil }
         let id = event.source.instanceID
-        let before = states[id]
-        let after: StateValue?
-        if case .record = step {
-            after = step.applied(to: recorded[id])
-            recorded[id] = after
-        } else {
-            after = step.applied(to: before)
-        }
-        guard let after else { return nil }
-        states[id] = after
+        var fold = folds.removeValue(forKey: id) ?? StateFold()
+        let before = fold.current
+        let moved = fold.apply(step)
+        let after = fold.current
+        folds[id] = fold
+        guard moved, let after else { return nil }
         return (before, after)
     }
 
     /// A source's state now, if it has one.
     public func state(of source: UInt64) -> StateValue? {
-        states[source]
+        folds[source]?.current
     }
 }

@@ -26,7 +26,9 @@ struct ReplayRun {
     let stopsAtDivergence: Bool
 
     private var report = ReplayReport()
-    private var recordedStates: [UInt64: StateValue] = [:]
+    /// Each bound source's recorded state, by the one fold (``StateFold``); replay compares the
+    /// states the records left (``StateFold/recorded``).
+    private var recordedStates: [UInt64: StateFold] = [:]
     /// Each unit's live state when it was last compared or put back: a unit whose state has not moved
     /// since did not produce the step being checked.
     private var lastCheckedLive: [UInt64: StateValue] = [:]
@@ -59,7 +61,7 @@ struct ReplayRun {
             }
             let id = event.source.instanceID
             guard let target = targets[id] else { continue }
-            if let record = event.stateRecord { recordedStates[id] = StateStep.record(record).applied(to: recordedStates[id]) }
+            if let step = event.stateStep { recordedStates[id, default: StateFold()].apply(step) }
             handle(event, target: target)
             if stopsAtDivergence, report.divergence != nil || report.invariantViolation != nil { break }
         }
@@ -70,7 +72,7 @@ struct ReplayRun {
         let id = event.source.instanceID
         switch event.kind {
         case .created:
-            guard let recorded = recordedStates[id] else { return }
+            guard let recorded = recordedStates[id]?.recorded else { return }
             let problems = SchemaProblem.differences(recorded: recorded, live: target.currentState())
             report.schemaProblems += problems
             excludedPaths[id] = problems.compactMap { try? StatePath(parsing: $0.path) }
@@ -150,7 +152,7 @@ struct ReplayRun {
     /// Puts the recorded state back, listing the step, unless the live unit already has it.
     private mutating func putBack(_ event: RecordedEvent, target: ReplayTarget, because reason: RestoredStep.Reason) {
         let id = event.source.instanceID
-        guard let recorded = recordedStates[id] else { return }
+        guard let recorded = recordedStates[id]?.recorded else { return }
         let excluded = excludedPaths[id] ?? []
         let live = target.currentState()
         let expected = recorded.removing(excluded)
@@ -172,7 +174,7 @@ struct ReplayRun {
     }
 
     private func matches(_ id: UInt64, live: StateValue) -> Bool {
-        guard let recorded = recordedStates[id] else { return true }
+        guard let recorded = recordedStates[id]?.recorded else { return true }
         let excluded = excludedPaths[id] ?? []
         return recorded.removing(excluded) == live.removing(excluded)
     }
@@ -185,7 +187,7 @@ struct ReplayRun {
     private mutating func compare(_ event: RecordedEvent, live current: StateValue) {
         let id = event.source.instanceID
         lastCheckedLive[id] = current
-        guard let recorded = recordedStates[id] else { return }
+        guard let recorded = recordedStates[id]?.recorded else { return }
         report.statesCompared += 1
         let excluded = excludedPaths[id] ?? []
         let expected = recorded.removing(excluded)

@@ -83,7 +83,9 @@ struct InfoCommand: ParsableCommand {
             let count = verification.damage.count
             return "damaged: \(count) region\(count == 1 ? "" : "s") unreadable, \(lost) events lost; run 'rewind verify'"
         }
-        return verification.indexProblem.map { "blocks intact; \($0)" } ?? "clean"
+        if let problem = verification.indexProblem { return "blocks intact; \(problem)" }
+        let count = verification.unbuildableStates.count
+        return "blocks intact; \(count) step\(count == 1 ? "'s" : "s'") state cannot be rebuilt; run 'rewind verify'"
     }
 
     static func bytes(_ count: Int) -> String {

@@ -23,6 +23,8 @@ struct VerifyCommand: ParsableCommand {
         output.line("\(name): damaged")
         for damage in report.damage { output.line("  \(damage)") }
         if let problem = report.indexProblem { output.line("  index: \(problem)") }
+        for problem in report.unbuildableStates.prefix(20) { output.line("  state: \(VisibleText.escaped(problem.description))") }
+        if report.unbuildableStates.count > 20 { output.line("  state: \(report.unbuildableStates.count - 20) more steps whose state cannot be rebuilt") }
         output.line("  readable: \(report.goodBlocks) blocks, \(report.goodEvents) events; 'rewind recover \(name) -o OUT' writes a clean copy")
         output.flush()
         throw ExitCode(ExitStatus.no)

@@ -123,8 +123,11 @@ extension Timeline {
         guard filter == nil, let first = rows.first?.position, let last = rows.last?.position, last - first < 5_000 else { return }
         let changed = Set(rows.compactMap { $0.event?.kind == .change ? $0.event?.source.instanceID : nil })
         guard !changed.isEmpty, let firstEvent = rows.first?.event else { return }
-        var walker = StateWalker(states: Dictionary(uniqueKeysWithValues: changed.compactMap { id in
-            state(of: id, before: firstEvent.sequence).map { (id, $0) }
+        // The folds, not only the states: a walk that starts inside a commit applies the commit's
+        // diff to the recorded state, not to the state with the commit's changes on top.
+        var walker = StateWalker(folds: Dictionary(uniqueKeysWithValues: changed.compactMap { id in
+            guard firstEvent.sequence > 0, let fold = try? reader.stateFold(of: id, at: firstEvent.sequence - 1) else { return nil }
+            return (id, fold)
         }))
         var rowIndex = 0
         for position in first...last {

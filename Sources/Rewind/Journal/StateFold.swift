@@ -1,0 +1,45 @@
+/// One source's state folded through its steps: the one rule every reader of a journal uses for
+/// "the state after a step" — `show`, `diff`, `export`, `blame`, replay, the viewer and the
+/// OpenTelemetry export all fold through this type (directly, through ``StateWalker``, or, for
+/// blame's projection, through ``PathWalker``, which follows the same rule).
+///
+/// - A state record sets the state: a keyframe whole, a diff applied to the state the previous
+///   record left (``recorded``) — each diff was made from exactly that state.
+/// - A change recorded inside a commit (no record of its own) is applied on top (``current``), so
+///   the state after a change step holds that change.
+/// - **The failure rule.** A change that does not apply (a place the recording could not name, a
+///   value set to `nil`; see ``StateStep/applied(to:)``) leaves the state as it was; the commit's
+///   record, which follows, brings it up to date. A diff that does not apply means the file was
+///   altered: the source has no state until its next keyframe, since no state is better than a
+///   wrong one.
+public struct StateFold: Sendable, Equatable {
+    /// The state as the source's state records left it: what the next diff applies to.
+    public private(set) var recorded: StateValue?
+    /// The state after the last step: ``recorded`` with the changes made since on top.
+    public private(set) var current: StateValue?
+
+    /// A fold that starts from a state known whole (or from none).
+    public init(state: StateValue? = nil) {
+        recorded = state
+        current = state
+    }
+
+    /// A fold that starts from both of its states, as another fold left them.
+    public init(recorded: StateValue?, current: StateValue?) {
+        self.recorded = recorded
+        self.current = current
+    }
+
+    /// Applies one step; returns whether the state moved (its new value is ``current``).
+    @discardableResult
+    public mutating func apply(_ step: StateStep) -> Bool {
+        if case .record = step {
+            recorded = step.applied(to: recorded)
+            current = recorded
+            return recorded != nil
+        }
+        guard let changed = step.applied(to: current) else { return false }
+        current = changed
+        return true
+    }
+}

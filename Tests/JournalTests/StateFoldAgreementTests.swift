@@ -1,0 +1,95 @@
+import Foundation
+@testable import Rewind
+import RewindViewer
+import Testing
+
+/// One answer everywhere: every consumer of a journal's states — `show` and `diff` (the reader),
+/// `export`, recording diffs and OpenTelemetry (``StateWalker``), `blame` (``PathWalker``) and the
+/// viewer's state pane (``Timeline``) — gives the same state at every step.
+@Suite("One state at every step")
+struct StateFoldAgreementTests {
+    static let fixtures = ["counter", "todo", "demo", "flask", "ricemill", "unio", "todo-format-1", "demo-truncated-index"]
+
+    /// Checks every consumer at every step of the journal at `path`; returns how many steps it checked.
+    static func checkAgreement(_ path: String) throws -> Int {
+        let reader = try JournalReader(path: path)
+        let timeline = Timeline(reader: reader)
+        let events = reader.allEvents()
+        var walker = StateWalker()
+        // Blame's walker on every top-level field and on the first element of every list.
+        var paths: Set<StatePath> = []
+        for event in events {
+            guard let state = try reader.state(of: event.source.instanceID, at: event.sequence), case .object(let fields) = state else { continue }
+            for (key, value) in fields {
+                paths.insert(StatePath([.key(key)]))
+                if case .array(let elements) = value, !elements.isEmpty { paths.insert(StatePath([.key(key), .index(0)])) }
+            }
+        }
+        var pathWalkers = paths.map { PathWalker(path: $0) }
+        var checked = 0
+        for event in events {
+            let id = event.source.instanceID
+            walker.advance(event)
+            let pathAnswers = pathWalkers.indices.map { pathWalkers[$0].advance(event) }
+            guard event.stateStep != nil else { continue }
+            let walked = walker.state(of: id)
+            let read = try reader.state(of: id, at: event.sequence)
+            #expect(read == walked, "\(path) step \(event.sequence): show and export disagree")
+            #expect(timeline.state(of: id, at: event.sequence) == read, "\(path) step \(event.sequence): the viewer and show disagree")
+            for (index, answer) in pathAnswers.enumerated() {
+                guard let answer else { continue }
+                #expect(answer.new == walked?[pathWalkers[index].path], "\(path) step \(event.sequence): blame of \(pathWalkers[index].path) disagrees")
+            }
+            checked += 1
+        }
+        return checked
+    }
+
+    @Test("every fixture: show, export, blame and the viewer agree at every step", arguments: fixtures)
+    func fixture(name: String) throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/\(name).rewind").path
+        #expect(try Self.checkAgreement(path) > 0)
+    }
+
+    @Test("random journals: show, export, blame and the viewer agree at every step", arguments: 1...4 as ClosedRange<UInt64>)
+    func random(seed: UInt64) throws {
+        let directory = TemporaryDirectory()
+        let file = directory.file("board-\(seed).rewind")
+        _ = try JournalRandomAccessTests.record(to: file, steps: 300, seed: seed)
+        #expect(try Self.checkAgreement(file) > 0)
+    }
+
+    @Test("the demo's chained mix: the item appended inside the commit is in the state from its change step on")
+    func appendInsideCommit() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/demo.rewind").path
+        let reader = try JournalReader(path: path)
+        let feed = try #require(reader.sources.first { $0.source.label == "feed" })
+        let state = try #require(try reader.state(of: feed.source.instanceID, at: 248))
+        #expect(state[try StatePath(parsing: "items")] == .array([.string("hello")]))
+        #expect(state[try StatePath(parsing: "info.nest.foo")] == .string("mutated"))
+        let before = try #require(try reader.state(of: feed.source.instanceID, at: 246))
+        #expect(before[try StatePath(parsing: "items")] == .array([]))
+    }
+}
+
+extension StateFoldAgreementTests {
+    @Test("verify is clean only when every step's state reads back: a diff that does not apply is reported")
+    func verifyRebuildsStates() throws {
+        let directory = TemporaryDirectory()
+        var sound = CraftedJournal()
+        sound.commit(.keyframe(.object(["count": .integer(1)])))
+        sound.commit(.diff(StateDiff(changes: [StateChange(path: StatePath([.key("count")]), operation: .changed(from: .integer(1), to: .integer(2)))])))
+        #expect(try JournalReader(path: sound.write(in: directory, named: "sound.rewind")).verify().unbuildableStates == [])
+
+        var altered = CraftedJournal()
+        altered.commit(.keyframe(.object(["count": .integer(1)])))
+        altered.commit(.diff(StateDiff(changes: [StateChange(path: StatePath([.key("missing")]), operation: .removed(.null))])))
+        altered.append(.created)
+        let report = try JournalReader(path: altered.write(in: directory, named: "altered.rewind")).verify()
+        #expect(report.damage.isEmpty, "every block reads back")
+        #expect(!report.isClean)
+        #expect(report.unbuildableStates.map(\.description) == ["step #2 (Crafted#1): its state diff does not apply to the state before it"])
+    }
+}
