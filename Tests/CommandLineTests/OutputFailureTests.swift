@@ -72,3 +72,28 @@ struct OutputFailureTests {
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }
 }
+
+/// Journal paths that are not journal files get one clear line and exit 2, at once.
+@Suite("Paths that are not journals")
+struct NonJournalPathTests {
+    @Test("a FIFO and a device are named for what they are; nothing waits on them")
+    func nonRegularFiles() throws {
+        let directory = TemporaryDirectory()
+        let fifo = directory.file("pipe.rewind")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (path, kind) in [(fifo, "a FIFO"), ("/dev/zero", "a character device")] {
+            for command in [["info", path], ["log", path], ["verify", path], ["show", path, "--at", "1"]] {
+                let result = try CommandRunner.run(command)
+                #expect(result.status == 2, "\(command)")
+                #expect(result.standardError == "rewind: \(path) is \(kind), not a journal (give the path of a .rewind file)\n", "\(command)")
+            }
+        }
+    }
+
+    @Test("an error quoting a typed path stays one line, its control characters shown, not sent")
+    func typedPathsAreEscaped() throws {
+        let result = try CommandRunner.run(["info", "x\nFORGED\u{1B}[8mhidden"])
+        #expect(result.status == 2)
+        #expect(result.standardError == "rewind: no such file: x\\nFORGED\\u{1B}[8mhidden (check the path; journals end in .rewind)\n")
+    }
+}

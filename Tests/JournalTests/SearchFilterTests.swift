@@ -137,4 +137,50 @@ struct SearchFilterTests {
             #expect(Array(fresh.events(matching: EventFilter(text: "kelvin"))).map(\.sequence) == expected)
         }
     }
+
+    @Test("the search index file is as private as the journal, and one someone else could have written is not trusted")
+    func indexFileTrust() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("notes.rewind")
+        _ = try Self.record(to: path, seed: 3)
+        let reader = try JournalReader(path: path)
+        let expected = Array(reader.events(matching: EventFilter(text: "kelvin"))).map(\.sequence)
+        #expect(!expected.isEmpty)
+        reader.saveSearchIndex()
+        let attributes = try FileManager.default.attributesOfItem(atPath: path + ".search")
+        #expect((attributes[.posixPermissions] as? Int) == 0o600, "written with the journal's mode")
+
+        // A well-formed file whose filters say "nothing here" for every block hides every match —
+        // so it is used only when its owner and mode say it is the journal owner's own.
+        let hiding = SearchIndex.encode(Dictionary(uniqueKeysWithValues: reader.blocks.map {
+            ($0.offset, (checksum: $0.frame.payloadCRC, filter: NGramFilter(words: [UInt64](repeating: 0, count: 8))!))
+        }))
+        let indexPath = path + ".search"
+        func install(mode: mode_t, owner: uid_t? = nil, asLinkTo target: String? = nil) throws {
+            unlink(indexPath)
+            if let target {
+                try Data(hiding).write(to: URL(fileURLWithPath: target))
+                try FileManager.default.createSymbolicLink(atPath: indexPath, withDestinationPath: target)
+                return
+            }
+            try Data(hiding).write(to: URL(fileURLWithPath: indexPath))
+            chmod(indexPath, mode)
+            if let owner { chown(indexPath, owner, getgid()) }
+        }
+        func found() throws -> [UInt64] {
+            Array(try JournalReader(path: path).events(matching: EventFilter(text: "kelvin"))).map(\.sequence)
+        }
+        try install(mode: 0o666)
+        #expect(try found() == expected, "a file anyone may write is ignored")
+        try install(mode: 0o620)
+        #expect(try found() == expected, "a file the group may write is ignored (the journal is 0600)")
+        try install(mode: 0o600, asLinkTo: directory.file("elsewhere"))
+        #expect(try found() == expected, "a symbolic link is ignored")
+        if getuid() == 0 {
+            try install(mode: 0o600, owner: 4242)
+            #expect(try found() == expected, "another user's file is ignored")
+        }
+        try install(mode: 0o600)
+        #expect(try found().isEmpty, "the owner's own file is trusted (it could as well have changed the journal)")
+    }
 }

@@ -191,7 +191,8 @@ struct ViewerFrameTests {
     func searchAcrossBlocks() throws {
         let timeline = try ViewerFixtures.timeline("demo.rewind")
         #expect(timeline.reader.blocks.count > 3)
-        for text in ["Sourdough", "reset", "didReachBigNumber", "nothing_like_this", "step: 3", "12", "~count = 1[0-9]"] {
+        for text in ["Sourdough", "reset", "didReachBigNumber", "nothing_like_this", "step: 3", "12", "~count = 1[0-9]",
+                     "~\\x53ourdough", "~\\u0053ourdough", "~\\0123ourdough", "~Sour\\x64ough"] {
             let query = try SearchQuery(text)
             let matching = (0..<timeline.count).filter { query.matches(timeline.event(at: $0)!) }
             func search(from position: Int, forward: Bool) -> Int? {
@@ -213,6 +214,13 @@ struct ViewerFrameTests {
         #expect(try SearchQuery("~count = 1\\d+").requiredText == "count = 1")
         #expect(try SearchQuery("~(milk|bread)").requiredText == nil)
         #expect(try SearchQuery("~ab*c").requiredText == nil)
+        // Code escapes stand for one character each; their digits are not text to look for.
+        #expect(try SearchQuery("~\\x4Dilk").requiredText == "Milk")
+        #expect(try SearchQuery("~\\u004Dilk").requiredText == "Milk")
+        #expect(try SearchQuery("~\\U0000004Dilk").requiredText == "Milk")
+        #expect(try SearchQuery("~\\0115ilk").requiredText == "Milk")
+        #expect(try SearchQuery("~\\QMilk\\E").requiredText == nil)
+        #expect(try SearchQuery("~\\cMilk").requiredText == nil)
     }
 
     @Test("wide characters take two cells and emoji their real width, in rows, state and frames")

@@ -5,6 +5,8 @@ import Foundation
 public enum JournalReadError: Error, Equatable, CustomStringConvertible {
     case fileNotFound(String)
     case isDirectory(String)
+    /// A device, FIFO or socket: `kind` says which ("a FIFO").
+    case notARegularFile(String, kind: String)
     case unreadable(String, code: Int32)
     case empty(String)
     case notAJournal(String)
@@ -15,6 +17,7 @@ public enum JournalReadError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .fileNotFound(let path): "no such file: \(path) (check the path; journals end in .rewind)"
         case .isDirectory(let path): "\(path) is a directory, not a journal (give the path of a .rewind file)"
+        case .notARegularFile(let path, let kind): "\(path) is \(kind), not a journal (give the path of a .rewind file)"
         case .unreadable(let path, let code): "cannot read \(path): \(String(cString: strerror(code)))"
         case .empty(let path): "\(path) is empty: nothing was recorded (was the recording process stopped before its first event?)"
         case .notAJournal(let path): "\(path) is not a Rewind journal (its first bytes are not the journal signature)"

@@ -60,8 +60,18 @@ public final class JournalReader: @unchecked Sendable {
             throw errno == ENOENT ? .fileNotFound(path) : .unreadable(path, code: errno)
         }
         guard (status.st_mode & S_IFMT) != S_IFDIR else { throw .isDirectory(path) }
-        let opened = open(path, O_RDONLY | O_CLOEXEC)
+        // Only regular files: reading a FIFO would wait forever for a writer, a device such as
+        // /dev/zero never ends. O_NONBLOCK: a FIFO put at the path after the check does not block
+        // the open (it is refused below).
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .notARegularFile(path, kind: FileKind.describe(status.st_mode)) }
+        let opened = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard opened >= 0 else { throw .unreadable(path, code: errno) }
+        var openedStatus = stat()
+        guard fstat(opened, &openedStatus) == 0, (openedStatus.st_mode & S_IFMT) == S_IFREG else {
+            close(opened)
+            throw .notARegularFile(path, kind: FileKind.describe(openedStatus.st_mode))
+        }
+        status = openedStatus
         descriptor = opened
         fileSize = Int(status.st_size)
         guard fileSize > 0 else { close(opened); throw .empty(path) }

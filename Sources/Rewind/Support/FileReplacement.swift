@@ -22,7 +22,7 @@ package struct FileReplacement: Sendable {
         if lstat(destination, &status) == 0 {
             let type = status.st_mode & S_IFMT
             if type == S_IFLNK { throw FileReplacementError(path: destination, reason: "it is a symbolic link, and outputs are never written through one") }
-            if type != S_IFREG { throw FileReplacementError(path: destination, reason: "it is \(Self.describe(type)), not a regular file") }
+            if type != S_IFREG { throw FileReplacementError(path: destination, reason: "it is \(FileKind.describe(type)), not a regular file") }
         }
         self.destination = destination
         let url = URL(fileURLWithPath: destination)
@@ -68,17 +68,6 @@ package struct FileReplacement: Sendable {
     /// Removes the temporary file: the destination stays as it was.
     package func discard() {
         unlink(temporaryPath)
-    }
-
-    private static func describe(_ type: mode_t) -> String {
-        switch type {
-        case S_IFDIR: "a directory"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFIFO: "a FIFO"
-        case S_IFSOCK: "a socket"
-        default: "a special file"
-        }
     }
 }
 

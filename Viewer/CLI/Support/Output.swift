@@ -107,9 +107,10 @@ final class Output {
         exit(ExitStatus.badInput)
     }
 
-    /// Writes one line to standard error at once.
+    /// Writes one line to standard error at once. It stays one line whatever it quotes (a path
+    /// typed with a newline or an escape sequence in it): control characters are shown escaped.
     static func error(_ text: String) {
-        let bytes = Array((VisibleText.terminalSafe(text) + "\n").utf8)
+        let bytes = Array((VisibleText.escaped(text) + "\n").utf8)
         bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }

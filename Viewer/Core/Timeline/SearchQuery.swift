@@ -78,7 +78,12 @@ public struct SearchQuery: Sendable, Equatable {
             switch character {
             case "\\":
                 guard let escaped = characters.popFirst() else { return nil }
-                if escaped.isLetter || escaped.isNumber {
+                if let literal = escapedCharacter(escaped, operand: &characters) {
+                    run.append(literal)
+                } else if escaped == "Q" || escaped == "c" {
+                    // Quoted text (`\Q…\E`) and control escapes (`\cM`): not worth reading here.
+                    return nil
+                } else if escaped.isLetter || escaped.isNumber {
                     runs.append(run)
                     run = ""
                 } else {
@@ -97,6 +102,25 @@ public struct SearchQuery: Sendable, Equatable {
         }
         runs.append(run)
         return runs.filter { $0.utf8.count >= 3 }.max { $0.utf8.count < $1.utf8.count }
+    }
+
+    /// The character a code escape stands for — `\x4D`, `\u004D`, `\U0000004D`, `\0115` — taking
+    /// its digits from `operand`; `nil` (and `operand` untouched) for any other escape. A code
+    /// that names no character, or an escape with too few digits, is taken, and gives `nil` too.
+    static func escapedCharacter(_ escaped: Character, operand: inout Substring) -> Character? {
+        let (radix, digits): (Int, ClosedRange<Int>) = switch escaped {
+        case "x": (16, 2...2)
+        case "u": (16, 4...4)
+        case "U": (16, 8...8)
+        case "0": (8, 0...3)
+        default: (0, 0...0)
+        }
+        guard radix != 0 else { return nil }
+        let code = operand.prefix(digits.upperBound).prefix { $0.isHexDigit && Int(String($0), radix: radix) != nil }
+        operand = operand.dropFirst(code.count)
+        guard digits.contains(code.count), let value = UInt32(code.isEmpty ? "0" : String(code), radix: radix),
+              let scalar = Unicode.Scalar(value) else { return nil }
+        return Character(scalar)
     }
 
     public static func == (left: SearchQuery, right: SearchQuery) -> Bool { left.text == right.text }

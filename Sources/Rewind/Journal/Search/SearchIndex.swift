@@ -9,6 +9,11 @@ import Foundation
 /// Each filter is stored with its block's offset and payload checksum and is used only for a
 /// block that still has both; a file that does not parse is ignored — it can only make a search
 /// read more, never miss a match.
+///
+/// The file says what words a recording holds, so it is as private as the journal: written with
+/// the journal's permission bits and owner. A filter that wrongly says "not here" hides matches,
+/// so a file someone else could have written is not used: it must be a regular file (not a link)
+/// with the journal's owner, writable by nobody the journal is not writable by.
 final class SearchIndex: Sendable {
     /// The file it is kept in.
     let path: String
@@ -29,7 +34,7 @@ final class SearchIndex: Sendable {
         state.withLock { state in
             if !state.loaded {
                 state.loaded = true
-                state.filters = Self.load(path) ?? [:]
+                state.filters = isTrusted() ? Self.load(path) ?? [:] : [:]
             }
             guard let entry = state.filters[block.offset], entry.checksum == block.frame.payloadCRC else { return nil }
             return entry.filter
@@ -52,10 +57,35 @@ final class SearchIndex: Sendable {
             state.unsaved = false
             return Self.encode(state.filters)
         }
-        guard let data else { return }
-        let temporary = path + ".\(getpid()).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(data)) else { return }
-        if rename(temporary, path) != 0 { unlink(temporary) }
+        guard let data, let journal = Self.status(of: journalPath, followingLinks: true) else { return }
+        let temporary = path + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, journal.st_mode & 0o666)
+        guard descriptor >= 0 else { return }
+        // The journal's owner, when this process may give it (root reading someone's journal).
+        _ = fchown(descriptor, journal.st_uid, journal.st_gid)
+        _ = fchmod(descriptor, journal.st_mode & 0o666)
+        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == data.count, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return
+        }
+    }
+
+    private var journalPath: String { String(path.dropLast(".search".count)) }
+
+    /// Whether the file at `path` can be trusted as this journal's: see the type's documentation.
+    private func isTrusted() -> Bool {
+        guard let journal = Self.status(of: journalPath, followingLinks: true),
+              let index = Self.status(of: path, followingLinks: false) else { return false }
+        guard index.st_mode & S_IFMT == S_IFREG, index.st_uid == journal.st_uid else { return false }
+        let writableByOthers = index.st_mode & 0o022, journalWritableByOthers = journal.st_mode & 0o022
+        return writableByOthers & ~journalWritableByOthers == 0
+    }
+
+    private static func status(of path: String, followingLinks: Bool) -> stat? {
+        var status = stat()
+        return (followingLinks ? stat(path, &status) : lstat(path, &status)) == 0 ? status : nil
     }
 
     // MARK: The file
