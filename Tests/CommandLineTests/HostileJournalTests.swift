@@ -154,4 +154,19 @@ struct HostileJournalTests {
         try Self.expectSafe(CommandRunner.repositoryRoot + "/Fixtures/counter-flipped-byte.rewind", "counter-flipped-byte")
         try Self.expectSafe(CommandRunner.repositoryRoot + "/Fixtures/todo-torn-tail.rewind", "todo-torn-tail")
     }
+
+    @Test("every whole journal in Fuzz/Regressions (deep states, huge blocks, misordered diffs) goes through every command safely")
+    func fuzzerRegressions() throws {
+        let directory = CommandRunner.repositoryRoot + "/Fuzz/Regressions"
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        #expect(names.count >= 6)
+        let copies = TemporaryDirectory()
+        for name in names {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
+            guard bytes.first == 0x89 else { continue }
+            let path = copies.file(name + ".rewind")
+            try bytes.write(to: URL(fileURLWithPath: path))
+            try Self.expectSafe(path, name)
+        }
+    }
 }

@@ -10,9 +10,36 @@ public func diff(_ old: StateValue, _ new: StateValue) -> StateDiff {
 ///
 /// - Throws: ``DiffApplicationError`` when the diff does not fit the tree (it was made from another one).
 public func apply(_ diff: StateDiff, to old: StateValue) throws(DiffApplicationError) -> StateValue {
+    // A tree deeper than any reader decodes cannot be built by diffs either: every tool that walks
+    // a state (rendering, JSON, comparing, releasing) recurses, and a crafted journal of a few
+    // hundred bytes could otherwise build one thousands of levels deep.
+    for change in diff.changes {
+        let placed: StateValue? = switch change.operation {
+        case .added(let value), .changed(_, let value): value
+        case .removed: nil
+        }
+        if let placed, placed.isDeeper(than: StateValue.maximumDepth - change.path.components.count) {
+            throw DiffApplicationError(path: change.path, reason: "it would make the state deeper than \(StateValue.maximumDepth) levels")
+        }
+    }
     var value = old
     try DiffApplication.apply(diff.changes[...], depth: 0, to: &value)
     return value
+}
+
+extension StateValue {
+    /// The deepest state a tree may be: what a journal reader decodes, and what diffs may build.
+    public static let maximumDepth = 256
+
+    /// Whether the tree has more than `levels` levels (a leaf has one); looks no deeper than that.
+    public func isDeeper(than levels: Int) -> Bool {
+        guard levels > 0 else { return true }
+        switch self {
+        case .array(let elements): return elements.contains { $0.isDeeper(than: levels - 1) }
+        case .object(let fields): return fields.values.contains { $0.isDeeper(than: levels - 1) }
+        default: return false
+        }
+    }
 }
 
 /// A diff was applied to a tree it was not made from.

@@ -4,36 +4,51 @@ extension StateValue: CustomStringConvertible {
         compactDescription(limit: .max)
     }
 
-    /// The value on one line, cut with `…` after about `limit` characters.
+    /// The value on one line, cut with `…` after about `limit` characters. Linear in what it
+    /// writes: the characters are counted as they are added, never by recounting the text.
     public func compactDescription(limit: Int) -> String {
-        var output = ""
-        writeCompact(into: &output, limit: limit)
-        if output.count > limit { return String(output.prefix(max(limit - 1, 0))) + "…" }
-        return output
+        var output = CompactText(limit: limit)
+        writeCompact(into: &output)
+        if output.count > limit { return String(output.text.prefix(max(limit - 1, 0))) + "…" }
+        return output.text
     }
 
-    private func writeCompact(into output: inout String, limit: Int) {
-        guard output.count <= limit else { return }
+    /// Text being written, with its length in characters kept as it grows.
+    private struct CompactText {
+        let limit: Int
+        var text = ""
+        var count = 0
+
+        var isFull: Bool { count > limit }
+
+        mutating func append(_ piece: String) {
+            text += piece
+            count += piece.count
+        }
+    }
+
+    private func writeCompact(into output: inout CompactText) {
+        guard !output.isFull else { return }
         switch self {
         case .array(let elements):
-            output += "["
+            output.append("[")
             for (index, element) in elements.enumerated() {
-                if index > 0 { output += ", " }
-                element.writeCompact(into: &output, limit: limit)
-                if output.count > limit { return }
+                if index > 0 { output.append(", ") }
+                element.writeCompact(into: &output)
+                if output.isFull { return }
             }
-            output += "]"
+            output.append("]")
         case .object(let fields):
-            output += "{"
+            output.append("{")
             for (index, field) in fields.enumerated() {
-                if index > 0 { output += ", " }
-                output += Self.displayKey(field.key) + ": "
-                field.value.writeCompact(into: &output, limit: limit)
-                if output.count > limit { return }
+                if index > 0 { output.append(", ") }
+                output.append(Self.displayKey(field.key) + ": ")
+                field.value.writeCompact(into: &output)
+                if output.isFull { return }
             }
-            output += "}"
+            output.append("}")
         default:
-            output += scalarDescription
+            output.append(scalarDescription)
         }
     }
 

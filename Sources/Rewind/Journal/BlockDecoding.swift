@@ -11,6 +11,7 @@ enum BlockDecoding {
     private static func stringTable(_ reader: inout ByteReader) throws(JournalFormatError) -> [String] {
         // Each string takes at least its length byte.
         let count = try reader.count(atMost: reader.remaining)
+        try reader.countDecoded(count)
         var strings: [String] = []
         strings.reserveCapacity(count)
         for _ in 0..<count { strings.append(try reader.string()) }
@@ -32,6 +33,7 @@ enum BlockDecoding {
         var records: [(record: EventRecord, offset: Int)] = []
         while !reader.isAtEnd {
             let offset = reader.offset
+            try reader.countDecoded()
             records.append((try EventRecord.read(from: &reader, strings: strings, clock: &clock, sourceCount: sources.count), offset))
         }
         try resolveChangesFromState(&records)

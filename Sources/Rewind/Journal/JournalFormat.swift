@@ -20,8 +20,14 @@ enum JournalFormat {
     /// The largest uncompressed block a reader accepts: far above what the writer makes (64 KiB by
     /// default), low enough that a lying header cannot exhaust memory.
     static let maximumBlockLength = 64 << 20
-    /// The deepest value tree a reader decodes (the writer's capture stops at 64 levels).
-    static let maximumTreeDepth = 256
+    /// The deepest value tree a reader decodes (the writer's capture stops at 64 levels); diffs may
+    /// not build a deeper state either (``StateValue/maximumDepth``).
+    static let maximumTreeDepth = StateValue.maximumDepth
+    /// The most values, changes and path components one block may decode to: the 64 MiB bound on
+    /// a block's bytes bounds what it decodes only loosely (a byte per `null`), and each decoded
+    /// value costs tens of bytes. Far above what the writer puts in a block (a keyframe of a
+    /// state of two million values), low enough that no block can exhaust memory.
+    static let maximumDecodedItemsPerBlock = 2_000_000
 
     enum BlockType: UInt8 {
         case events = 1

@@ -63,6 +63,21 @@ struct ByteReader {
     var remaining: Int { end - offset }
     var isAtEnd: Bool { offset >= end }
 
+    /// Values, changes and path components decoded so far from these bytes (one block's payload).
+    private(set) var decodedItems = 0
+
+    /// How many more items may be decoded: what a collection may reserve room for up front.
+    var decodableItemsLeft: Int { max(0, JournalFormat.maximumDecodedItemsPerBlock - decodedItems) }
+
+    /// Counts `count` more decoded items; throws once the block holds more than a reader accepts
+    /// (``JournalFormat/maximumDecodedItemsPerBlock``), before they are built.
+    mutating func countDecoded(_ count: Int = 1) throws(JournalFormatError) {
+        decodedItems += count
+        guard decodedItems <= JournalFormat.maximumDecodedItemsPerBlock else {
+            throw .malformed("more than \(JournalFormat.maximumDecodedItemsPerBlock) values in one block", at: offset)
+        }
+    }
+
     mutating func byte() throws(JournalFormatError) -> UInt8 {
         guard offset < end else { throw .truncated("a byte", at: offset) }
         defer { offset += 1 }

@@ -22,6 +22,7 @@ enum SourceTable {
     static func readBlockTable(from reader: inout ByteReader, strings: [String]) throws(JournalFormatError) -> [RecordedSource] {
         // Each row takes at least four bytes.
         let count = try reader.count(atMost: reader.remaining / 4)
+        try reader.countDecoded(count)
         var sources: [RecordedSource] = []
         sources.reserveCapacity(count)
         for _ in 0..<count {
@@ -53,6 +54,7 @@ enum SourceTable {
     static func readIndexTable(from reader: inout ByteReader) throws(JournalFormatError) -> [RecordedSource] {
         // Each row takes at least four bytes.
         let count = try reader.count(atMost: reader.remaining / 4)
+        try reader.countDecoded(count)
         var sources: [RecordedSource] = []
         sources.reserveCapacity(count)
         for _ in 0..<count {

@@ -42,6 +42,7 @@ enum StateValueCoding {
 
     static func read(from reader: inout ByteReader, strings: [String], depth: Int = 0) throws(JournalFormatError) -> StateValue {
         guard depth < JournalFormat.maximumTreeDepth else { throw .malformed("a value nested deeper than \(JournalFormat.maximumTreeDepth)", at: reader.offset) }
+        try reader.countDecoded()
         let tagByte = try reader.byte()
         guard let tag = Tag(rawValue: tagByte) else { throw .malformed("unknown value tag \(tagByte)", at: reader.offset - 1) }
         switch tag {
@@ -56,12 +57,12 @@ enum StateValueCoding {
             // Each element takes at least one byte, which bounds the count by what remains.
             let count = try reader.count(atMost: reader.remaining)
             var elements: [StateValue] = []
-            elements.reserveCapacity(count)
+            elements.reserveCapacity(min(count, reader.decodableItemsLeft))
             for _ in 0..<count { elements.append(try read(from: &reader, strings: strings, depth: depth + 1)) }
             return .array(elements)
         case .object:
             let count = try reader.count(atMost: reader.remaining / 2)
-            var fields = StateObjectFields(minimumCapacity: count)
+            var fields = StateObjectFields(minimumCapacity: min(count, reader.decodableItemsLeft))
             for _ in 0..<count {
                 let key = try string(from: &reader, strings)
                 fields[key] = try read(from: &reader, strings: strings, depth: depth + 1)
@@ -141,10 +142,11 @@ enum StateValueCoding {
     static func readDiff(from reader: inout ByteReader, strings: [String]) throws(JournalFormatError) -> StateDiff {
         let count = try reader.count(atMost: reader.remaining)
         var changes: [StateChange] = []
-        changes.reserveCapacity(count)
+        changes.reserveCapacity(min(count, reader.decodableItemsLeft))
         for _ in 0..<count {
             let operation = try reader.byte()
             let componentCount = try reader.count(atMost: reader.remaining)
+            try reader.countDecoded(1 + componentCount)
             var components: [StatePath.Component] = []
             for _ in 0..<componentCount {
                 switch try reader.byte() {
