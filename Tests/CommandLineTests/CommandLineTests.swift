@@ -20,6 +20,7 @@ struct CommandLineTests {
         ("diff-same-state", ["diff", "Fixtures/counter.rewind", "2", "3"]),
         ("diff-itself", ["diff", "Fixtures/todo.rewind", "Fixtures/todo.rewind"]),
         ("blame-done", ["blame", "Fixtures/todo.rewind", "items[1].done"]),
+        ("blame-done-by-id", ["blame", "Fixtures/todo.rewind", "items[id: 2].done"]),
         ("blame-count", ["blame", "Fixtures/counter.rewind", "count", "--source", "CounterSample#1"]),
         ("verify-clean", ["verify", "Fixtures/todo.rewind"]),
         ("verify-flipped-byte", ["verify", "Fixtures/counter-flipped-byte.rewind"]),

@@ -97,3 +97,22 @@ struct NonJournalPathTests {
         #expect(result.standardError == "rewind: no such file: x\\nFORGED\\u{1B}[8mhidden (check the path; journals end in .rewind)\n")
     }
 }
+
+/// Blame follows elements as the viewer does.
+@Suite("Blame by id")
+struct BlameByIDTests {
+    @Test("blame reads the viewer's items[id: N] syntax, and never reports an index shift as a change")
+    func demoItems() throws {
+        let byPosition = try CommandRunner.run(["blame", "Fixtures/demo.rewind", "items[1].done"])
+        #expect(byPosition.status == 0)
+        #expect(!byPosition.standardOutput.contains("#103"), "prepending an item moved another one to items[1]: not a change of done")
+        #expect(byPosition.standardOutput.contains("1 step moved another element to items[1].done"))
+        let byID = try CommandRunner.run(["blame", "Fixtures/demo.rewind", "items[id: 1].done"])
+        #expect(byID.status == 0)
+        let steps = byID.standardOutput.split(separator: "\n").map { $0.prefix(while: { $0 != " " }) }
+        #expect(steps == ["#78", "#120"], "\(byID.standardOutput)")
+        let malformed = try CommandRunner.run(["blame", "Fixtures/demo.rewind", "items[id: 1.done"])
+        #expect(malformed.status == 2)
+        #expect(malformed.standardError.hasPrefix("rewind: malformed key path 'items[id: 1.done'"))
+    }
+}

@@ -135,3 +135,26 @@ struct HostileStateTests {
         #expect(value.compactDescription(limit: 20) == "[0, 1, 2, 3, 4, 5, …")
     }
 }
+
+extension HostileStateTests {
+    @Test("the fuzzer's structural mutations of the fixtures' blocks read without a crash or a hang", .timeLimit(.minutes(2)))
+    func structuralMutations() throws {
+        let directory = TemporaryDirectory()
+        let fixtures = URL(fileURLWithPath: HostileInputTests.regressions).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures").path
+        var payloads: [[UInt8]] = []
+        for name in ["todo", "demo", "flask"] {
+            payloads += try JournalFuzzing.payloads(ofJournalAt: fixtures + "/\(name).rewind")
+        }
+        var mutated = 0
+        for seed in 0..<48 as Range<UInt32> {
+            let payload = payloads[Int(seed) % payloads.count]
+            guard let changed = JournalFuzzing.mutatedPayload(payload, seed: seed, maximumSize: 1 << 20) else { continue }
+            mutated += 1
+            let path = directory.file("mutated-\(seed).rewind")
+            try Data(JournalFuzzing.journal(wrappingPayload: changed)).write(to: URL(fileURLWithPath: path))
+            _ = try? Self.exercise(path)
+        }
+        #expect(mutated > 30, "most mutations give a well-formed block")
+    }
+}

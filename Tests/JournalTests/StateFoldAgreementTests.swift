@@ -38,7 +38,7 @@ struct StateFoldAgreementTests {
             #expect(timeline.state(of: id, at: event.sequence) == read, "\(path) step \(event.sequence): the viewer and show disagree")
             for (index, answer) in pathAnswers.enumerated() {
                 guard let answer else { continue }
-                #expect(answer.new == walked?[pathWalkers[index].path], "\(path) step \(event.sequence): blame of \(pathWalkers[index].path) disagrees")
+                #expect(answer.new == walked.flatMap(pathWalkers[index].followedPath.value(in:)), "\(path) step \(event.sequence): blame of \(pathWalkers[index].followedPath) disagrees")
             }
             checked += 1
         }

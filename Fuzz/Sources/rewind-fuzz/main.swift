@@ -71,6 +71,17 @@ guard descriptor >= 0 else {
     exit(2)
 }
 
+// Payload inputs (mode byte 0) are also mutated as structures: records repeated thousands of
+// times, trees deepened by hundreds of levels or widened to a million values, diffs reordered or
+// turned into addition/removal pairs, diff paths made deep — what byte flips never reach.
+RewindSetStructureMutator { data, size, maxSize, seed in
+    guard let data, size > 1, data[0] == 0 else { return 0 }
+    let payload = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+    guard let mutated = JournalFuzzing.mutatedPayload(payload, seed: seed, maximumSize: maxSize - 1), !mutated.isEmpty else { return 0 }
+    mutated.withUnsafeBytes { (data + 1).update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: mutated.count) }
+    return mutated.count + 1
+}
+
 var arguments = CommandLine.arguments.map { strdup($0) } + [nil]
 var argumentCount = Int32(CommandLine.arguments.count)
 let status = arguments.withUnsafeMutableBufferPointer { buffer -> Int32 in

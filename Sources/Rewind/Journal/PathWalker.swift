@@ -18,14 +18,25 @@
 /// }
 /// ```
 ///
+/// The path may follow a list element by its id (`items[id: 3].done`, see ``FollowedPath``): the
+/// anchor is then the list, every change inside it is applied, and the value is looked up by id.
+/// Followed by position (`items[1].done`), a step that puts another identified element at that
+/// position (an insertion or removal before it) is an index shift, not a change of the element:
+/// ``lastStepMovedElement`` says so, and blame does not report it as a change.
+///
 /// One difference from rebuilding whole states, on altered files only: a diff that does not fit the
 /// state in a part away from the path is not noticed here.
 public struct PathWalker: Sendable {
     /// The path followed.
-    public let path: StatePath
+    public let followedPath: FollowedPath
+    /// The path followed, by positions (`nil` when it follows an element by id).
+    private let path: StatePath?
     private let anchor: StatePath
     /// The path from the anchor down.
-    private let pathBelowAnchor: StatePath
+    private let pathBelowAnchor: FollowedPath
+    /// Whether the last step that moved the state put a different identified element at the
+    /// position the path follows (see the type's documentation).
+    public private(set) var lastStepMovedElement = false
 
     /// The subtree at the anchor, and how many of the anchor's leading components exist.
     private struct Projection: Sendable {
@@ -39,13 +50,19 @@ public struct PathWalker: Sendable {
     private var recorded: [UInt64: Projection?] = [:]
     private var current: [UInt64: Projection?] = [:]
 
-    /// A walker for `path`.
+    /// A walker for `path`, by positions.
     public init(path: StatePath) {
-        self.path = path
-        let firstIndex = path.components.firstIndex { if case .index = $0 { true } else { false } }
-        let anchorLength = firstIndex ?? path.components.count
-        anchor = StatePath(Array(path.components[..<anchorLength]))
-        pathBelowAnchor = StatePath(Array(path.components[anchorLength...]))
+        self.init(path: FollowedPath(path))
+    }
+
+    /// A walker for `path`, which may follow list elements by id.
+    public init(path: FollowedPath) {
+        followedPath = path
+        self.path = path.statePath
+        let firstList = path.components.firstIndex { if case .key = $0 { false } else { true } }
+        let anchorLength = firstList ?? path.components.count
+        anchor = StatePath(path.components[..<anchorLength].map { if case .key(let key) = $0 { .key(key) } else { .index(0) } })
+        pathBelowAnchor = FollowedPath(components: Array(path.components[anchorLength...]))
     }
 
     /// Applies the event's step; returns the path's value before and after it (`nil`: absent)
@@ -67,15 +84,29 @@ public struct PathWalker: Sendable {
                 return nil
             }
             current[id] = after
+            lastStepMovedElement = movesElement(from: before, to: after)
             return (old, valueAtPath(after))
         }
         guard case .change(let text, let value) = step, let changed = applyingChange(at: text, value, to: before) else { return nil }
         current[id] = changed
+        lastStepMovedElement = movesElement(from: before, to: changed)
         return (old, valueAtPath(changed))
     }
 
+    private func movesElement(from before: Projection?, to after: Projection?) -> Bool {
+        guard let old = idAtFollowedPosition(before), let new = idAtFollowedPosition(after) else { return false }
+        return old != new
+    }
+
     private func valueAtPath(_ projection: Projection) -> StateValue? {
-        projection.subtree?[pathBelowAnchor]
+        projection.subtree.flatMap(pathBelowAnchor.value(in:))
+    }
+
+    /// The id of the element at the position the path follows first, if it has one.
+    private func idAtFollowedPosition(_ projection: Projection?) -> StateValue? {
+        guard case .index(let index)? = pathBelowAnchor.components.first,
+              case .object(let fields)? = projection?.subtree?[.index(index)] else { return nil }
+        return fields["id"]
     }
 
     /// A projection of a whole value (a keyframe, or a value set at one of the anchor's
@@ -132,7 +163,9 @@ public struct PathWalker: Sendable {
             // A change inside a commit only sets a value that is there (it never inserts or removes
             // list elements), and the commit's record brings the whole subtree up to date: a place
             // that is neither the path, inside it nor around it leaves the path's value as it was.
-            guard changed.isPrefix(of: path) || path.isPrefix(of: changed) else { return projection }
+            // Followed by id, the element may be anywhere in the list: every change inside it may
+            // touch the path.
+            if let path, !(changed.isPrefix(of: path) || path.isPrefix(of: changed)) { return projection }
             let relative = StatePath(Array(changed.components.dropFirst(anchor.components.count)))
             let existing = projection.subtree?[relative]
             if value == .null { return existing == nil || existing == .null ? projection : nil }
