@@ -11,9 +11,9 @@ public final class FlaskReaction: @unchecked Sendable {
     public let substance: SubstanceConcrete
     /// The lock the mix ran under (`Flask.lock(withMixer:payload:)`), for the reaction to release.
     public let onLock: FluxLock?
-    private let changes: [String: (old: StateValue?, new: StateValue?)]
+    private let changes: [String: KeyChange]
 
-    init(substance: SubstanceConcrete, changes: [String: (old: StateValue?, new: StateValue?)], lock: FluxLock?) {
+    init(substance: SubstanceConcrete, changes: [String: KeyChange], lock: FluxLock?) {
         self.substance = substance
         self.changes = changes
         self.onLock = lock
@@ -28,7 +28,7 @@ public final class FlaskReaction: @unchecked Sendable {
     /// Calls `closure` if `key` changed.
     public func on(_ key: String, _ closure: (FlaskChange) -> Void) {
         guard let change = changes[key] else { return }
-        closure(FlaskChange(key: key, old: change.old, new: change.new, substance: substance))
+        closure(FlaskChange(key: key, change: change, substance: substance))
     }
 
     /// Calls `closure` if the key named by a state's key enum changed: `reaction.on(AppState.prop.counter)`.
@@ -43,27 +43,29 @@ public final class FlaskReaction: @unchecked Sendable {
 }
 
 /// One changed key: its old and new values as plain Swift values (strings, numbers, booleans,
-/// arrays, `[String: Any]`), `nil` where there was none.
+/// arrays, `[String: Any]`), `nil` where there was none — and, as in the original, the reference
+/// itself for a ``FlaskRef`` and the object itself for an object inside a ``FlaskDictRef``.
 public struct FlaskChange: @unchecked Sendable {
-    // Unchecked: immutable value trees.
+    // Unchecked: immutable value trees; live values are only handed back.
     private let changedKey: String
-    private let old: StateValue?
-    private let new: StateValue?
+    private let change: KeyChange
     private weak var changedSubstance: SubstanceConcrete?
 
-    init(key: String, old: StateValue?, new: StateValue?, substance: SubstanceConcrete?) {
+    init(key: String, change: KeyChange, substance: SubstanceConcrete?) {
         self.changedKey = key
-        self.old = old
-        self.new = new
+        self.change = change
         self.changedSubstance = substance
     }
 
     /// The key that changed.
     public func key() -> String { changedKey }
     /// The value before the mix, whatever its type.
-    public func oldValue() -> Any? { StateKeys.plainValue(old) }
+    public func oldValue() -> Any? { oldReactionValue }
     /// The value after the mix, whatever its type.
-    public func newValue() -> Any? { StateKeys.plainValue(new) }
+    public func newValue() -> Any? { newReactionValue }
+
+    private var oldReactionValue: Any? { StateKeys.reactionValue(change.old, live: change.oldLive) }
+    private var newReactionValue: Any? { StateKeys.reactionValue(change.new, live: change.newLive) }
 
     /// The value before the mix as `Value`; `nil` if there was none or it is of another type. Name
     /// the type: with `change.oldValue() ?? "none"` the fallback's type is the one asked for.
@@ -72,9 +74,9 @@ public struct FlaskChange: @unchecked Sendable {
     /// let old: Int? = change.oldValue()
     /// let new: Any? = change.newValue()
     /// ```
-    public func oldValue<Value>() -> Value? { StateKeys.plainValue(old) as? Value }
+    public func oldValue<Value>() -> Value? { oldReactionValue as? Value }
     /// The value after the mix as `Value`; `nil` if there is none or it is of another type.
-    public func newValue<Value>() -> Value? { StateKeys.plainValue(new) as? Value }
+    public func newValue<Value>() -> Value? { newReactionValue as? Value }
 
     /// The substance that changed, while it is alive.
     public func substance() -> SubstanceConcrete? { changedSubstance }

@@ -135,7 +135,7 @@ public final class Flux: @unchecked Sendable {
 /// lock.release()                            // runs now
 /// ```
 public final class FluxLock: Hashable, @unchecked Sendable {
-    // Unchecked: `releaseBlock` is `Locked`; the rest is immutable.
+    // Unchecked: `release` is `Locked`; the rest is immutable.
     private static let counter = Locked<UInt64>(0)
 
     let number: UInt64
@@ -143,7 +143,14 @@ public final class FluxLock: Hashable, @unchecked Sendable {
     /// Whether the lock releases itself once its mixer's reactions have run.
     let autoreleases: Bool
     private let bus: Flux
-    private let releaseBlock = Locked<((Any?) -> Void)?>(nil)
+    private let releaseState = Locked(Release())
+
+    /// The release handler, and the release once it happened.
+    private struct Release {
+        var block: ((Any?) -> Void)?
+        /// Set when the lock was released, with the release's payload.
+        var payload: Any??
+    }
 
     init(bus: Flux, mixerName: String? = nil, autoreleases: Bool = false) {
         self.bus = bus
@@ -154,18 +161,34 @@ public final class FluxLock: Hashable, @unchecked Sendable {
     }
 
     /// Called once, with the release's payload, when the lock is released.
+    ///
+    /// The original applied a locked mixer asynchronously, so a handler set right after
+    /// `Flask.lock(withMixer:payload:autorelease:)` was always in place when the mixer's reactions
+    /// (or its autorelease) released the lock. Here the mixer runs within that call when the flux is
+    /// free, so the release may already have happened: a handler set after the release runs at once,
+    /// with the release's payload — the same handler, called once, after the release either way.
     public var onRelease: ((Any?) -> Void)? {
-        get { releaseBlock.withLock { $0 } }
-        set { releaseBlock.withLock { $0 = newValue } }
+        get { releaseState.withLock { $0.block } }
+        set {
+            let late: Any?? = releaseState.withLock { release in
+                guard let payload = release.payload else {
+                    release.block = newValue
+                    return nil
+                }
+                return .some(payload)
+            }
+            if let payload = late, let newValue { newValue(payload) }
+        }
     }
 
     /// Releases the lock: when no other lock holds the flux, the waiting mixes run. Releasing a lock
     /// twice does nothing the second time.
     public func release(payload: Any? = nil) {
         guard bus.remove(self) else { return }
-        let block = releaseBlock.withLock { block in
-            defer { block = nil }
-            return block
+        let block = releaseState.withLock { release in
+            defer { release.block = nil }
+            release.payload = .some(payload)
+            return release.block
         }
         block?(payload)
     }

@@ -11,7 +11,7 @@ import Rewind
 ///     var presented = FlaskRef<ViewModel>(nil)
 /// }
 /// ```
-public struct FlaskRef<Object: AnyObject>: Codable, @unchecked Sendable {
+public struct FlaskRef<Object: AnyObject>: Codable, @unchecked Sendable, ObjectReference {
     // Unchecked: the reference is weak and only compared or handed back; the object's own thread
     // safety is its business.
     /// The object, while it lives.
@@ -180,3 +180,6 @@ enum JSONValue: Codable {
         init?(intValue: Int) { nil }
     }
 }
+
+/// A ``FlaskRef`` whatever its object type: reactions hand such a value out as it is.
+protocol ObjectReference {}

@@ -8,7 +8,7 @@ open class SubstanceConcrete: Hashable, @unchecked Sendable {
     let channel: EventChannel
     private let givenName: String?
     /// The dotted keys the last committed mix changed (for `FlaskReaction.reduceChanges(substance:)`).
-    let lastMixChanges = Locked<[String: (old: StateValue?, new: StateValue?)]>([:])
+    let lastMixChanges = Locked<[String: KeyChange]>([:])
 
     init(name: String?) {
         givenName = name
@@ -47,7 +47,7 @@ open class SubstanceConcrete: Hashable, @unchecked Sendable {
 
 /// What committing a mix changed: the dotted keys reactions see.
 struct MixOutcome {
-    let keyChanges: [String: (old: StateValue?, new: StateValue?)]
+    let keyChanges: [String: KeyChange]
     let logged: Bool
 }
 
@@ -167,7 +167,7 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
             return MixOutcome(keyChanges: [:], logged: false)
         }
         committed.withLock { $0 = new }
-        let keyChanges = StateKeys.changes(from: StateKeys.tree(of: old), to: StateKeys.tree(of: new))
+        let keyChanges = StateKeys.changes(from: old, to: new)
         lastMixChanges.withLock { $0 = keyChanges }
         let logged = logMutation(named: name, to: new)
         if !keyChanges.isEmpty { scheduleArchive() }

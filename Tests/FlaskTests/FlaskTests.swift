@@ -372,4 +372,32 @@ struct FlaskTests {
         let rolledBack = try StateCapture.decode(FlaskSample.FeedState.self, from: last)
         #expect(rolledBack.items.isEmpty && rolledBack.info.nest.foo == "bar")
     }
+
+    struct ReferencesState: State {
+        enum prop: StateProp { case info, object }
+        var info: FlaskDictRef?
+        var object = FlaskNSRef(nil)
+    }
+
+    @Test("a reaction gets the FlaskNSRef that was set, and an object inside a FlaskDictRef, as newValue()")
+    func referencesInReactions() {
+        let substance = Flask.newSubstance(definedBy: ReferencesState.self)
+        let owner = Owner()
+        let target = Owner(), nested = Owner()
+        var reference: FlaskNSRef?
+        var nestedObject: AnyObject?
+        var data: String?
+        let reactor = Flask.reactor(attachedTo: owner, mixing: substance)
+        reactor.handler = { _, reaction in
+            reaction.on("object") { change in reference = change.newValue() }
+            reaction.on("info.nest.owner") { change in nestedObject = change.newValue() as AnyObject? }
+            reaction.on("info.nest.data") { change in data = change.newValue() }
+        }
+        reactor.mix(substance) { $0.prop.object = FlaskNSRef(target) }.react()
+        #expect(reference?.object === target, "the reference that was set, not its description")
+        reactor.mix(substance) { $0.prop.info = FlaskDictRef(["nest": ["owner": nested, "data": "some"]]) }.react()
+        #expect(nestedObject === nested, "the object inside the dictionary, not nil")
+        #expect(data == "some")
+        Flask.detachReactor(from: owner)
+    }
 }

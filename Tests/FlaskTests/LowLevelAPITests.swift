@@ -165,8 +165,19 @@ extension FlaskTests {
             let lock = Flask.lock(withMixer: EnvMixers.login, payload: ["username": "ada"], autorelease: true)
             lock.onRelease = { _ in released += 1 }
             #expect(!Flask.bus.isLocked && app.state.counter == 1)
-            // The mixer ran before `onRelease` was set: the lock released itself already.
-            #expect(released == 0)
+            // The mixer ran (and the lock released itself) before `onRelease` was set; as with the
+            // original, which applied the mixer asynchronously, the handler still runs, once.
+            #expect(released == 1)
+            lock.release()
+            #expect(released == 1)
+
+            // A second autoreleasing lock whose mixer changes nothing (bob is signed out: logout
+            // leaves the title as it is… after one logout) releases itself too, and says so.
+            Flask.substances(reactTo: EnvMixers.logout)
+            var payloads: [String] = []
+            let quiet = Flask.lock(withMixer: EnvMixers.logout, autorelease: true)
+            quiet.onRelease = { payload in payloads.append("\(payload ?? "none")") }
+            #expect(payloads == ["none"] && !Flask.bus.isLocked)
 
             let held = Flask.lock(withMixer: EnvMixers.login, payload: ["username": "bob"])
             #expect(Flask.bus.isLocked && app.state.counter == 2)

@@ -92,6 +92,31 @@ struct AsyncReplayTests {
         #expect(report.description.contains(#"+   orderID: "ORD-9999""#), "\(report)")
     }
 
+    @Test("a divergence in a commit made later through a dispatch's context is blamed on that dispatch's input, not the latest one")
+    func asyncDivergenceNamesItsCause() throws {
+        let path = directory.file("cart-late.rewind")
+        let journal = try JournalLogger(path: path)
+        let scheduler = VirtualTimeScheduler()
+        let cart = Cart(scheduler: scheduler)
+        cart.set(logger: journal)
+        cart.add(2)
+        cart.checkout()
+        scheduler.advance(by: .milliseconds(100))
+        cart.add(1)  // the latest input when the confirmation arrives
+        scheduler.advance(by: .milliseconds(200))
+        journal.close()
+
+        let clock = VirtualTimeScheduler()
+        let replay = try Replay(journal: path)
+        replay.clock = .virtual(clock)
+        try replay.bind("Cart", to: Cart(scheduler: clock, orderID: "ORD-9999").replayableTarget)
+        let report = replay.run()
+        let divergence = try #require(report.divergence)
+        let checkout = try #require(replay.reader.events().first { $0.kind == .willDispatch && $0.name == "checkout" })
+        #expect(divergence.input?.name == "checkout" && divergence.input?.step == checkout.sequence, "\(report)")
+        #expect(report.description.contains("after input checkout (step \(checkout.sequence))"))
+    }
+
     @Test("the same code replays the async step strictly: compared, nothing put back")
     func unchangedCodeReplaysStrictly() throws {
         let path = try recordSession()

@@ -243,6 +243,32 @@ struct ViewerFrameTests {
         }
     }
 
+    @Test("a commit its dispatch caused after the dispatch finished names its cause: ← #N checkout")
+    func lateEffectNamesItsCause() throws {
+        try ViewerFixtures.withJournalPath("late.rewind") { path in
+            var configuration = JournalConfiguration()
+            configuration.deterministic = true
+            let journal = try JournalLogger(path: path, configuration: configuration)
+            let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Cart"))
+            let site = CallSite()
+            channel.emit(.created(state: CapturedValue(["status": "open"])), callSite: site, parent: nil, to: journal)
+            let checkout = channel.emit(.willDispatch(), name: "checkout", callSite: site, parent: nil, to: journal)
+            channel.emit(.didDispatch(duration: .zero), name: "checkout", callSite: site, parent: checkout, to: journal)
+            let add = channel.emit(.willDispatch(), name: "add", callSite: site, parent: nil, to: journal)
+            channel.emit(.didDispatch(duration: .zero), name: "add", callSite: site, parent: add, to: journal)
+            channel.emit(.willMutate, name: "confirm", callSite: site, parent: checkout, to: journal)
+            channel.emit(.didMutate(duration: .zero, state: CapturedValue(["status": "confirmed"])), name: "confirm", callSite: site, parent: checkout, to: journal)
+            journal.close()
+            let program = ViewerProgram(timeline: Timeline(reader: try JournalReader(path: path)), model: ViewerModel(width: 100, height: 24, colors: false))
+            let frame = program.frame()
+            let rows = frame.plainText.split(separator: "\n").map(String.init)
+            let confirmRows = rows.filter { $0.contains("confirm") }
+            #expect(confirmRows.count == 2, "\(rows.joined(separator: "\n"))")
+            #expect(confirmRows.allSatisfy { $0.contains("← #\(checkout) checkout") }, "\(confirmRows)")
+            #expect(!rows.contains { $0.contains("add") && $0.contains("←") }, "an effect inside its dispatch needs no marker")
+        }
+    }
+
     @Test("follow mode shows events written after the viewer opened")
     func follow() throws {
         try ViewerFixtures.withJournalPath("live.rewind") { path in

@@ -36,6 +36,10 @@ struct ReplayRun {
     private var openDispatches: [UInt64: OpenDispatch] = [:]
     private var commitDepth: [UInt64: Int] = [:]
     private var lastInput: [UInt64: RecordedInput] = [:]
+    /// Every input replayed, by the step of its dispatch: a divergence is blamed on the input whose
+    /// dispatch caused it (its recorded parent link), even when it finished long before (a commit
+    /// made later through the dispatch's context).
+    private var inputsByStep: [UInt64: RecordedInput] = [:]
 
     init(
         reader: JournalReader, targets: [UInt64: ReplayTarget], clock: Replay.Clock?, maximumClockSteps: Int,
@@ -126,6 +130,7 @@ struct ReplayRun {
         if replayed {
             report.inputsReplayed += 1
             lastInput[id] = input
+            inputsByStep[event.sequence] = input
         }
         openDispatches[id] = OpenDispatch(step: event.sequence, check: replayed ? .compare : .restore, depth: 1)
     }
@@ -194,7 +199,8 @@ struct ReplayRun {
         let live = current.removing(excluded)
         if expected != live, report.divergence == nil {
             report.divergence = Divergence(
-                step: event.sequence, event: event.summaryForReplay, source: event.source.description, input: lastInput[id],
+                step: event.sequence, event: event.summaryForReplay, source: event.source.description,
+                input: event.parent.flatMap { inputsByStep[$0] } ?? lastInput[id],
                 recorded: expected, live: live, difference: diff(expected, live)
             )
         }

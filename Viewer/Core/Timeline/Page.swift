@@ -15,6 +15,9 @@ public struct Page: Sendable {
         public var oldValue: StateValue??
         /// Whether it happened inside a dispatch that is shown unfolded (drawn indented).
         public var isNested: Bool
+        /// For an event its dispatch caused after that dispatch had finished (a commit made later
+        /// through the dispatch's context): the dispatch's step and name, drawn as `← #17 checkout`.
+        public var lateCause: (sequence: UInt64, name: String)? = nil
     }
 
     /// A dispatch row's group.
@@ -114,7 +117,16 @@ extension Timeline {
             let endPosition = end == .max || filter != nil ? nil : self.position(ofSequence: end)
             group = Page.Group(isFolded: folding.isFolded(event.sequence), endSequence: end == .max ? nil : end, effectCount: endPosition.map { $0 - position })
         }
-        return Page.Row(position: position, event: event, group: group, oldValue: nil, isNested: event?.parent != nil)
+        return Page.Row(position: position, event: event, group: group, oldValue: nil, isNested: event?.parent != nil, lateCause: event.flatMap { lateCause(of: $0, at: position) })
+    }
+
+    /// The dispatch that caused `event` when it had already finished: the recorded parent link
+    /// puts a late commit with its cause, though the timeline shows it where it happened.
+    private func lateCause(of event: RecordedEvent, at position: Int) -> (sequence: UInt64, name: String)? {
+        guard let parent = event.parent, let dispatch = self.event(sequence: parent, near: position), dispatch.kind == .willDispatch else { return nil }
+        let end = groupEnd(of: dispatch)
+        guard end != .max, end < event.sequence else { return nil }
+        return (dispatch.sequence, dispatch.name)
     }
 
     /// Old values of the change rows: one walk over the events the rows span, from each source's

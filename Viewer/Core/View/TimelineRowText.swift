@@ -105,7 +105,15 @@ struct TimelineRowText {
         if row.isNested { pieces.append(Piece(text: "  ", style: .plain)) }
         pieces.append(Piece(text: VisibleText.padded(Self.kindWord(event.kind), to: Self.kindWidth) + " ", style: CellStyle(color: Self.kindColor(event.kind))))
         let used = pieces.reduce(0) { $0 + CellWidth.of($1.text) }
-        pieces += content(row, event, room: max(0, width - used))
+        let room = max(0, width - used)
+        // A late effect names its cause, when that leaves the content room to say something.
+        let cause = row.lateCause.map { "  ← #\($0.sequence) \(VisibleText.escaped($0.name))" } ?? ""
+        let causeCells = CellWidth.of(cause)
+        guard !cause.isEmpty, room >= causeCells + 12 else { return pieces + content(row, event, room: room) }
+        let shown = content(row, event, room: room - causeCells)
+        let shownCells = shown.reduce(0) { $0 + CellWidth.of($1.text) }
+        pieces += shown
+        pieces.append(Piece(text: String(repeating: " ", count: max(0, room - causeCells - shownCells)) + cause, style: ViewerView.dim))
         return pieces
     }
 
