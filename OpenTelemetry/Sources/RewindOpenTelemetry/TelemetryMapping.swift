@@ -6,7 +6,8 @@ import Tracing
 ///
 /// - a dispatch is a span (`dispatch <name>`) from its `willDispatch` to its `didDispatch`;
 /// - a commit is a child span (`mutate <name>`) of the dispatch it happened inside (or a span of its
-///   own), from `willMutate` to `didMutate`;
+///   own), from `willMutate` to `didMutate` — also when it comes after its dispatch ended (a commit
+///   made later through the dispatch's context: the recorded parent link says whose it is);
 /// - a change is a span event on its commit's span, and — like activities, creations, releases and
 ///   replaced states — a log record;
 /// - every span, span event and log record carries `rewind.seq`, `rewind.source`,
@@ -22,6 +23,11 @@ struct TelemetryMapping {
     private var dispatches: [UInt64: any Span] = [:]
     /// Commits still running, per source, innermost last.
     private var commits: [UInt64: [any Span]] = [:]
+    /// The contexts of the latest dispatches that ended, for commits they cause later; the oldest
+    /// are forgotten past ``finishedDispatchMemory``.
+    private var finishedDispatches: [UInt64: ServiceContext] = [:]
+    private var finishedOrder: [UInt64] = []
+    private static let finishedDispatchMemory = 4_096
 
     init(backend: TelemetryBackend) {
         self.backend = backend
@@ -31,14 +37,15 @@ struct TelemetryMapping {
         let instant = Instant(nanosecondsSinceEpoch: UInt64(max(0, event.wallNanoseconds)))
         switch event.kind {
         case .willDispatch:
-            let span = startSpan("dispatch \(event.name)", parent: event.parent.flatMap { dispatches[$0] }, event: event, at: instant)
+            let span = startSpan("dispatch \(event.name)", parent: event.parent.flatMap(dispatchContext), event: event, at: instant)
             dispatches[event.sequence] = span
         case .didDispatch:
             guard let sequence = event.parent, let span = dispatches.removeValue(forKey: sequence) else { return }
             span.attributes["rewind.duration_ns"] = Int64(event.duration.map(Self.nanoseconds) ?? 0)
             end(span, at: instant)
+            remember(span.context, ofFinishedDispatch: sequence)
         case .willMutate:
-            let span = startSpan("mutate \(event.name)", parent: event.parent.flatMap { dispatches[$0] }, event: event, at: instant)
+            let span = startSpan("mutate \(event.name)", parent: event.parent.flatMap(dispatchContext), event: event, at: instant)
             commits[event.sourceID, default: []].append(span)
         case .didMutate:
             guard let span = commits[event.sourceID]?.popLast() else { return }
@@ -71,9 +78,23 @@ struct TelemetryMapping {
         if let instant { span.end(at: instant) } else { span.end() }
     }
 
-    private func startSpan(_ name: String, parent: (any Span)?, event: TelemetryEvent, at instant: Instant) -> any Span {
+    /// The context of dispatch `sequence`, running or ended.
+    private func dispatchContext(_ sequence: UInt64) -> ServiceContext? {
+        dispatches[sequence]?.context ?? finishedDispatches[sequence]
+    }
+
+    private mutating func remember(_ context: ServiceContext, ofFinishedDispatch sequence: UInt64) {
+        finishedDispatches[sequence] = context
+        finishedOrder.append(sequence)
+        if finishedOrder.count > 2 * Self.finishedDispatchMemory {
+            for old in finishedOrder.prefix(Self.finishedDispatchMemory) { finishedDispatches[old] = nil }
+            finishedOrder.removeFirst(Self.finishedDispatchMemory)
+        }
+    }
+
+    private func startSpan(_ name: String, parent: ServiceContext?, event: TelemetryEvent, at instant: Instant) -> any Span {
         let span = backend.tracer.startSpan(
-            name, context: parent?.context ?? .topLevel, ofKind: .internal, at: instant,
+            name, context: parent ?? .topLevel, ofKind: .internal, at: instant,
             function: event.name, file: event.file, line: event.line
         )
         span.attributes = Self.attributes(of: event)

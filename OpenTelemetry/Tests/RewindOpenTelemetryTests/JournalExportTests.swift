@@ -52,6 +52,37 @@ struct JournalExportTests {
         }
     }
 
+    @Test("a commit made after its dispatch ended is still that dispatch's child span; a payload sent under a secret name arrives redacted")
+    func lateCommitAndSecrets() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-otlp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("late.rewind").path
+        let journal = try JournalLogger(path: path)
+        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Cart"))
+        let site = CallSite()
+        channel.emit(.created(state: CapturedValue(["status": "open"])), callSite: site, parent: nil, to: journal)
+        let checkout = channel.emit(.willDispatch(), name: "checkout", callSite: site, parent: nil, to: journal)
+        channel.emit(.didDispatch(duration: .zero), name: "checkout", callSite: site, parent: checkout, to: journal)
+        let login = channel.emit(.willDispatch(input: CapturedValue("otlp-secret-4242")), name: "setPassword", callSite: site, parent: nil, to: journal)
+        channel.emit(.didDispatch(duration: .zero), name: "setPassword", callSite: site, parent: login, to: journal)
+        channel.emit(.willMutate, name: "confirm", callSite: site, parent: checkout, to: journal)
+        channel.emit(.didMutate(duration: .zero, state: CapturedValue(["status": "confirmed"])), name: "confirm", callSite: site, parent: checkout, to: journal)
+        journal.close()
+
+        let receiver = try LocalReceiver()
+        defer { receiver.stop() }
+        let delivery = try await OpenTelemetryExport.export(try JournalReader(path: path), configuration: .init(endpoint: receiver.endpoint, batchSize: 8))
+        #expect(delivery.isComplete)
+        let requests = try receiver.requests()
+        let received = Received(requests)
+        func span(_ name: String) -> [String: Any]? { received.spans.first { $0["name"] as? String == name } }
+        let dispatch = try #require(span("dispatch checkout")), confirm = try #require(span("mutate confirm"))
+        #expect(confirm["traceId"] as? String == dispatch["traceId"] as? String)
+        #expect(confirm["parentSpanId"] as? String == dispatch["spanId"] as? String)
+        #expect(!"\(requests)".contains("otlp-secret-4242"))
+    }
+
     @Test("rewind-otlp: sends a journal and says so; a bad address, a missing journal and an unreachable receiver each exit 2 with one line")
     func commandLine() async throws {
         let receiver = try LocalReceiver()

@@ -21,7 +21,12 @@ struct ShowCommand: ParsableCommand {
         do { state = try reader.state(of: chosen.instanceID, at: at) } catch { throw CommandFailure(error) }
         let output = Output()
         guard let state else {
-            throw CommandFailure("\(VisibleText.escaped(chosen.description)) has no state at step \(at) (it first appears at step \(reader.sources.first { $0.source == chosen }?.sequences.lowerBound ?? 0))")
+            let first = reader.sources.first { $0.source == chosen }?.sequences.lowerBound ?? 0
+            if at > first, (try? reader.stateFold(of: chosen.instanceID, at: at).recorded) == nil,
+               (try? reader.events(matching: EventFilter()).contains { $0.source == chosen && $0.sequence <= at && $0.carriesState }) == true {
+                throw CommandFailure("\(VisibleText.escaped(chosen.description))'s state at step \(at) cannot be rebuilt (the journal was altered); run 'rewind verify \(VisibleText.escaped(file))' for the steps affected")
+            }
+            throw CommandFailure("\(VisibleText.escaped(chosen.description)) has no state at step \(at) (it first appears at step \(first))")
         }
         if json {
             output.line(JSONText.value(state))

@@ -50,6 +50,9 @@ public struct Page: Sendable {
         public var diffLines: [DiffRenderer.Line]
         /// The dispatch it happened inside, if any.
         public var parent: RecordedEvent?
+        /// Whether the step's own state record does not rebuild (an altered journal), as opposed to
+        /// a source that has recorded no state yet.
+        public var stateIsUnbuildable = false
     }
 
     /// The first row's position and the cursor's.
@@ -167,7 +170,8 @@ extension Timeline {
         return Page.Step(
             event: event, row: row, before: before, after: after, afterSequence: afterSequence, base: base,
             changedPaths: changed, diffLines: DiffRenderer(valueWidth: 400).lines(from: base ?? .null, to: after ?? .null),
-            parent: event.parent.flatMap { self.event(sequence: $0, near: row.position) }
+            parent: event.parent.flatMap { self.event(sequence: $0, near: row.position) },
+            stateIsUnbuildable: after == nil && (event.carriesState || before != nil)
         )
     }
 }

@@ -83,6 +83,9 @@ public enum ViewerView {
         }
     }
 
+    /// Said where a step's state record does not rebuild.
+    private static let unbuildableNote = "  (this step's state cannot be rebuilt: the journal was altered; see 'rewind verify')"
+
     private static func drawState(_ screen: inout ScreenBuffer, _ model: ViewerModel, column: Int) {
         let width = model.rightWidth
         let step = model.page.step
@@ -94,7 +97,7 @@ public enum ViewerView {
         screen.write(heading, row: 1, column: column, limit: width, style: model.focus == .state ? focusTitle : paneTitle)
         let rows = StateRows.rows(step?.after, collapsed: model.collapsed, changed: step?.changedPaths ?? [])
         guard !rows.isEmpty else {
-            screen.write("  (no state recorded for this source yet)", row: 2, column: column, limit: width, style: dim)
+            screen.write(step?.stateIsUnbuildable == true ? Self.unbuildableNote : "  (no state recorded for this source yet)", row: 2, column: column, limit: width, style: dim)
             return
         }
         for line in 0..<(model.stateHeight - 1) {
@@ -124,7 +127,7 @@ public enum ViewerView {
             if let step, step.event.kind == .change {
                 note = "  no change: \(VisibleText.escaped(step.event.path ?? "")) already held \((step.event.value ?? .null).compactDescription(limit: 40))"
             } else if let step, step.after == nil {
-                note = "  (no state recorded for this source yet)"
+                note = step.stateIsUnbuildable ? Self.unbuildableNote : "  (no state recorded for this source yet)"
             }
             screen.write(note, row: top + 1, column: column, limit: width, style: dim)
             return
