@@ -1,4 +1,5 @@
 import Foundation
+import Rewind
 import TemporaryFiles
 import Testing
 
@@ -17,20 +18,45 @@ struct OutputFailureTests {
         #expect(result.standardError == "rewind: cannot write standard output: No space left on device\n", "\(arguments)")
     }
 
-    @Test("export -o onto a disk that fills up exits 2 and leaves no half-written file, nor a changed one")
-    func exportOntoFullDisk() throws {
-        let directory = TemporaryDirectory()
-        let fresh = directory.file("fresh.json"), existing = directory.file("existing.json")
+    /// Whether the tests run under ThreadSanitizer (and so the `rewind` they run): its runtime
+    /// cannot start under a file-size limit.
+    static let underThreadSanitizer = dlsym(nil, "__tsan_init") != nil
+
+    /// A 64 KiB tmpfs, when this machine lets the tests mount one.
+    static let smallDisk: String? = {
+        let directory = NSTemporaryDirectory() + "rewind-full-disk-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return mount("tmpfs", directory, "tmpfs", 0, "size=64k") == 0 ? directory : nil
+    }()
+
+    /// Exports the demo (about 100 KB of JSON) to a fresh file and over an earlier export in
+    /// `directory`, with `prefix` (shell) before the command; checks nothing half-written is left.
+    static func expectWholeOrNothing(in directory: String, error: String, prefix: String = "") throws {
+        let fresh = directory + "/fresh.json", existing = directory + "/existing.json"
         try "earlier export\n".write(toFile: existing, atomically: true, encoding: .utf8)
-        // A file-size limit of 8 KiB stands in for a full disk: writes past it fail with EFBIG.
         for output in [fresh, existing] {
-            let result = try CommandRunner.runShell("ulimit -f 8; trap '' XFSZ; \"$REWIND\" export \(Self.journal) --format json -o \(output)")
+            let result = try CommandRunner.runShell("\(prefix)\"$REWIND\" export Fixtures/demo.rewind --format json -o \(output)")
             #expect(result.status == 2)
-            #expect(result.standardError.hasPrefix("rewind: cannot write \(output): File too large"), "\(result.standardError)")
+            #expect(result.standardError == "rewind: cannot write \(output): \(error)\n")
         }
         #expect(!FileManager.default.fileExists(atPath: fresh))
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "earlier export\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["existing.json"], "no partial file is left beside it")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["existing.json"], "no partial file is left beside it")
+    }
+
+    @Test("export -o onto a full disk (a 64 KiB tmpfs) exits 2 and leaves no half-written file, nor a changed one", .enabled(if: smallDisk != nil))
+    func exportOntoFullDisk() throws {
+        let disk = try #require(Self.smallDisk)
+        defer { umount2(disk, Int32(MNT_DETACH)); rmdir(disk) }
+        try Self.expectWholeOrNothing(in: disk, error: "No space left on device")
+    }
+
+    @Test("export -o past a file-size limit exits 2 and leaves no half-written file, nor a changed one", .enabled(if: !underThreadSanitizer))
+    func exportPastFileSizeLimit() throws {
+        let directory = TemporaryDirectory()
+        // A limit of 8 KiB stands in for a full disk where no tmpfs can be mounted: writes past it
+        // fail with EFBIG.
+        try Self.expectWholeOrNothing(in: directory.path, error: "File too large", prefix: "ulimit -f 8; trap '' XFSZ; ")
     }
 
     @Test("export -o and recover -o refuse devices, FIFOs and symbolic links, and never change their mode", arguments: ["export", "recover"])
@@ -114,5 +140,26 @@ struct BlameByIDTests {
         let malformed = try CommandRunner.run(["blame", "Fixtures/demo.rewind", "items[id: 1.done"])
         #expect(malformed.status == 2)
         #expect(malformed.standardError.hasPrefix("rewind: malformed key path 'items[id: 1.done'"))
+    }
+}
+
+/// Large values read in time linear in their size.
+@Suite("Large values")
+struct LargeValueTests {
+    @Test("log and log --grep of a recording holding a 100,000-element list run in linear time", .timeLimit(.minutes(1)))
+    func longList() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("long.rewind")
+        let journal = try JournalLogger(path: path)
+        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Long"))
+        let list = Array(0..<100_000)
+        channel.emit(.created(state: CapturedValue(["items": list])), callSite: CallSite(), parent: nil, to: journal)
+        channel.emit(.activity(CapturedValue(list)), name: "loaded", callSite: CallSite(), parent: nil, to: journal)
+        channel.emit(.replace(state: CapturedValue(["items": list.reversed()])), callSite: CallSite(), parent: nil, to: journal)
+        journal.close()
+        let log = try CommandRunner.run(["log", path])
+        #expect(log.status == 0 && log.standardOutput.contains("loaded"))
+        let grep = try CommandRunner.run(["log", path, "--grep", "99998, 99999"])
+        #expect(grep.status == 0 && grep.standardOutput.contains("loaded"), "\(grep.standardError)")
     }
 }

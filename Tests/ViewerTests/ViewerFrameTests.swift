@@ -259,12 +259,15 @@ struct ViewerFrameTests {
             channel.emit(.willMutate, name: "confirm", callSite: site, parent: checkout, to: journal)
             channel.emit(.didMutate(duration: .zero, state: CapturedValue(["status": "confirmed"])), name: "confirm", callSite: site, parent: checkout, to: journal)
             journal.close()
-            let program = ViewerProgram(timeline: Timeline(reader: try JournalReader(path: path)), model: ViewerModel(width: 100, height: 24, colors: false))
+            let reader = try JournalReader(path: path)
+            // A deterministic journal numbers its steps from 1: the dispatch's step as recorded.
+            let checkoutStep = try #require(reader.events().first { $0.kind == .willDispatch && $0.name == "checkout" }).sequence
+            let program = ViewerProgram(timeline: Timeline(reader: reader), model: ViewerModel(width: 100, height: 24, colors: false))
             let frame = program.frame()
             let rows = frame.plainText.split(separator: "\n").map(String.init)
             let confirmRows = rows.filter { $0.contains("confirm") }
             #expect(confirmRows.count == 2, "\(rows.joined(separator: "\n"))")
-            #expect(confirmRows.allSatisfy { $0.contains("← #\(checkout) checkout") }, "\(confirmRows)")
+            #expect(confirmRows.allSatisfy { $0.contains("← #\(checkoutStep) checkout") }, "\(confirmRows)")
             #expect(!rows.contains { $0.contains("add") && $0.contains("←") }, "an effect inside its dispatch needs no marker")
         }
     }

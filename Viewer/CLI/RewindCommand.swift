@@ -33,7 +33,10 @@ enum Main {
         do {
             var command = try RewindCommand.parseAsRoot()
             try command.run()
+            Output.pendingEnding?.end()
         } catch let failure as CommandFailure {
+            // An output that could not be written says so first: it may be why the command failed.
+            if case .failed? = Output.pendingEnding { Output.pendingEnding?.end() }
             Output.error("rewind: \(failure.description)")
             exit(ExitStatus.badInput)
         } catch let code as ExitCode {

@@ -77,23 +77,31 @@ final class Output {
     /// Writes what is buffered; exits quietly with success if the reader of standard output has
     /// gone, and with exit 2 and one line if the write fails otherwise.
     func flush() {
+        if let ending = writeBuffer() { ending.end() }
+    }
+
+    /// Writes what is buffered; returns how the command must end if a write failed.
+    private func writeBuffer() -> Ending? {
         var written = 0
+        defer { buffer.removeAll(keepingCapacity: true) }
         while written < buffer.count {
             let result = buffer.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
             if result < 0 {
                 let code = errno
                 if code == EINTR { continue }
-                if code == EPIPE, replacement == nil { exit(ExitStatus.success) }
+                if code == EPIPE, replacement == nil { return .readerGone }
                 replacement?.discard()
-                Self.fail("cannot write \(name): \(String(cString: strerror(code)))")
+                return .failed("cannot write \(name): \(String(cString: strerror(code)))")
             }
             written += result
         }
-        buffer.removeAll(keepingCapacity: true)
+        return nil
     }
 
     deinit {
-        flush()
+        // Not exiting from here (a command's outputs are released as its `run()` returns): the
+        // ending is kept for `Main` to carry out.
+        if let ending = writeBuffer() { Self.pendingEnding = Self.pendingEnding ?? ending }
         // An `-o` file never finished (the command failed) is not left behind.
         if let replacement, !isFinished {
             close(descriptor)
@@ -101,10 +109,30 @@ final class Output {
         }
     }
 
-    /// Ends the command: one line on standard error, exit 2.
+    /// How a command ends when writing its output failed.
+    enum Ending {
+        /// The reader of a pipe went away (`rewind log … | head`): a quiet success.
+        case readerGone
+        /// A write failed: one line, exit 2.
+        case failed(String)
+
+        func end() -> Never {
+            switch self {
+            case .readerGone:
+                exit(ExitStatus.success)
+            case .failed(let message):
+                Output.error("rewind: \(message)")
+                exit(ExitStatus.badInput)
+            }
+        }
+    }
+
+    /// An ending met while an output was released, carried out by `Main` once the command returns.
+    /// The command line is single-threaded.
+    nonisolated(unsafe) static var pendingEnding: Ending?
+
     private static func fail(_ message: String) -> Never {
-        error("rewind: \(message)")
-        exit(ExitStatus.badInput)
+        Ending.failed(message).end()
     }
 
     /// Writes one line to standard error at once. It stays one line whatever it quotes (a path
