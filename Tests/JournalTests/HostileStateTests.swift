@@ -75,7 +75,7 @@ struct HostileStateTests {
         return (states, try reader.verify())
     }
 
-    @Test("each crafted journal reads without a crash, quickly, and says what is wrong", .timeLimit(.minutes(1)))
+    @Test("each crafted journal reads without a crash, quickly, and says what is wrong", .timeLimit(.minutes(5)))
     func craftedJournals() throws {
         let directory = TemporaryDirectory()
         let write = ProcessInfo.processInfo.environment["REWIND_WRITE_REGRESSIONS"] == "1"
