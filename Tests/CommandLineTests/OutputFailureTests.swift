@@ -10,7 +10,7 @@ struct OutputFailureTests {
 
     @Test("a command whose standard output fails (/dev/full) exits 2 with one line naming the output", arguments: [
         ["log", journal], ["log", journal, "--json"], ["export", journal, "--format", "json"], ["info", journal],
-        ["show", journal, "--at", "5"], ["verify", journal],
+        ["show", journal, "--at", "5"], ["verify", journal], ["--help"], ["--version"], ["log", "--help"],
     ])
     func standardOutputFull(arguments: [String]) throws {
         let result = try CommandRunner.runShell("\"$REWIND\" \(arguments.joined(separator: " ")) > /dev/full")

@@ -30,6 +30,15 @@ struct RewindCommand: ParsableCommand {
 @main
 enum Main {
     static func main() {
+        // What goes through `print` (help, usage, the version) is checked as every command's own
+        // output is: a failed write ends with exit 2 and one line, a reader gone away quietly.
+        atexit {
+            guard fflush(nil) != 0 else { return }
+            let code = errno
+            if code == EPIPE { _exit(ExitStatus.success) }
+            Output.error("rewind: cannot write standard output: \(String(cString: strerror(code)))")
+            _exit(ExitStatus.badInput)
+        }
         do {
             var command = try RewindCommand.parseAsRoot()
             try command.run()
