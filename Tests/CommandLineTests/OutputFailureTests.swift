@@ -33,7 +33,7 @@ struct OutputFailureTests {
     /// `directory`, with `prefix` (shell) before the command; checks nothing half-written is left.
     static func expectWholeOrNothing(in directory: String, error: String, prefix: String = "") throws {
         let fresh = directory + "/fresh.json", existing = directory + "/existing.json"
-        try "earlier export\n".write(toFile: existing, atomically: true, encoding: .utf8)
+        try "earlier export\n".write(toFile: existing, atomically: false, encoding: .utf8)
         for output in [fresh, existing] {
             let result = try CommandRunner.runShell("\(prefix)\"$REWIND\" export Fixtures/demo.rewind --format json -o \(output)")
             #expect(result.status == 2)
@@ -63,7 +63,7 @@ struct OutputFailureTests {
     func onlyRegularFiles(command: String) throws {
         let directory = TemporaryDirectory()
         let target = directory.file("target.json")
-        try "kept\n".write(toFile: target, atomically: true, encoding: .utf8)
+        try "kept\n".write(toFile: target, atomically: false, encoding: .utf8)
         let link = directory.file("link.json")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
         let fifo = directory.file("fifo")
