@@ -65,16 +65,19 @@ extension JournalReader {
         var folds: [UInt64: StateFold] = [:]
         var problems: [UnbuildableState] = []
         let damaged = !walk.damage.isEmpty
-        for event in walk.events() {
-            guard let record = event.stateRecord else { continue }
-            let id = event.source.instanceID
-            var fold = folds.removeValue(forKey: id) ?? StateFold()
-            let hadState = fold.recorded != nil
-            if !fold.apply(.record(record)), hadState || !damaged {
-                let reason = hadState ? "its state diff does not apply to the state before it" : "its state diff has no state before it to apply to"
-                problems.append(UnbuildableState(sequence: event.sequence, source: event.source.description, reason: reason))
+        // Blocks in file order, each read for its state records alone.
+        for block in walk.blocks {
+            guard case .success(let payload) = walk.payload(at: block.offset, frame: block.frame),
+                  let records = try? BlockDecoding.stateRecords(in: payload) else { continue }
+            for (sequence, source, record) in records {
+                var fold = folds.removeValue(forKey: source.instanceID) ?? StateFold()
+                let hadState = fold.recorded != nil
+                if !fold.apply(.record(record)), hadState || !damaged {
+                    let reason = hadState ? "its state diff does not apply to the state before it" : "its state diff has no state before it to apply to"
+                    problems.append(UnbuildableState(sequence: sequence, source: source.description, reason: reason))
+                }
+                folds[source.instanceID] = fold
             }
-            folds[id] = fold
         }
         return problems
     }
