@@ -61,23 +61,6 @@ enum BlockDecoding {
         }
     }
 
-    /// Every state record of a block, with its step and source, in record order — what `verify`
-    /// folds to check that every state rebuilds, without building the values of the other events.
-    static func stateRecords(in payload: [UInt8]) throws(JournalFormatError) -> [(sequence: UInt64, source: RecordedSource, record: StateRecord)] {
-        var reader = ByteReader(payload)
-        let (strings, sources) = try opening(&reader)
-        var clock = try RecordClock.readBases(from: &reader)
-        var records: [(sequence: UInt64, source: RecordedSource, record: StateRecord)] = []
-        let carriesState: Set<Event.Category> = [.didMutate, .change, .replace, .created]
-        while !reader.isAtEnd {
-            let record = try EventRecord.read(from: &reader, strings: strings, clock: &clock, sourceCount: sources.count) {
-                carriesState.contains($0.kind)
-            }
-            if let state = record.state { records.append((record.sequence, sources[record.sourceIndex], state)) }
-        }
-        return records
-    }
-
     /// The state steps of one source in a block, up to and including `sequence`, in record order —
     /// its state records and its changes that carry none (see ``StateStep``): what rebuilding a
     /// state needs, without building the values of every other event of the block.

@@ -37,6 +37,9 @@ public final class JournalReader: @unchecked Sendable {
     private var sourceOrder: [UInt64] = []
     /// Where the block walk stopped: the next block to look for when following a growing file.
     private var scanOffset = JournalFormat.headerLength
+    /// While the opening walk runs: sees every event of every block it decodes, in file order (for
+    /// `verify`, which folds the states as the walk goes rather than reading the blocks again).
+    private var walkVisitor: ((RecordedEvent) -> Void)?
     private let cache = Locked<[(offset: Int, events: [RecordedEvent])]>([])
     /// Blocks' text filters, for searches (see ``block(_:mayContainText:)``).
     let searchIndex: SearchIndex
@@ -52,8 +55,9 @@ public final class JournalReader: @unchecked Sendable {
 
     /// Opens a journal; with `ignoringIndex`, the blocks are walked even when an index exists (for
     /// verification and recovery).
-    init(path: String, ignoringIndex: Bool) throws(JournalReadError) {
+    init(path: String, ignoringIndex: Bool, visitingWalkedEvents visitor: ((RecordedEvent) -> Void)? = nil) throws(JournalReadError) {
         self.path = path
+        walkVisitor = visitor
         searchIndex = SearchIndex(journalPath: path)
         var status = stat()
         guard stat(path, &status) == 0 else {
@@ -98,6 +102,7 @@ public final class JournalReader: @unchecked Sendable {
         if ignoringIndex || !loadIndex() {
             walkBlocks(final: true)
         }
+        walkVisitor = nil
     }
 
     deinit {
@@ -456,6 +461,7 @@ public final class JournalReader: @unchecked Sendable {
     private func add(block offset: Int, frame: BlockFrame, decoded: (events: [RecordedEvent], sources: [RecordedSource])) {
         var summaries: [UInt64: JournalBlock.SourceSummary] = [:]
         for event in decoded.events {
+            walkVisitor?(event)
             summaries[event.source.instanceID, default: .init(eventCount: 0, firstSequence: event.sequence, lastSequence: event.sequence)].add(event.sequence)
         }
         for source in decoded.sources where sourceTable[source.instanceID] == nil {

@@ -40,7 +40,8 @@ extension JournalReader {
     /// one's CRC, decompresses and decodes it, and compares the index (if any) with what the walk
     /// found.
     public func verify() throws(JournalReadError) -> JournalVerification {
-        let walk = try JournalReader(path: path, ignoringIndex: true)
+        var states = StateRebuildCheck()
+        let walk = try JournalReader(path: path, ignoringIndex: true) { states.check($0) }
         var indexProblem: String?
         if !hasIndex {
             indexProblem = "the index is missing or damaged (the writer did not close the journal); readers rebuild it from the blocks"
@@ -54,32 +55,8 @@ extension JournalReader {
         }
         return JournalVerification(
             goodBlocks: walk.blocks.count, goodEvents: walk.eventCount, damage: walk.damage, indexProblem: indexProblem,
-            unbuildableStates: Self.unbuildableStates(in: walk)
+            unbuildableStates: states.problems(afterDamage: !walk.damage.isEmpty)
         )
-    }
-
-    /// Folds every source's state through the readable events (``StateFold``) and lists the state
-    /// records that do not apply. After damage, a source's diffs until its next keyframe have
-    /// nothing to apply to: that loss is the damage's, already reported, and not listed again.
-    private static func unbuildableStates(in walk: JournalReader) -> [UnbuildableState] {
-        var folds: [UInt64: StateFold] = [:]
-        var problems: [UnbuildableState] = []
-        let damaged = !walk.damage.isEmpty
-        // Blocks in file order, each read for its state records alone.
-        for block in walk.blocks {
-            guard case .success(let payload) = walk.payload(at: block.offset, frame: block.frame),
-                  let records = try? BlockDecoding.stateRecords(in: payload) else { continue }
-            for (sequence, source, record) in records {
-                var fold = folds.removeValue(forKey: source.instanceID) ?? StateFold()
-                let hadState = fold.recorded != nil
-                if !fold.apply(.record(record)), hadState || !damaged {
-                    let reason = hadState ? "its state diff does not apply to the state before it" : "its state diff has no state before it to apply to"
-                    problems.append(UnbuildableState(sequence: sequence, source: source.description, reason: reason))
-                }
-                folds[source.instanceID] = fold
-            }
-        }
-        return problems
     }
 
     /// Writes a clean journal at `output` holding every block that reads back intact (blocks are
@@ -105,5 +82,32 @@ extension JournalReader {
         }
         try replacement.moveIntoPlace()
         return try verify()
+    }
+}
+
+/// Folds every source's state through the events of the readable blocks, in file order (the order
+/// the writer made each diff in), and lists the state records that do not apply.
+private struct StateRebuildCheck {
+    private var folds: [UInt64: StateFold] = [:]
+    /// The records that did not apply, and whether their source had a state to apply them to.
+    private var failures: [(problem: UnbuildableState, hadState: Bool)] = []
+
+    mutating func check(_ event: RecordedEvent) {
+        guard let record = event.stateRecord else { return }
+        let id = event.source.instanceID
+        var fold = folds.removeValue(forKey: id) ?? StateFold()
+        let hadState = fold.recorded != nil
+        if !fold.apply(.record(record)) {
+            let reason = hadState ? "its state diff does not apply to the state before it" : "its state diff has no state before it to apply to"
+            failures.append((UnbuildableState(sequence: event.sequence, source: event.source.description, reason: reason), hadState))
+        }
+        folds[id] = fold
+    }
+
+    /// The steps whose state cannot be rebuilt. After damage, a source's diffs until its next
+    /// keyframe have nothing to apply to: that loss is the damage's, already reported, and not
+    /// listed again.
+    func problems(afterDamage damaged: Bool) -> [UnbuildableState] {
+        failures.filter { $0.hadState || !damaged }.map(\.problem)
     }
 }
