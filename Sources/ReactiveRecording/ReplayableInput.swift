@@ -28,12 +28,18 @@ extension CurrentValueSubject: ReplayableInput {
 
 /// Finds inputs and state properties by the names a journal recorded.
 package enum RecordedNames {
-    /// Sends `input` into the property of `container` it names; `false` if there is none that can
-    /// take it.
-    package static func replay(_ input: RecordedInput, into container: Any) throws -> Bool {
+    /// Sends `input` into the property of `container` it names, as a dispatch of `recorder`'s unit
+    /// — as the unit's input proxy sends a value — so that a unit with a logger (a re-record) logs
+    /// it as it was recorded; `false` if there is no property that can take it.
+    package static func replay(_ input: RecordedInput, into container: Any, through recorder: UnitRecorder) throws -> Bool {
         guard let property = ObservedProperty.children(of: container).first(where: { $0.label.map(ObservedProperty.plainName) == input.name }),
               let replayable = property.value as? any ReplayableInput else { return false }
-        try replayable.replaySend(input.value)
+        var failure: (any Error)?
+        // The recorded value is logged as it was recorded (a tree is captured as it is).
+        recorder.dispatch(name: input.name, value: input.value, callSite: .unknown) {
+            do { try replayable.replaySend(input.value) } catch { failure = error }
+        }
+        if let failure { throw failure }
         return true
     }
 

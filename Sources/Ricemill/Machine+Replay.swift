@@ -31,7 +31,7 @@ final class MachineReplayTarget: ReplayTarget {
     }
 
     func replay(_ input: RecordedInput) throws -> Bool {
-        try RecordedNames.replay(input, into: core.input)
+        try RecordedNames.replay(input, into: core.input, through: core.recorder)
     }
 
     func set(logger: (any CycleLogging)?) {

@@ -30,7 +30,7 @@ final class StreamReplayTarget: ReplayTarget {
     }
 
     func replay(_ input: RecordedInput) throws -> Bool {
-        try RecordedNames.replay(input, into: self.input)
+        try RecordedNames.replay(input, into: self.input, through: recorder)
     }
 
     func set(logger: (any CycleLogging)?) {

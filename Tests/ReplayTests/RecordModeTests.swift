@@ -1,7 +1,9 @@
 import CombineOperators
 import Foundation
 import Rewind
+import RewindSamples
 import RewindTesting
+import Ricemill
 import TemporaryFiles
 import Testing
 
@@ -67,5 +69,27 @@ struct RecordModeTests {
         // Said on purpose, the other cart is dropped.
         _ = try Self.rerecord(path, binding: "Cart#\(carts[0].instanceID)", dropping: true)
         #expect(try JournalReader(path: path).sources.count == 1)
+    }
+
+    @Test("a re-recorded Ricemill session keeps its dispatches, and re-recording it again changes nothing", arguments: [1, 2])
+    func rerecordKeepsDispatches(rounds: Int) throws {
+        let path = directory.file("ricemill-\(rounds).rewind")
+        let journal = try JournalLogger(path: path)
+        DemoSession.runRicemillCounter(logger: journal)
+        journal.close()
+        // What a reader compares: each event's kind, name and value, in order (a live unit is not
+        // released during a re-record, and call sites are where the replay sent from).
+        func shape(_ path: String) throws -> [String] {
+            try JournalReader(path: path).events().filter { $0.kind != .released }
+                .map { "\($0.kind) \($0.name) \($0.path ?? "") \($0.value?.description ?? "")" }
+        }
+        let recorded = try shape(path)
+        #expect(recorded.contains { $0.hasPrefix("willDispatch increment") })
+        for _ in 0..<rounds {
+            let replay = try Replay(journal: path)
+            try replay.bind("RicemillCounterSample", to: RicemillCounterSample().replayTarget)
+            _ = try replay.rerecord()
+            #expect(try shape(path) == recorded)
+        }
     }
 }
