@@ -133,6 +133,7 @@ let package = Package(
             dependencies: [
                 "Rewind",
                 "TemporaryFiles",
+                "LoggerProbes",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -149,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: [
-                "Rewind", "RewindSamples", "rewind", "TemporaryFiles", "Cycler", "Ricemill", "Unio", "Flask",
+                "Rewind", "RewindSamples", "rewind", "TemporaryFiles", "LoggerProbes", "Cycler", "Ricemill", "Unio", "Flask",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -182,6 +183,12 @@ let package = Package(
         .target(name: "ReadmeChecking", path: "Tests/Support/ReadmeChecking"),
         // A temporary directory per test, for the test targets that write files.
         .target(name: "TemporaryFiles", path: "Tests/Support/TemporaryFiles"),
+        // Loggers that keep what they are handed (hook methods, swift-log), for the redaction tests.
+        .target(
+            name: "LoggerProbes",
+            dependencies: ["Rewind", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/Support/LoggerProbes"
+        ),
         .testTarget(
             name: "RicemillTests",
             dependencies: [

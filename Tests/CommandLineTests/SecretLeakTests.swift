@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import LoggerProbes
 import Synchronization
 import TemporaryFiles
 import Testing
@@ -59,10 +60,10 @@ struct SecretLeakTests {
     func loggers() {
         let printed = Mutex<[String]>([])
         let console = ConsoleLogger { line in printed.withLock { $0.append(line) } }
-        let handler = CollectingLogHandler()
+        let handler = RecordingLogHandler()
         var swiftLogger = Logger(label: "leaks") { _ in handler }
         swiftLogger.logLevel = .trace
-        let hooks = HookCollector()
+        let hooks = PrintingHookLogger()
         let memory = InMemoryLogger()
         SecretPlantingSession.record(to: MultiplexLogger([console, SwiftLogBridge(swiftLogger), hooks, memory]))
 
@@ -78,38 +79,5 @@ struct SecretLeakTests {
         #expect(outputs.count > 50)
         #expect(outputs.contains { $0.contains("setPassword") })
         #expect(Self.leaked(in: outputs.joined(separator: "\n")).isEmpty)
-    }
-}
-
-/// Prints what the hook methods are given, as a logger written against the original Cycler would.
-final class HookCollector: CycleLogging {
-    private let printed = Mutex<[String]>([])
-    var lines: [String] { printed.withLock { $0 } }
-    func didChange(value: Any, for keyPath: AnyKeyPath, root: Any) {
-        printed.withLock { $0.append("change \(keyPath) = \(value) in \(root)") }
-    }
-    func didReplace(root: Any) {
-        printed.withLock { $0.append("replace \(root)") }
-    }
-    func didEmit(activity: Any, file: StaticString, function: StaticString, line: UInt, on cycler: AnyCyclerType) {
-        printed.withLock { $0.append("activity \(activity)") }
-    }
-}
-
-/// A swift-log handler that keeps what it is given.
-final class CollectingLogHandler: LogHandler, @unchecked Sendable {
-    // Unchecked: `recorded` is guarded by its Mutex; the other properties are set before use.
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-    private let recorded = Mutex<[String]>([])
-    var lines: [String] { recorded.withLock { $0 } }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        recorded.withLock { $0.append("\(event.message) \(event.metadata ?? [:])") }
     }
 }

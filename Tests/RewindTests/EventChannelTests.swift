@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import LoggerProbes
 import Synchronization
 import Testing
 @testable import Rewind

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import LoggerProbes
 import Synchronization
 import TemporaryFiles
 import Testing
@@ -145,34 +146,3 @@ final class TreeLogger: CycleLogging {
         }
         printed.withLock { $0 += values.compactMap { $0?.tree().description } }
     }}
-
-/// A logger written the seed's way, printing the raw values it is handed.
-final class PrintingHookLogger: CycleLogging {
-    private let printed = Mutex<[String]>([])
-    var lines: [String] { printed.withLock { $0 } }
-    func didChange(value: Any, for keyPath: AnyKeyPath, root: Any) {
-        printed.withLock { $0.append("change \(keyPath) = \(value)") }
-    }
-    func didEmit(activity: Any, file: StaticString, function: StaticString, line: UInt, on cycler: AnyCyclerType) {
-        printed.withLock { $0.append("activity \(activity)") }
-    }
-}
-
-/// A swift-log handler that keeps what it is given, as swift-log's own tests do.
-final class RecordingLogHandler: LogHandler, @unchecked Sendable {
-    // Unchecked: `recorded` is guarded by its Mutex; the other properties are set before use.
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-    private let recorded = Mutex<[(level: Logger.Level, message: String, metadata: Logger.Metadata)]>([])
-    var entries: [(level: Logger.Level, message: String, metadata: Logger.Metadata)] { recorded.withLock { $0 } }
-    var lines: [String] { entries.map { "\($0.message) \($0.metadata)" } }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        recorded.withLock { $0.append((event.level, event.message.description, event.metadata ?? [:])) }
-    }
-}
