@@ -135,7 +135,7 @@ public final class Flux: @unchecked Sendable {
 /// lock.release()                            // runs now
 /// ```
 public final class FluxLock: Hashable, @unchecked Sendable {
-    // Unchecked: `release` is `Locked`; the rest is immutable.
+    // Unchecked: `releaseState` is `Locked`; the rest is immutable.
     private static let counter = Locked<UInt64>(0)
 
     let number: UInt64
