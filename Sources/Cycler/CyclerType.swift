@@ -48,10 +48,8 @@ extension CyclerType {
     /// Sends this view model's events to `logger` instead of the process-wide default; `nil` goes
     /// back to the default.
     public func set(logger: (any CycleLogging)?) {
+        // The new logger has not seen the view model's creation: the next event announces it again.
         channel.set(logger: logger)
-        // The new logger has not seen the view model's creation, even if the default one has: the
-        // next event announces it again.
-        state.core.lock.withLock { state.core.forgetAnnouncement() }
     }
 
     /// The identity this view model's events carry.

@@ -37,7 +37,6 @@ final class StorageCore<Value>: @unchecked Sendable {
     @exclusivity(unchecked) private var runningCommit: RunningCommit?
 
     @exclusivity(unchecked) private(set) var channel: EventChannel?
-    @exclusivity(unchecked) private var announced = false
     @exclusivity(unchecked) var activitySubject: AnyObject?
 
     init(_ value: Value) {
@@ -45,9 +44,7 @@ final class StorageCore<Value>: @unchecked Sendable {
     }
 
     deinit {
-        if announced, let channel, let logger = channel.logger {
-            channel.emit(.released, callSite: .unknown, parent: nil, to: logger)
-        }
+        channel?.release()
     }
 
     // MARK: Subscribers
@@ -107,21 +104,12 @@ final class StorageCore<Value>: @unchecked Sendable {
         return created
     }
 
-    /// Makes the next event announce the unit again (to a newly set logger). Call with `lock` held.
-    func forgetAnnouncement() {
-        announced = false
-    }
-
-    /// The logger to use now, after announcing the unit (its `created` event) the first time. With a
-    /// unit type, the unit's channel is made if it does not exist yet. Call with `lock` held.
+    /// The logger to use now, after announcing the unit to it (see
+    /// ``EventChannel/announcedLogger(callSite:state:)``). With a unit type, the unit's channel is
+    /// made if it does not exist yet. Call with `lock` held.
     func activeLogger(unitType: Any.Type? = nil, callSite: CallSite) -> (any CycleLogging)? {
         if let unitType { _ = channelMadeIfNeeded(for: unitType) }
-        guard let channel, let logger = channel.logger else { return nil }
-        if !announced {
-            announced = true
-            channel.emit(.created(state: CapturedValue(value)), callSite: callSite, parent: nil, to: logger)
-        }
-        return logger
+        return channel?.announcedLogger(callSite: callSite) { CapturedValue(value) }
     }
 
     // MARK: Mutation

@@ -61,11 +61,10 @@ where Mixers.RawValue == String {
     /// abort. Runs on the flux.
     func apply(_ key: MixerKey, payload: MixerPayload?, lock: FluxLock?) {
         guard let reaction = mixers.withLock({ $0[key.identifier] }) else { return }
-        let logger = channel.logger
+        let logger = announcedLogger()
         let start = EventTime.now()
         var sequence: UInt64?
         if let logger {
-            announceIfNeeded()
             sequence = channel.emit(.willDispatch(input: payload.map { CapturedValue(PayloadText.fields($0)) }), name: key.name, callSite: .unknown, at: start, to: logger)
         }
         DispatchScope.run(inside: sequence) {

@@ -24,9 +24,7 @@ open class SubstanceConcrete: Hashable, @unchecked Sendable {
     /// to the default. The substance is announced to the logger with its state now.
     public func set(logger: (any CycleLogging)?) {
         channel.set(logger: logger)
-        // The new logger has not seen the substance's creation, even if the default one has.
-        forgetAnnouncement()
-        announceIfNeeded()
+        _ = announcedLogger()
     }
 
     /// The substance as a source of events.
@@ -36,8 +34,9 @@ open class SubstanceConcrete: Hashable, @unchecked Sendable {
     func beginMix() {}
     func commitMix() -> MixOutcome { MixOutcome(keyChanges: [:], logged: false) }
     func abortMix() {}
-    func announceIfNeeded() {}
-    func forgetAnnouncement() {}
+    /// The logger to use now, after announcing the substance to it with its state (see
+    /// ``EventChannel/announcedLogger(callSite:state:)``).
+    func announcedLogger() -> (any CycleLogging)? { nil }
     /// Archives now if no later change was scheduled since `generation` (a delayed archive firing).
     func archiveIfLatest(_ generation: Int) {}
 
@@ -72,7 +71,6 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
     private let committed: Locked<T>
     private let mixing = Locked<T?>(nil)
     private let snapshot = Locked<T?>(nil)
-    private let isAnnounced = Locked(false)
     private let archiving = Locked(ArchiveSchedule())
     /// The store this substance archives to: `Flask.archiveStore` when it was made.
     private let archiveStore: any ArchiveStore = Flask.archiveStore
@@ -90,7 +88,7 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
     public required init() {
         committed = Locked(T())
         super.init(name: nil)
-        announceIfNeeded()
+        _ = announcedLogger()
     }
 
     /// A named substance; with `archive`, its state is restored from the archive store and changes
@@ -100,7 +98,7 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
         super.init(name: name)
         shouldArchive = archive
         if archive { unarchive() }
-        announceIfNeeded()
+        _ = announcedLogger()
     }
 
     /// The committed state.
@@ -184,8 +182,7 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
     /// are part of the state the journal rebuilds), `didMutate` with the state.
     private func logMutation(named name: String, to new: T) -> Bool {
         defer { mixStartTree = nil; mixStartTime = nil }
-        guard let logger = channel.logger, let oldTree = mixStartTree, let start = mixStartTime else { return false }
-        announceIfNeeded()
+        guard let oldTree = mixStartTree, let start = mixStartTime, let logger = announcedLogger() else { return false }
         let newTree = StateCapture.capture(new)
         channel.emit(.willMutate, name: name, callSite: .unknown, at: start, to: logger)
         for change in diff(oldTree, newTree).changes {
@@ -200,22 +197,12 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
         return true
     }
 
-    override func forgetAnnouncement() {
-        isAnnounced.withLock { $0 = false }
-    }
-
-    override func announceIfNeeded() {
-        guard let logger = channel.logger, isAnnounced.withLock({ announced in
-            defer { announced = true }
-            return !announced
-        }) else { return }
-        channel.emit(.created(state: CapturedValue(state)), callSite: .unknown, parent: nil, to: logger)
+    override func announcedLogger() -> (any CycleLogging)? {
+        channel.announcedLogger { CapturedValue(self.state) }
     }
 
     deinit {
-        if isAnnounced.withLock({ $0 }), let logger = channel.logger {
-            channel.emit(.released, callSite: .unknown, parent: nil, to: logger)
-        }
+        channel.release()
     }
 
     // MARK: Archiving

@@ -14,9 +14,6 @@ package final class UnitRecorder: @unchecked Sendable {
     // before the recorder is shared; everything else is immutable or `Locked`.
     package let channel: EventChannel
     private let stateProperties: [ObservedProperty]
-    private let isAnnounced = Locked(false)
-    /// Set when the unit goes; a wrapper kept after that still sends, but nothing is logged.
-    private let isReleased = Locked(false)
     private let propertyNames = Locked<[AnyKeyPath: String]>([:])
     private let pendingEvents = Locked<[UInt64: [PendingEvent]]>([:])
     private var subscriptions: [AnyCancellable] = []
@@ -30,18 +27,18 @@ package final class UnitRecorder: @unchecked Sendable {
         subscriptions = stateProperties.enumerated().map { index, property in
             let channel = self.channel
             let pending = self.pendingEvents
-            let announce = announcement()
+            let state = stateNow()
             // The first value is the current one, sent on subscription: not a change.
             return property.publisher.dropFirst().sink { value in
-                guard let logger = channel.logger else { return }
+                guard channel.logger != nil else { return }
                 let change = PendingEvent(
                     order: index, kind: .change(path: ChangedPath(name: property.name), value: CapturedValue(value), state: nil),
                     name: "", time: .now()
                 )
-                Self.log(change, pending: pending, announce: announce, on: channel, to: logger)
+                Self.log(change, pending: pending, state: state, on: channel)
             }
         }
-        if let logger = channel.logger { announcement()(logger) }
+        _ = channel.announcedLogger(state: stateNow())
     }
 
     /// Learns the output's property order, for ordering its activities (see ``PendingEvent``), and
@@ -64,9 +61,7 @@ package final class UnitRecorder: @unchecked Sendable {
     /// the unit to it with its state now.
     package func set(logger: (any CycleLogging)?) {
         channel.set(logger: logger)
-        // The new logger has not seen the unit's creation, even if the default one has.
-        isAnnounced.withLock { $0 = false }
-        if let logger = channel.logger { announcement()(logger) }
+        _ = channel.announcedLogger(state: stateNow())
     }
 
     /// The unit's state now, as logged.
@@ -76,9 +71,7 @@ package final class UnitRecorder: @unchecked Sendable {
 
     /// Logs the unit's release; called when the unit goes.
     package func released() {
-        isReleased.withLock { $0 = true }
-        guard let logger = channel.logger, isAnnounced.withLock({ $0 }) else { return }
-        channel.emit(.released, callSite: .unknown, parent: nil, to: logger)
+        channel.release()
     }
 
     // MARK: Dispatches and activities
@@ -97,8 +90,7 @@ package final class UnitRecorder: @unchecked Sendable {
     }
 
     private func dispatch(value: Any?, callSite: CallSite, nameKnownBefore: Bool, send: () -> Void, name: () -> String) {
-        guard let logger = channel.logger, !isReleased.withLock({ $0 }) else { return send() }
-        announcement()(logger)
+        guard let logger = channel.announcedLogger(state: stateNow()) else { return send() }
         let start = EventTime.now()
         let input = value.map(CapturedValue.init)
         let sequence = nameKnownBefore
@@ -121,12 +113,12 @@ package final class UnitRecorder: @unchecked Sendable {
 
     /// Logs a value an output publisher delivered.
     package func outputValue(_ value: Any, name: String) {
-        guard let logger = channel.logger else { return }
+        guard channel.logger != nil else { return }
         let activity = PendingEvent(
             order: stateProperties.count + (outputOrder[name] ?? outputOrder.count), kind: .activity(CapturedValue(value)),
             name: name, time: .now()
         )
-        Self.log(activity, pending: pendingEvents, announce: announcement(), on: channel, to: logger)
+        Self.log(activity, pending: pendingEvents, state: stateNow(), on: channel)
     }
 
     /// The name of the property `keyPath` reaches in `container`, remembered per key path (see
@@ -168,12 +160,11 @@ package final class UnitRecorder: @unchecked Sendable {
 
     /// Logs `event` now, or at the end of the running dispatch of this unit if there is one.
     private static func log(
-        _ event: PendingEvent, pending: Locked<[UInt64: [PendingEvent]]>, announce: (any CycleLogging) -> Void,
-        on channel: EventChannel, to logger: any CycleLogging
+        _ event: PendingEvent, pending: Locked<[UInt64: [PendingEvent]]>, state: () -> CapturedValue?, on channel: EventChannel
     ) {
         let dispatch = DispatchScope.currentDispatch
         if let dispatch, pending.withLock({ $0[dispatch]?.append(event) != nil }) { return }
-        announce(logger)
+        guard let logger = channel.announcedLogger(state: state) else { return }
         emit(event, parent: dispatch, on: channel, to: logger)
     }
 
@@ -181,18 +172,10 @@ package final class UnitRecorder: @unchecked Sendable {
         channel.emit(event.kind, name: event.name, callSite: .unknown, parent: parent, at: event.time, to: logger)
     }
 
-    /// Emits `created` with the state the first time it is called. Captures no reference to the
-    /// recorder, so that subscriptions can hold it.
-    private func announcement() -> (any CycleLogging) -> Void {
-        let channel = self.channel
-        let isAnnounced = self.isAnnounced
+    /// The unit's state now, for its `created` event. Captures no reference to the recorder, so
+    /// that subscriptions can hold it.
+    private func stateNow() -> @Sendable () -> CapturedValue? {
         let properties = stateProperties
-        return { logger in
-            guard isAnnounced.withLock({ announced in
-                defer { announced = true }
-                return !announced
-            }) else { return }
-            channel.emit(.created(state: CapturedValue(ObservedProperty.snapshot(of: properties))), callSite: .unknown, parent: nil, to: logger)
-        }
+        return { CapturedValue(ObservedProperty.snapshot(of: properties)) }
     }
 }

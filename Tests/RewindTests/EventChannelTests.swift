@@ -36,6 +36,45 @@ struct EventChannelTests {
         #expect(duration == .microseconds(5))
     }
 
+    @Test("a unit is announced once per logger, before anything it did, and released only if announced")
+    func unitLifecycle() async {
+        let first = InMemoryLogger(), second = InMemoryLogger()
+        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Counter"))
+        let stateReads = Locked(0)
+        let state: @Sendable () -> CapturedValue? = {
+            stateReads.withLock { $0 += 1 }
+            return CapturedValue(7)
+        }
+        #expect(channel.announcedLogger(state: state) == nil)
+        channel.set(logger: first)
+        // Eight threads ask at once: one `created`, with the lowest sequence number.
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    if let logger = channel.announcedLogger(state: state) {
+                        channel.emit(.willMutate, callSite: .unknown, to: logger)
+                    }
+                }
+            }
+        }
+        let events = first.eventsInSequenceOrder
+        #expect(events.map(\.kind.category) == [.created] + Array(repeating: .willMutate, count: 8))
+        #expect(stateReads.withLock { $0 } == 1)
+        // A new logger has not seen the unit made: the next event announces it again.
+        channel.set(logger: second)
+        _ = channel.announcedLogger(state: state)
+        #expect(second.events.map(\.kind.category) == [.created])
+        channel.release()
+        channel.release()
+        #expect(second.events.map(\.kind.category) == [.created, .released])
+        #expect(channel.announcedLogger(state: state) == nil && channel.isReleased)
+        // A unit never announced goes without a `released`.
+        let silent = EventChannel(source: EventSource(framework: .flask, typeName: "Substance"))
+        silent.set(logger: first)
+        silent.release()
+        #expect(first.events.allSatisfy { $0.source !== silent.source })
+    }
+
     @Test("an in-memory logger keeps its latest events up to its capacity and counts what it dropped")
     func inMemoryCapacity() {
         let memory = InMemoryLogger(capacity: 3)

@@ -6,16 +6,18 @@
 /// CycleLoggingSystem.bootstrap(ConsoleLogger())
 /// ```
 public enum CycleLoggingSystem {
-    private static let installed = Locked<(any CycleLogging)?>(nil)
+    /// Read on every commit of every unit without a logger of its own, so without a lock.
+    private static let installed = LoggerSlot()
 
     /// Makes `logger` the default for every unit without a logger of its own; `nil` turns the
     /// default off.
     public static func bootstrap(_ logger: (any CycleLogging)?) {
-        installed.withLock { $0 = logger }
+        installed.store(logger)
     }
 
     /// The default logger, if one is installed.
+    @inline(__always)
     public static var defaultLogger: (any CycleLogging)? {
-        installed.withLock { $0 }
+        installed.logger
     }
 }

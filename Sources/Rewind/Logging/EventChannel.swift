@@ -8,8 +8,17 @@ import Synchronization
 public final class EventChannel: Sendable {
     /// The unit the events come from.
     public let source: EventSource
-    private let ownLogger = Locked<(any CycleLogging)?>(nil)
+    private let ownLogger = LoggerSlot()
     private let hasOwnLogger = Atomic<Bool>(false)
+    /// Whether the logger in use has seen the unit's `created` event: read on every event, so
+    /// apart from `lifecycle`, which serialises announcing and releasing.
+    private let isAnnounced = Atomic<Bool>(false)
+    private let lifecycle = Locked(Lifecycle())
+
+    /// Where the unit is in its life, as its loggers saw it.
+    private struct Lifecycle {
+        var isReleased = false
+    }
 
     /// Creates a channel for a unit.
     public init(source: EventSource) {
@@ -17,10 +26,14 @@ public final class EventChannel: Sendable {
     }
 
     /// Sends this unit's events to `logger` instead of the process-wide default; `nil` goes back to
-    /// the default.
+    /// the default. The new logger has not seen the unit's creation, even if the old one has: the
+    /// next ``announcedLogger(callSite:state:)`` announces the unit again.
     public func set(logger: (any CycleLogging)?) {
-        ownLogger.withLock { $0 = logger }
-        hasOwnLogger.store(logger != nil, ordering: .releasing)
+        lifecycle.withLock { _ in
+            ownLogger.store(logger)
+            hasOwnLogger.store(logger != nil, ordering: .releasing)
+            isAnnounced.store(false, ordering: .releasing)
+        }
     }
 
     /// The logger events go to now, if any. Checking this first lets a unit skip all work when
@@ -28,9 +41,58 @@ public final class EventChannel: Sendable {
     @inline(__always)
     public var logger: (any CycleLogging)? {
         if hasOwnLogger.load(ordering: .acquiring) {
-            return ownLogger.withLock { $0 } ?? CycleLoggingSystem.defaultLogger
+            return ownLogger.logger ?? CycleLoggingSystem.defaultLogger
         }
         return CycleLoggingSystem.defaultLogger
+    }
+
+    /// The logger to send the unit's events to now, after announcing the unit to it — its
+    /// `created` event, with `state()` — the first time, and again after ``set(logger:)``; `nil`
+    /// when nothing listens or the unit was released.
+    ///
+    /// Units call this before each of their events, so that a logger always sees a unit's
+    /// creation before anything it did. Another thread asking while the unit is being announced
+    /// waits for the announcement, so `created` keeps the unit's lowest sequence number.
+    ///
+    /// ```swift
+    /// guard let logger = channel.announcedLogger(callSite: callSite, state: { CapturedValue(state) }) else { return }
+    /// channel.emit(.willMutate, name: name, callSite: callSite, to: logger)
+    /// ```
+    @inline(__always)
+    public func announcedLogger(callSite: CallSite = .unknown, state: () -> CapturedValue?) -> (any CycleLogging)? {
+        guard let logger else { return nil }
+        if isAnnounced.load(ordering: .acquiring) { return logger }
+        return announce(to: logger, callSite: callSite, state: state)
+    }
+
+    private func announce(to logger: any CycleLogging, callSite: CallSite, state: () -> CapturedValue?) -> (any CycleLogging)? {
+        lifecycle.withLock { lifecycle in
+            guard !lifecycle.isReleased else { return nil }
+            if !isAnnounced.load(ordering: .acquiring) {
+                emit(.created(state: state()), callSite: callSite, parent: nil, to: logger)
+                isAnnounced.store(true, ordering: .releasing)
+            }
+            return logger
+        }
+    }
+
+    /// Logs the unit's `released` event — if its logger saw it created — and ends its events:
+    /// ``announcedLogger(callSite:state:)`` returns `nil` from then on. Units call it when they go.
+    public func release() {
+        lifecycle.withLock { lifecycle in
+            guard !lifecycle.isReleased else { return }
+            lifecycle.isReleased = true
+            if isAnnounced.load(ordering: .acquiring), let logger {
+                emit(.released, callSite: .unknown, parent: nil, to: logger)
+            }
+            isAnnounced.store(false, ordering: .releasing)
+        }
+    }
+
+    /// Whether the unit was released (see ``release()``): a unit kept alive by a wrapper after
+    /// that still works, but logs nothing.
+    public var isReleased: Bool {
+        lifecycle.withLock { $0.isReleased }
     }
 
     /// Records one event and hands it to `logger`; returns its sequence number.
