@@ -1,0 +1,45 @@
+/// What the writer learns once about a change path, rather than at every change through it: its
+/// text, its parsed form, and whether it goes through a subscript whose index the key path does
+/// not tell (`items[…].done`).
+struct ChangeShape {
+    /// The path as its key path prints it: `count`, `items[…].done`.
+    let text: String
+    /// The path parsed, when it names every step (no `[…]`).
+    let path: StatePath?
+    /// Whether the path goes through a subscript whose index must be found by comparing states.
+    let throughSubscript: Bool
+
+    init(text: String) {
+        self.text = text
+        self.path = StatePath(recordedChange: text)
+        self.throughSubscript = text.utf8.contains(0xE2) && text.contains("[…]")
+    }
+}
+
+/// The shapes of the paths one writer has seen, each worked out once: the same few paths change
+/// again and again. Used on the writer's thread only.
+struct ChangeShapes {
+    private var shapes: [String: ChangeShape] = [:]
+    /// Value types already asked whether they are lists seen through `Any` (``LiveElements``): a
+    /// dynamic cast per change costs a protocol-conformance lookup.
+    private var listTypes: [ObjectIdentifier: Bool] = [:]
+    /// Beyond this many distinct paths (a dictionary keyed by ids, written key by key), new ones
+    /// are worked out each time rather than kept.
+    private static let limit = 4_096
+
+    mutating func shape(of text: String) -> ChangeShape {
+        if let known = shapes[text] { return known }
+        let shape = ChangeShape(text: text)
+        if shapes.count < Self.limit { shapes[text] = shape }
+        return shape
+    }
+
+    /// Whether `value` is an array, seen through `Any`.
+    mutating func isList(_ value: Any) -> Bool {
+        let type = ObjectIdentifier(Swift.type(of: value))
+        if let known = listTypes[type] { return known }
+        let isList = value is any LiveElements
+        listTypes[type] = isList
+        return isList
+    }
+}

@@ -1,0 +1,68 @@
+extension JournalEncoder {
+    /// A key-path change: its path (with any subscript's index found), its new value — whole, or
+    /// as the changes from the value at its path in the block's last state record — and, outside a
+    /// commit, the state after it.
+    ///
+    /// A subscript's index (`items[…].done` → `items[3].done`) is found by comparing the live
+    /// states before and after the change, which costs what changed. Where that cannot be done,
+    /// the redaction check for a path that does not name its fields captures the state after the
+    /// change; that capture is the state here too, rather than being taken twice — and, compared
+    /// with the state before, it tells which element the subscript wrote.
+    func changeStep(_ changedPath: ChangedPath, value changedValue: CapturedValue, state: CapturedValue?, track: inout SourceTrack) -> EncodedStep {
+        let options = configuration.captureOptions
+        let shape = shapes.shape(of: changedPath.description)
+        if !track.keepsLiveState, shape.throughSubscript || shapes.isList(changedValue.value) { track.keepsLiveState = true }
+        let liveResolution = shape.throughSubscript ? track.liveState.flatMap { before in
+            state.flatMap { SubscriptResolution.resolve(shape.text, liveBefore: before, liveAfter: $0.value, options: options) }
+        } : nil
+        let reused = liveResolution == nil ? shape.path.flatMap { capture(changedValue, at: $0, reusing: track) } : nil
+        track.liveState = state?.value
+        let (captured, capturedState) = changedValue.treeAndCapturedState(options: options, resolvedPath: liveResolution, captured: reused)
+        var path = liveResolution ?? shape.path
+        if liveResolution == nil, let after = capturedState, let before = track.stateBeforeChange {
+            path = SubscriptResolution.resolve(shape.text, before: before, after: after) ?? path
+        }
+        let text = path?.description ?? shape.text
+        let body: EventRecord.Body = diffFromRecordedState(captured, at: path, track: track)
+            .map { .changeFromState(path: text, diff: $0) } ?? .change(path: text, value: captured)
+        // A hidden value says nothing about the state (the state's own capture hides it under
+        // another name), so such a change leaves the state to be captured.
+        let settable = captured != .null && !captured.containsRedaction
+        let applied: (StateValue) -> StateValue? = { previous in
+            settable ? path.flatMap { previous.setting(captured, at: $0) } : nil
+        }
+        if track.commitDepth > 0 {
+            // The state captured for the redaction is the state after this change already. A
+            // change to nil: Codable drops the field, reflection keeps it as null — only a capture
+            // can tell, so without one the commit's state will be captured.
+            track.derivedState = capturedState ?? track.derivedState.flatMap(applied)
+            return EncodedStep(body: body)
+        }
+        // Outside a commit no didMutate follows: this event carries the state.
+        return EncodedStep(body: body, newState: capturedState ?? state?.tree(options: options) ?? track.state.flatMap(applied))
+    }
+
+    /// A change's new value, when it is a list that shares its front and back with the list it
+    /// replaced, captured by taking the shared elements' trees from the state before the change:
+    /// what a list that grew by one item costs is capturing that item.
+    private func capture(_ value: CapturedValue, at path: StatePath, reusing track: SourceTrack) -> StateValue? {
+        guard shapes.isList(value.value), let elements = value.value as? any LiveElements,
+              let previousTree = track.stateBeforeChange?[path],
+              let previous = track.liveState.flatMap({ LiveValue.value(at: path, in: $0) }) else { return nil }
+        return elements.capture(reusing: previousTree, of: previous, options: configuration.captureOptions)
+    }
+
+    /// A change's new value as the changes from the value at its path in the source's last state
+    /// record, when that record is in the open block (a reader rebuilds the value from it) and the
+    /// changes are much smaller than the value: a list that grew by one item is recorded as that
+    /// item. `nil` otherwise; the value is then written whole.
+    private func diffFromRecordedState(_ value: StateValue, at path: StatePath?, track: SourceTrack) -> StateDiff? {
+        switch value {
+        case .array, .object: break
+        default: return nil
+        }
+        guard track.keyframedInBlock, let path, let old = track.state?[path] else { return nil }
+        let changes = diff(old, value)
+        return value.weighs(moreThan: 2 * changes.weight + 8) ? changes : nil
+    }
+}

@@ -1,0 +1,9 @@
+extension JournalEncoder {
+    /// `replace` and `created` with a state: the whole state, captured.
+    func snapshotStep(_ state: CapturedValue, track: inout SourceTrack) -> EncodedStep {
+        track.liveState = state.value
+        let tree = state.tree(options: configuration.captureOptions)
+        if track.commitDepth > 0 { track.derivedState = tree }
+        return EncodedStep(newState: tree)
+    }
+}

@@ -1,0 +1,147 @@
+/// Turns events into block records on the writer's thread: captures values into trees, decides
+/// between keyframes and diffs per source, seals blocks by size, and rotates files.
+///
+/// Each kind of event is one step, in a file of its own: mutations (`JournalEncoder+Mutation`),
+/// changes (`+Change`), whole states (`+Snapshot`), and values (`+Payload`); the state record
+/// after them is chosen in `+StateRecord`.
+final class JournalEncoder {
+    let configuration: JournalConfiguration
+    private let basePath: String
+    private var file: JournalFile
+    private var rotation = 0
+    private var builder = BlockBuilder()
+    private var tracks: [UInt64: SourceTrack] = [:]
+    private let header: JournalHeader
+    private var renumbering: Renumbering?
+    /// Events in blocks written to the file (a dropped-events record is not an event).
+    private(set) var eventsWritten = 0
+    /// Events encoded, whether their block is written yet or not.
+    private(set) var eventsEncoded = 0
+
+    /// Change paths seen so far, and their parsed forms.
+    var shapes = ChangeShapes()
+
+    init(path: String, configuration: JournalConfiguration, header: JournalHeader) throws(JournalWriteError) {
+        self.configuration = configuration
+        self.basePath = path
+        self.header = header
+        self.file = try JournalFile(path: path, header: header, replaceExisting: configuration.replaceExisting, sizeLimit: configuration.sizeLimitForTesting)
+        if configuration.deterministic { renumbering = Renumbering() }
+    }
+
+    var currentPath: String { file.path }
+    var bytesWritten: Int { file.size }
+    var hasOpenBlock: Bool { !builder.isEmpty }
+    var openBlockAge: UInt64 { builder.isEmpty ? 0 : EventTime.monotonicNow() &- builder.openedAtMonotonic }
+
+    func encode(_ event: Event) throws(JournalWriteError) {
+        var sequence = event.sequence
+        var time = event.time
+        var sourceID = event.source.instanceID
+        if renumbering != nil {
+            (sequence, time, sourceID) = renumbering!.map(event)
+        }
+        let recorded = renumbering.map { $0.deterministicCopy(of: event, sequence: sequence) } ?? event
+        // The track is modified in place: copying it out and back would copy its state tree.
+        let state = step(recorded, track: &tracks[sourceID, default: SourceTrack()])
+        builder.append(EventRecord(recorded, sequence: sequence, time: time, body: state.body, state: state.record), source: event.source, sourceID: sourceID)
+        if case .released = event.kind { tracks[sourceID] = nil }
+        eventsEncoded += 1
+        if builder.recordBytes >= configuration.blockSize || builder.allRecordBytes >= Self.largestBlock {
+            try sealBlock()
+        }
+    }
+
+    /// What an event's record holds besides its fixed fields — its body and its state record —
+    /// by the step for its kind; updates the source's track.
+    private func step(_ event: Event, track: inout SourceTrack) -> (body: EventRecord.Body, record: StateRecord?) {
+        let step: EncodedStep = switch event.kind {
+        case .willMutate: mutationBegins(track: &track)
+        case .didMutate(let duration, let state): mutationEnds(duration: duration, state: state, track: &track)
+        case .change(let path, let value, let state): changeStep(path, value: value, state: state, track: &track)
+        case .replace(let state), .created(.some(let state)): snapshotStep(state, track: &track)
+        case .activity(let value): payloadStep(value)
+        case .willDispatch(let input): input.map(payloadStep) ?? EncodedStep()
+        case .didDispatch(let duration): EncodedStep(body: .duration(duration))
+        case .created(.none), .released: EncodedStep()
+        }
+        return (step.body, step.newState.flatMap { stateRecord(for: &track, newState: $0) })
+    }
+
+    /// Records that a writer in drop mode dropped events.
+    func encodeDropped(_ dropped: DroppedRange, source: EventSource) throws(JournalWriteError) {
+        builder.append(EventRecord(dropped: dropped, time: .now()), source: source, sourceID: source.instanceID)
+        // The dropped events' changes never reached the writer, so a state derived from the
+        // changes it did see would miss them: every source's next state is captured for real.
+        for key in tracks.keys {
+            tracks[key]!.derivedState = nil
+            tracks[key]!.liveState = nil
+            tracks[key]!.stateRecordsSinceCapture = Self.captureInterval
+        }
+    }
+
+    /// Records beyond this size seal a block whatever its keyframes: a quarter of the largest block
+    /// a reader accepts (``JournalFormat/maximumBlockLength``).
+    static let largestBlock = JournalFormat.maximumBlockLength / 4
+
+    /// Compresses and writes the open block, then rotates the file if it grew past the limit.
+    func sealBlock() throws(JournalWriteError) {
+        guard !builder.isEmpty else { return }
+        try file.writeBlock(&builder, level: configuration.compressionLevel)
+        eventsWritten += builder.eventCount - builder.droppedRecordCount
+        builder = BlockBuilder()
+        for key in tracks.keys { tracks[key]!.keyframedInBlock = false }
+        if let limit = configuration.rotationSize, file.size >= limit {
+            try file.finish(level: configuration.compressionLevel)
+            rotation += 1
+            file = try JournalFile(path: Self.rotatedPath(basePath, rotation), header: header, replaceExisting: configuration.replaceExisting, sizeLimit: configuration.sizeLimitForTesting)
+        }
+    }
+
+    func sync() throws(JournalWriteError) { try file.sync() }
+
+    func finish() throws(JournalWriteError) {
+        try sealBlock()
+        try file.finish(level: configuration.compressionLevel)
+    }
+
+    /// `run.rewind` → `run.1.rewind`, `run.2.rewind`, …
+    static func rotatedPath(_ path: String, _ number: Int) -> String {
+        guard number > 0 else { return path }
+        if path.hasSuffix(".rewind") { return String(path.dropLast(7)) + ".\(number).rewind" }
+        return path + ".\(number)"
+    }
+}
+
+/// Fixed numbering for deterministic journals: sequence numbers and instance numbers count from 1
+/// in the order the writer sees them, and time advances one millisecond per event from a fixed
+/// start, so the same session always gives the same bytes.
+struct Renumbering {
+    static let startWallNanoseconds: Int64 = 1_767_225_600_000_000_000  // 2026-01-01T00:00:00Z
+    private var sequences: [UInt64: UInt64] = [:]
+    private var instances: [UInt64: UInt64] = [:]
+    private var nextSequence: UInt64 = 1
+
+    mutating func map(_ event: Event) -> (UInt64, EventTime, UInt64) {
+        let sequence = nextSequence
+        nextSequence += 1
+        sequences[event.sequence] = sequence
+        let instance = instances[event.source.instanceID] ?? UInt64(instances.count + 1)
+        instances[event.source.instanceID] = instance
+        let elapsed = sequence * 1_000_000
+        return (sequence, EventTime(wallNanoseconds: Self.startWallNanoseconds + Int64(elapsed), monotonicNanoseconds: elapsed), instance)
+    }
+
+    /// The event with its parent renumbered and its durations fixed.
+    func deterministicCopy(of event: Event, sequence: UInt64) -> Event {
+        let kind: Event.Kind = switch event.kind {
+        case .didDispatch: .didDispatch(duration: .zero)
+        case .didMutate(_, let state): .didMutate(duration: .zero, state: state)
+        default: event.kind
+        }
+        return Event(
+            sequence: sequence, time: event.time, source: event.source, kind: kind, name: event.name,
+            description: event.description, callSite: event.callSite, parent: event.parent.flatMap { sequences[$0] }
+        )
+    }
+}

@@ -1,0 +1,37 @@
+/// What the journal's writer remembers about one source between its events.
+struct SourceTrack {
+    /// The state as of the source's last state record.
+    var state: StateValue?
+    var stateRecordsSinceKeyframe = 0
+    /// State records since the state was last captured rather than derived from changes.
+    var stateRecordsSinceCapture = 0
+    var keyframedInBlock = false
+    var commitDepth = 0
+    /// During a commit: the state so far, rebuilt from the state before it and the changes the
+    /// commit made; `nil` once a change could not be applied (see ``JournalEncoder/changeStep(_:value:state:track:)``).
+    var derivedState: StateValue?
+    /// The live state as of the last event that carried one, to resolve a subscript change's
+    /// index and to capture a list-valued change by comparing live values rather than trees.
+    /// Kept only for sources whose changes need it (`keepsLiveState`): holding a state keeps its
+    /// buffers shared, so the app's next in-place write to them copies them.
+    var liveState: Any? {
+        get { keptLiveState }
+        set { if keepsLiveState { keptLiveState = newValue } }
+    }
+    private var keptLiveState: Any?
+    /// Set at the source's first subscript or list-valued change.
+    var keepsLiveState = false
+
+    /// The state the source's next change applies to: the commit's so far inside a commit, the
+    /// last recorded one outside.
+    var stateBeforeChange: StateValue? {
+        commitDepth > 0 ? derivedState : state
+    }
+}
+
+/// What one event adds to its record besides the fields every record has: its body, and the
+/// whole state after it when it carries one (from which the state record is made).
+struct EncodedStep {
+    var body: EventRecord.Body = .none
+    var newState: StateValue?
+}
