@@ -140,18 +140,19 @@ enum Measurement {
 
     struct Report: Codable {
         var results: [Result]
+        var instructions: [InstructionCount.Result]?
         var reads: ReadResult?
         var viewer: ViewerMeasurement.Result?
         var replay: ReplayMeasurement.Result?
         var machine: String
 
         func table() -> String {
-            var lines = ["workload  contender   caller ns/event p50   p99   overhead p50   app speed   events/s to disk   bytes/event   peak RSS MB   close ms   dropped"]
+            var lines = ["workload        contender   caller ns/event p50   p99   overhead p50   app speed   events/s to disk   bytes/event   peak RSS MB   close ms   dropped"]
             for result in results {
                 let baseline = results.first { $0.workload == result.workload && $0.contender == "none" }
                 let overhead = baseline.map { result.callerEventP50 - $0.callerEventP50 } ?? 0
                 lines.append([
-                    result.workload.padding(toLength: 9, withPad: " ", startingAt: 0),
+                    result.workload.padding(toLength: 15, withPad: " ", startingAt: 0),
                     result.contender.padding(toLength: 10, withPad: " ", startingAt: 0),
                     String(format: "%19.0f", result.callerEventP50), String(format: "%5.0f", result.callerEventP99),
                     String(format: "%14.0f", overhead),
@@ -162,6 +163,10 @@ enum Measurement {
                     String(format: "%10.0f", result.closeMilliseconds ?? 0),
                     result.eventsDropped.map { String(format: "%9d", $0) } ?? "        —",
                 ].joined(separator: " "))
+            }
+            if let instructions, !instructions.isEmpty {
+                lines.append("")
+                lines.append(InstructionCount.table(instructions))
             }
             if let reads {
                 lines.append("")

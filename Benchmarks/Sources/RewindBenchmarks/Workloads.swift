@@ -14,6 +14,12 @@ enum Workload: String, CaseIterable {
     /// 10,000 commits on a list of 1,000 identified items (growing to 6,000): every other commit
     /// appends an item, the others toggle one — what a feed or a chat does.
     case wide
+    /// 100,000 commits on a list of 1,000 identified items, each toggling one item in place through
+    /// a key path (`\.items[i].done`): what a long list's checkbox does.
+    case wideToggle = "wide-toggle"
+    /// The same toggle made inside a commit's closure (`state.update { $0.items[i].done.toggle() }`),
+    /// without a key path: the journal sees only the state after it.
+    case closureToggle = "closure-toggle"
     /// 1,000,000 increments of a Ricemill machine's counter (an input value, a store change).
     case ricemill
     /// 1,000,000 mixes of a Flask substance's counter (a chain reaction of one mix).
@@ -26,6 +32,8 @@ enum Workload: String, CaseIterable {
         case .counter: 1_000_000
         case .todo: 100_000
         case .wide: 10_000
+        case .wideToggle: 100_000
+        case .closureToggle: 20_000
         case .ricemill, .flask: 1_000_000
         }
     }
@@ -53,6 +61,23 @@ enum Workload: String, CaseIterable {
                         let item = (index * 7) % items.count
                         state.update(!items[item].done, \.items[item].done)
                     }
+                }
+            })
+        case .wideToggle:
+            let model = WideModel()
+            model.set(logger: logger)
+            return (model, { index in
+                model.commit("toggle") { state in
+                    let item = (index * 7) % 1_000
+                    state.update(!state.value.items[item].done, \.items[item].done)
+                }
+            })
+        case .closureToggle:
+            let model = WideModel()
+            model.set(logger: logger)
+            return (model, { index in
+                model.commit("toggle") { state in
+                    state.update { $0.items[(index * 7) % 1_000].done.toggle() }
                 }
             })
         case .ricemill:

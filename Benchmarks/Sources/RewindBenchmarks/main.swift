@@ -2,14 +2,16 @@ import Foundation
 import Rewind
 
 // Usage:
-//   rewind-benchmarks [--output FILE] [--workload counter|todo|wide|ricemill|flask] [--contender NAME] [--repeat N]
-//                     [--keep DIR] [--replay-only]
+//   rewind-benchmarks [--output FILE] [--workload counter|todo|wide|wide-toggle|closure-toggle|ricemill|flask[,…]]
+//                     [--contender NAME[,…]] [--repeat N] [--keep DIR] [--replay-only] [--no-instructions]
 //   rewind-benchmarks --reading [--rewind PATH] [--repeat N] [--output FILE]
 //     reads through a 3 M-event counter journal and a 300 k-event todo journal with the release
 //     `rewind` (default: the repository's .build/release/rewind): verify, log, export, blame, log --grep, viewer /.
 // Runs every contender on every workload, each in a child process of its own (so that peak memory
 // is the contender's own), then reads the state at 1,000 random steps of the counter journal, runs
 // the viewer on it, and replays a recorded counter session (`--replay-only`: just the replay).
+// Unless `--no-instructions`, each workload also runs under callgrind with no logger and with the
+// journal, for instructions and allocations per event on the app's thread and the writer's.
 // Prints a table and writes the figures as JSON (default: benchmark-results.json).
 
 let arguments = CommandLine.arguments
@@ -66,13 +68,14 @@ let outputPath = option("--output") ?? "benchmark-results.json"
 // This machine's timings wander from run to run; each figure is the median of several runs.
 let repeats = option("--repeat").flatMap(Int.init) ?? 3
 let replayOnly = arguments.contains("--replay-only")
-let workloads = replayOnly ? [] : option("--workload").map { [Workload(rawValue: $0)!] } ?? Workload.allCases
+let workloads = replayOnly ? [] : option("--workload").map { $0.split(separator: ",").map { Workload(rawValue: String($0))! } } ?? Workload.allCases
+let contenders = option("--contender").map { $0.split(separator: ",").map { Contender(rawValue: String($0))! } } ?? Contender.allCases
 let scratch = option("--keep") ?? NSTemporaryDirectory() + "rewind-bench-\(getpid())"
 try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
 
 var results: [Measurement.Result] = []
 for workload in workloads {
-    for contender in option("--contender").map({ [Contender(rawValue: $0)!] }) ?? Contender.allCases {
+    for contender in contenders {
         let file = "\(scratch)/\(workload.rawValue)-\(contender.rawValue)" + ([.journal, .drop].contains(contender) ? ".rewind" : ".jsonl")
         var runs: [Measurement.Result] = []
         for run in 1...repeats {
@@ -88,6 +91,16 @@ for workload in workloads {
             runs.append(try JSONDecoder().decode(Measurement.Result.self, from: data))
         }
         results.append(Measurement.Result.median(of: runs))
+    }
+}
+
+var instructions: [InstructionCount.Result] = []
+if !arguments.contains("--no-instructions") && InstructionCount.isAvailable {
+    for workload in workloads {
+        for contender in [Contender.none, .journal] {
+            FileHandle.standardError.write(Data("counting instructions: \(workload.rawValue) / \(contender.rawValue)…\n".utf8))
+            instructions.append(try InstructionCount.run(workload: workload, contender: contender, scratch: scratch))
+        }
     }
 }
 
@@ -109,7 +122,7 @@ if workloads.contains(.counter), FileManager.default.fileExists(atPath: "\(scrat
 }
 FileHandle.standardError.write(Data("replaying a recorded counter session…\n".utf8))
 let replayed = try ReplayMeasurement.run(directory: scratch)
-let report = Measurement.Report(results: results, reads: reads, viewer: viewer, replay: replayed, machine: Measurement.machineDescription())
+let report = Measurement.Report(results: results, instructions: instructions, reads: reads, viewer: viewer, replay: replayed, machine: Measurement.machineDescription())
 print(report.table())
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
