@@ -10,8 +10,15 @@ extension StateValue {
     /// state.setting(.integer(1), at: ["missing"]) // nil
     /// ```
     public func setting(_ value: StateValue, at path: StatePath) -> StateValue? {
+        settingChange(value, at: path)?.tree
+    }
+
+    /// ``setting(_:at:)``, and the one change that makes it — `nil` as the change when the place
+    /// already held `value`.
+    func settingChange(_ value: StateValue, at path: StatePath) -> (tree: StateValue, change: StateChange?)? {
         let operation: StateChange.Operation
-        if case .some = self[path] {
+        if let old = self[path] {
+            if old == value { return (self, nil) }
             operation = .changed(from: .null, to: value)
         } else if case .index(let index)? = path.components.last, let parent = path.parent,
                   case .array(let elements)? = self[parent], index == elements.count {
@@ -19,6 +26,7 @@ extension StateValue {
         } else {
             return nil
         }
-        return try? apply(StateDiff(changes: [StateChange(path: path, operation: operation)]), to: self)
+        let change = StateChange(path: path, operation: operation)
+        return (try? apply(StateDiff(changes: [change]), to: self)).map { ($0, change) }
     }
 }

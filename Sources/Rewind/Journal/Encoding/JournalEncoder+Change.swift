@@ -28,18 +28,43 @@ extension JournalEncoder {
         // A hidden value says nothing about the state (the state's own capture hides it under
         // another name), so such a change leaves the state to be captured.
         let settable = captured != .null && !captured.containsRedaction
-        let applied: (StateValue) -> StateValue? = { previous in
-            settable ? path.flatMap { previous.setting(captured, at: $0) } : nil
+        let applied: (StateValue) -> (tree: StateValue, change: StateChange?)? = { previous in
+            settable ? path.flatMap { previous.settingChange(captured, at: $0) } : nil
         }
         if track.commitDepth > 0 {
             // The state captured for the redaction is the state after this change already. A
             // change to nil: Codable drops the field, reflection keeps it as null — only a capture
             // can tell, so without one the commit's state will be captured.
-            track.derivedState = capturedState ?? track.derivedState.flatMap(applied)
+            if let capturedState {
+                track.derivedState = capturedState
+                track.derivedChanges = nil
+            } else {
+                let derived = track.derivedState.flatMap(applied)
+                track.derivedState = derived?.tree
+                track.derivedChanges = Self.appending(derived?.change, of: captured, to: track.derivedChanges)
+            }
             return EncodedStep(body: body)
         }
         // Outside a commit no didMutate follows: this event carries the state.
-        return EncodedStep(body: body, newState: capturedState ?? state?.tree(options: options) ?? track.state.flatMap(applied))
+        if let newState = capturedState ?? state?.tree(options: options) {
+            return EncodedStep(body: body, newState: newState)
+        }
+        let derived = track.state.flatMap(applied)
+        return EncodedStep(body: body, newState: derived?.tree, knownChanges: Self.appending(derived?.change, of: captured, to: []).flatMap(Self.stateDiff))
+    }
+
+    /// The changes known so far with `change` (setting `value`) after them — a change that set
+    /// what was there already adds nothing — or `nil` when they can no longer be told without
+    /// comparing states: a list or object set whole is recorded as what changed inside it.
+    private static func appending(_ change: StateChange?, of value: StateValue, to changes: [StateChange]?) -> [StateChange]? {
+        guard var changes, let change else { return change == nil ? changes : nil }
+        switch value {
+        case .array, .object: return nil
+        default: break
+        }
+        guard case .changed = change.operation else { return nil }
+        changes.append(change)
+        return changes
     }
 
     /// A change's new value, when it is a list that shares its front and back with the list it

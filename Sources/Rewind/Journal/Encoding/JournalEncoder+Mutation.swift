@@ -1,7 +1,10 @@
 extension JournalEncoder {
     /// `willMutate`: a commit starts from the state recorded before it.
     func mutationBegins(track: inout SourceTrack) -> EncodedStep {
-        if track.commitDepth == 0 { track.derivedState = track.state }
+        if track.commitDepth == 0 {
+            track.derivedState = track.state
+            track.derivedChanges = []
+        }
         track.commitDepth += 1
         return EncodedStep()
     }
@@ -21,12 +24,25 @@ extension JournalEncoder {
         var step = EncodedStep(body: .duration(duration))
         if track.commitDepth == 0, let derived = track.derivedState, track.stateRecordsSinceCapture < Self.captureInterval {
             step.newState = derived
+            step.knownChanges = track.derivedChanges.flatMap(Self.stateDiff)
         } else {
             step.newState = state.tree(options: configuration.captureOptions)
             track.stateRecordsSinceCapture = 0
         }
-        if track.commitDepth == 0 { track.derivedState = nil }
+        if track.commitDepth == 0 {
+            track.derivedState = nil
+            track.derivedChanges = nil
+        }
         return step
+    }
+}
+
+extension JournalEncoder {
+    /// A commit's changes as a diff a reader applies in one go, when they are one change (or
+    /// none): several changes would need the order a diff keeps (by index within a list), so their
+    /// state is compared whole instead.
+    static func stateDiff(_ changes: [StateChange]) -> StateDiff? {
+        changes.count <= 1 ? StateDiff(changes: changes) : nil
     }
 }
 

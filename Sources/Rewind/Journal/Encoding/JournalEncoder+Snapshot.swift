@@ -3,7 +3,10 @@ extension JournalEncoder {
     func snapshotStep(_ state: CapturedValue, track: inout SourceTrack) -> EncodedStep {
         track.liveState = state.value
         let tree = state.tree(options: configuration.captureOptions)
-        if track.commitDepth > 0 { track.derivedState = tree }
+        if track.commitDepth > 0 {
+            track.derivedState = tree
+            track.derivedChanges = nil
+        }
         return EncodedStep(newState: tree)
     }
 }

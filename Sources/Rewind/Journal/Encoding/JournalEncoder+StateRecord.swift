@@ -10,7 +10,7 @@ extension JournalEncoder {
     static let captureInterval = 1_024
 
     /// The state record for a source's new state, after the previous one: a keyframe or a diff.
-    func stateRecord(for track: inout SourceTrack, newState: StateValue) -> StateRecord? {
+    func stateRecord(for track: inout SourceTrack, newState: StateValue, knownChanges: StateDiff? = nil) -> StateRecord? {
         defer { track.state = newState }
         track.stateRecordsSinceCapture += 1
         guard let previous = track.state, !needsKeyframe(track) else {
@@ -18,7 +18,7 @@ extension JournalEncoder {
             track.stateRecordsSinceKeyframe = 0
             return .keyframe(newState)
         }
-        let changes = diff(previous, newState)
+        let changes = knownChanges ?? diff(previous, newState)
         if changes.isEmpty { return nil }
         track.stateRecordsSinceKeyframe += 1
         if !newState.weighs(moreThan: changes.weight - 1) {

@@ -65,7 +65,7 @@ final class JournalEncoder {
         case .didDispatch(let duration): EncodedStep(body: .duration(duration))
         case .created(.none), .released: EncodedStep()
         }
-        return (step.body, step.newState.flatMap { stateRecord(for: &track, newState: $0) })
+        return (step.body, step.newState.flatMap { stateRecord(for: &track, newState: $0, knownChanges: step.knownChanges) })
     }
 
     /// Records that a writer in drop mode dropped events.

@@ -10,6 +10,9 @@ struct SourceTrack {
     /// During a commit: the state so far, rebuilt from the state before it and the changes the
     /// commit made; `nil` once a change could not be applied (see ``JournalEncoder/changeStep(_:value:state:track:)``).
     var derivedState: StateValue?
+    /// During a commit: the changes that made `derivedState` from the state before it, while they
+    /// are known to be all its changes; `nil` once one is not (a captured state, a list).
+    var derivedChanges: [StateChange]?
     /// The live state as of the last event that carried one, to resolve a subscript change's
     /// index and to capture a list-valued change by comparing live values rather than trees.
     /// Kept only for sources whose changes need it (`keepsLiveState`): holding a state keeps its
@@ -34,4 +37,7 @@ struct SourceTrack {
 struct EncodedStep {
     var body: EventRecord.Body = .none
     var newState: StateValue?
+    /// What changed from the source's last state to `newState`, when the step knows it — the
+    /// state record is then made from it rather than by comparing the two trees whole.
+    var knownChanges: StateDiff?
 }
