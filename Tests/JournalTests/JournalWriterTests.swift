@@ -12,37 +12,6 @@ struct JournalWriterTests {
         let state: Storage<Counter> = .init(.init())
     }
 
-    @Test("eight threads logging at once lose and duplicate no sequence number")
-    func concurrentProducers() async throws {
-        let directory = TemporaryDirectory()
-        let path = directory.file("threads.rewind")
-        var configuration = JournalConfiguration()
-        configuration.queueCapacity = 512  // small, so producers really wait for the writer
-        configuration.blockSize = 8 * 1024
-        let journal = try JournalLogger(path: path, configuration: configuration)
-        let memory = InMemoryLogger()
-        let models = (0..<8).map { _ in CounterModel() }
-        for model in models { model.set(logger: MultiplexLogger([journal, memory])) }
-        await withTaskGroup(of: Void.self) { group in
-            for model in models {
-                group.addTask {
-                    for _ in 0..<1_000 { model.commit("add") { $0.update($0.value.count + 1, \.count) } }
-                }
-            }
-        }
-        journal.close()
-        let logged = memory.events.map(\.sequence)
-        let reader = try JournalReader(path: path)
-        let read = reader.allEvents().map(\.sequence)
-        #expect(read.count == logged.count)
-        #expect(Set(read) == Set(logged))
-        #expect(Set(read).count == read.count)
-        for model in models {
-            let id = model.eventSource.instanceID
-            #expect(try reader.state(of: id, at: reader.sequenceRange!.upperBound) == StateCapture.capture(Counter(count: 1_000)))
-        }
-    }
-
     @Test("follow mode sees events written after it started")
     func follow() throws {
         let directory = TemporaryDirectory()
@@ -97,6 +66,76 @@ struct JournalWriterTests {
         for marker in markers {
             // The markers' ranges cover the sequence numbers that are missing.
             #expect(!recordedSequences.contains(marker.sequences.lowerBound))
+        }
+    }
+
+    struct Feed: Codable, Equatable {
+        struct Message: Codable, Equatable { var id: Int; var text: String; var read: Bool }
+        var messages = (0..<1_000).map { Message(id: $0, text: "message \($0)", read: false) }
+    }
+
+    final class FeedModel: CyclerType, Sendable {
+        let state: Storage<Feed> = .init(.init())
+    }
+
+    @Test("the queue is bounded in bytes: a large state's events count its size, so a small byte limit drops them in drop mode, counted exactly")
+    func queueBoundedInBytes() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("bytes.rewind")
+        var configuration = JournalConfiguration()
+        // Room for a thousand small events, but not for two states of a 1,000-message feed.
+        configuration.queueByteLimit = 256 * 1_000
+        configuration.overflow = .drop
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let memory = InMemoryLogger()
+        let model = FeedModel()
+        model.set(logger: MultiplexLogger([memory, journal]))
+        for step in 0..<3_000 {
+            model.commit("read") { $0.update(true, \.messages[step % 1_000].read) }
+        }
+        journal.close()
+        let dropped = journal.statistics.eventsDropped
+        let events = try JournalReader(path: path).allEvents()
+        let recorded = events.filter { $0.kind != .dropped }
+        #expect(dropped > 0)
+        #expect(events.compactMap(\.dropped).reduce(0) { $0 + $1.count } == dropped)
+        #expect(UInt64(recorded.count) + dropped == UInt64(memory.events.count))
+    }
+
+    @Test("eight threads of a thousand commits each, waiting or dropping: nothing lost or duplicated, drops counted exactly", arguments: [JournalConfiguration.Overflow.wait, .drop])
+    func eightProducersAccountForEveryEvent(overflow: JournalConfiguration.Overflow) async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("stress.rewind")
+        var configuration = JournalConfiguration()
+        configuration.queueCapacity = 64  // small, so producers really wait for the writer (or drop)
+        configuration.blockSize = 8 * 1024
+        configuration.overflow = overflow
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let memory = InMemoryLogger(capacity: 1_000_000)
+        let models = (0..<8).map { _ in CounterModel() }
+        for model in models { model.set(logger: MultiplexLogger([memory, journal])) }
+        await withTaskGroup(of: Void.self) { group in
+            for model in models {
+                group.addTask {
+                    for _ in 0..<1_000 { model.commit("add") { $0.update($0.value.count + 1, \.count) } }
+                }
+            }
+        }
+        journal.close()
+        let dropped = journal.statistics.eventsDropped
+        let reader = try JournalReader(path: path)
+        let events = reader.allEvents()
+        let recorded = events.filter { $0.kind != .dropped }.map(\.sequence)
+        let logged = Set(memory.events.map(\.sequence))
+        #expect(Set(recorded).count == recorded.count)
+        #expect(Set(recorded).isSubset(of: logged))
+        #expect(UInt64(recorded.count) + dropped == UInt64(logged.count))
+        #expect(events.compactMap(\.dropped).reduce(0) { $0 + $1.count } == dropped)
+        guard overflow == .wait else { return }
+        #expect(dropped == 0)
+        for model in models {
+            let id = model.eventSource.instanceID
+            #expect(try reader.state(of: id, at: reader.sequenceRange!.upperBound) == StateCapture.capture(Counter(count: 1_000)))
         }
     }
 

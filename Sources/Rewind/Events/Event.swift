@@ -93,6 +93,14 @@ extension Event {
             }
         }
 
+        /// Whether the event carries the whole state after it — told without copying it out.
+        var carriesState: Bool {
+            switch self {
+            case .didMutate, .replace, .created(state: .some), .change(path: _, value: _, state: .some): true
+            default: false
+            }
+        }
+
         /// The whole state after the event, where the event carries it.
         public var state: CapturedValue? {
             switch self {

@@ -49,6 +49,12 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     /// Events accepted but never written, because writing had failed.
     private var lostCount = 0
     private var writtenBytes = 0
+    /// What the events in `pending` hold, estimated (see ``JournalConfiguration/queueByteLimit``).
+    private var pendingBytes = 0
+    /// What the events of the batch the writer is writing hold.
+    private var batchBytes = 0
+    /// Each source's state size as the writer last measured it, by source object.
+    private var stateSizes: [ObjectIdentifier: Int] = [:]
     private let encoder: JournalEncoder
     private let wakeThreshold: Int
     private let writerDone = DispatchSemaphore(value: 0)
@@ -83,7 +89,8 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
 
     public func log(_ event: Event) {
         condition.lock()
-        if pending.count >= configuration.queueCapacity && !closing {
+        let bytes = Self.eventBytes + (event.kind.carriesState ? stateSizes[ObjectIdentifier(event.source)] ?? 0 : 0)
+        if isFull(adding: bytes) && !closing {
             if configuration.overflow == .drop {
                 dropped.count += 1
                 totalDropped += 1
@@ -94,7 +101,7 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
                 return
             }
             producersWaiting += 1
-            while pending.count >= configuration.queueCapacity && !closing { condition.wait() }
+            while isFull(adding: bytes) && !closing { condition.wait() }
             producersWaiting -= 1
         }
         guard !closed else {
@@ -102,10 +109,22 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
             return
         }
         pending.append(event)
+        pendingBytes += bytes
         if writerIsWaiting && pending.count >= wakeThreshold {
             condition.broadcast()
         }
         condition.unlock()
+    }
+
+    /// What an event counts for in the queue without its state: its own size and its values'
+    /// boxes, roughly.
+    static let eventBytes = 256
+
+    /// Whether the queue has no room for an event of `bytes` more. Call with `condition` held. One
+    /// event always fits in an empty queue, however large its state.
+    private func isFull(adding bytes: Int) -> Bool {
+        let queued = pendingBytes + batchBytes
+        return pending.count >= configuration.queueCapacity || (queued > 0 && queued + bytes > configuration.queueByteLimit)
     }
 
     /// Returns once every event logged before the call is written to the file (not necessarily to
@@ -189,6 +208,8 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
                 if !signalled && encoder.hasOpenBlock { break }
             }
             swap(&batch, &pending)
+            batchBytes = pendingBytes
+            pendingBytes = 0
             let flushTicket = flushRequested
             let syncWanted = syncRequested > flushCompleted
             let isClosing = closing
@@ -218,7 +239,11 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
             }
             batch.removeAll(keepingCapacity: true)
             let firstFailure = failure == nil ? error : nil
+            let measuredSizes = encoder.stateSizes
+            encoder.stateSizes.removeAll(keepingCapacity: true)
             condition.withLock {
+                batchBytes = 0
+                for (source, size) in measuredSizes { stateSizes[source] = size == 0 ? nil : size }
                 failure = failure ?? error
                 lostCount += lost
                 writtenCount = encoder.eventsWritten

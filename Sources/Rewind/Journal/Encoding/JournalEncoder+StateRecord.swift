@@ -12,6 +12,7 @@ extension JournalEncoder {
     /// The state record for a source's new state, after the previous one: a keyframe or a diff.
     func stateRecord(for track: inout SourceTrack, newState: StateValue, knownChanges: StateDiff? = nil) -> StateRecord? {
         defer { track.state = newState }
+        measureStateSize(newState, track: &track)
         track.stateRecordsSinceCapture += 1
         guard let previous = track.state, !needsKeyframe(track) else {
             track.keyframedInBlock = true
@@ -26,6 +27,26 @@ extension JournalEncoder {
             return .keyframe(newState)
         }
         return .diff(changes)
+    }
+}
+
+extension JournalEncoder {
+    /// How many state records pass between two measures of a source's state size: measuring walks
+    /// the whole tree.
+    static let stateMeasureInterval = 256
+
+    /// The bytes a state is counted for in the queue (``JournalConfiguration/queueByteLimit``):
+    /// an estimate, per node of its tree.
+    static let bytesPerStateNode = 16
+
+    /// Measures the state's size now and then, for the queue's byte bound.
+    private func measureStateSize(_ state: StateValue, track: inout SourceTrack) {
+        guard track.stateRecordsSinceMeasure >= Self.stateMeasureInterval else {
+            track.stateRecordsSinceMeasure += 1
+            return
+        }
+        track.stateRecordsSinceMeasure = 0
+        track.measuredStateBytes = state.weight * Self.bytesPerStateNode
     }
 }
 

@@ -20,6 +20,9 @@ final class JournalEncoder {
 
     /// Change paths seen so far, and their parsed forms.
     var shapes = ChangeShapes()
+    /// Sources' state sizes measured since the journal last took them (0: the source is gone), by
+    /// source object: the journal counts a queued state for this many bytes.
+    var stateSizes: [ObjectIdentifier: Int] = [:]
 
     init(path: String, configuration: JournalConfiguration, header: JournalHeader) throws(JournalWriteError) {
         self.configuration = configuration
@@ -45,7 +48,14 @@ final class JournalEncoder {
         // The track is modified in place: copying it out and back would copy its state tree.
         let state = step(recorded, track: &tracks[sourceID, default: SourceTrack()])
         builder.append(EventRecord(recorded, sequence: sequence, time: time, body: state.body, state: state.record), source: event.source, sourceID: sourceID)
-        if case .released = event.kind { tracks[sourceID] = nil }
+        if let measured = tracks[sourceID]?.measuredStateBytes {
+            stateSizes[ObjectIdentifier(event.source)] = measured
+            tracks[sourceID]?.measuredStateBytes = nil
+        }
+        if case .released = event.kind {
+            tracks[sourceID] = nil
+            stateSizes[ObjectIdentifier(event.source)] = 0
+        }
         eventsEncoded += 1
         if builder.recordBytes >= configuration.blockSize || builder.allRecordBytes >= Self.largestBlock {
             try sealBlock()

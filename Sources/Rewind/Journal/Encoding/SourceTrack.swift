@@ -24,6 +24,10 @@ struct SourceTrack {
     private var keptLiveState: Any?
     /// Set at the source's first subscript or list-valued change.
     var keepsLiveState = false
+    /// State records since the state's size was last measured (see ``JournalEncoder/stateSizes``).
+    var stateRecordsSinceMeasure = Int.max
+    /// The state's size, measured at the last state record, until the encoder hands it on.
+    var measuredStateBytes: Int?
 
     /// The state the source's next change applies to: the commit's so far inside a commit, the
     /// last recorded one outside.
