@@ -4,6 +4,8 @@ import Rewind
 // Usage:
 //   rewind-benchmarks [--output FILE] [--workload counter|todo|wide|wide-toggle|closure-toggle|ricemill|flask[,…]]
 //                     [--contender NAME[,…]] [--repeat N] [--keep DIR] [--replay-only] [--no-instructions]
+//   rewind-benchmarks --stress [--output FILE]
+//     eight threads × a million events into one journal, waiting and dropping, every event accounted for.
 //   rewind-benchmarks --reading [--rewind PATH] [--repeat N] [--output FILE]
 //     reads through a 3 M-event counter journal and a 300 k-event todo journal with the release
 //     `rewind` (default: the repository's .build/release/rewind): verify, log, export, blame, log --grep, viewer /.
@@ -53,6 +55,23 @@ if arguments.contains("--reading") {
         .write(to: URL(fileURLWithPath: output))
     print("\nwritten to \(output)")
     exit(0)
+}
+
+if arguments.contains("--stress") {
+    // Eight producer threads × a million events, waiting then dropping; every event accounted for.
+    let scratch = NSTemporaryDirectory() + "rewind-stress-\(getpid())"
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    var results: [StressMeasurement.Result] = []
+    for overflow in [JournalConfiguration.Overflow.wait, .drop] {
+        let result = try StressMeasurement.run(overflow: overflow, path: "\(scratch)/stress.rewind")
+        print(StressMeasurement.line(result))
+        results.append(result)
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(results).write(to: URL(fileURLWithPath: option("--output") ?? "stress-results.json"))
+    exit(results.allSatisfy(\.passes) ? 0 : 1)
 }
 
 if let run = option("--run") {
