@@ -20,6 +20,11 @@ struct ChangeShape {
 /// again and again. Used on the writer's thread only.
 struct ChangeShapes {
     private var shapes: [String: ChangeShape] = [:]
+    /// The key path of the last change and its shape: a key path without subscript arguments is
+    /// one object for the life of the process, so the same field changed again is told by
+    /// identity, without turning the key path into text.
+    private var lastKeyPath: AnyKeyPath?
+    private var lastShape: ChangeShape?
     /// Value types already asked whether they are lists seen through `Any` (``LiveElements``): a
     /// dynamic cast per change costs a protocol-conformance lookup.
     private var listTypes: [ObjectIdentifier: Bool] = [:]
@@ -27,10 +32,13 @@ struct ChangeShapes {
     /// are worked out each time rather than kept.
     private static let limit = 4_096
 
-    mutating func shape(of text: String) -> ChangeShape {
-        if let known = shapes[text] { return known }
-        let shape = ChangeShape(text: text)
+    mutating func shape(of path: ChangedPath) -> ChangeShape {
+        if let keyPath = path.keyPath, keyPath === lastKeyPath, let lastShape { return lastShape }
+        let text = path.description
+        let shape = shapes[text] ?? ChangeShape(text: text)
         if shapes.count < Self.limit { shapes[text] = shape }
+        lastKeyPath = path.keyPath
+        lastShape = shape
         return shape
     }
 

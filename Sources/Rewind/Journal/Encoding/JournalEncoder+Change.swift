@@ -10,7 +10,7 @@ extension JournalEncoder {
     /// with the state before, it tells which element the subscript wrote.
     func changeStep(_ changedPath: ChangedPath, value changedValue: CapturedValue, state: CapturedValue?, track: inout SourceTrack) -> EncodedStep {
         let options = configuration.captureOptions
-        let shape = shapes.shape(of: changedPath.description)
+        let shape = shapes.shape(of: changedPath)
         if !track.keepsLiveState, shape.throughSubscript || shapes.isList(changedValue.value) { track.keepsLiveState = true }
         let liveResolution = shape.throughSubscript ? track.liveState.flatMap { before in
             state.flatMap { SubscriptResolution.resolve(shape.text, liveBefore: before, liveAfter: $0.value, options: options) }
@@ -18,11 +18,12 @@ extension JournalEncoder {
         let reused = liveResolution == nil ? shape.path.flatMap { capture(changedValue, at: $0, reusing: track) } : nil
         track.liveState = state?.value
         let (captured, capturedState) = changedValue.treeAndCapturedState(options: options, resolvedPath: liveResolution, captured: reused)
-        var path = liveResolution ?? shape.path
-        if liveResolution == nil, let after = capturedState, let before = track.stateBeforeChange {
-            path = SubscriptResolution.resolve(shape.text, before: before, after: after) ?? path
+        var resolved = liveResolution
+        if shape.throughSubscript, liveResolution == nil, let after = capturedState, let before = track.stateBeforeChange {
+            resolved = SubscriptResolution.resolve(shape.text, before: before, after: after)
         }
-        let text = path?.description ?? shape.text
+        let path = resolved ?? shape.path
+        let text = resolved?.description ?? shape.text
         let body: EventRecord.Body = diffFromRecordedState(captured, at: path, track: track)
             .map { .changeFromState(path: text, diff: $0) } ?? .change(path: text, value: captured)
         // A hidden value says nothing about the state (the state's own capture hides it under
