@@ -166,6 +166,34 @@ struct JournalRandomAccessTests {
         #expect(try Self.expectCommitsRecordedExactly(memory, in: JournalReader(path: path)) == 200)
     }
 
+    @Test("commits that set scalars in place, then a list, a whole state or a nested commit after them, record exactly the live state after each")
+    func inPlaceChangesGiveTheStateBack() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("in-place.rewind")
+        let (journal, memory, both) = try Self.derivingJournal(at: path)
+        let model = BoardModel()
+        model.set(logger: both)
+        var generator = SplitMix(seed: 11)
+        for step in 0..<400 {
+            model.commit("step") { state in
+                let count = state.value.items.count
+                // First a scalar change (set in place on the writer), then whatever comes next.
+                state.update(step % 2 == 0, \.items[step % count].done)
+                switch generator.next() % 6 {
+                case 0: state.update(state.value.items + [Item(id: count, title: "new \(step)", done: false)], \.items)
+                case 1: state.update { $0.title = "replaced \(step)" }
+                case 2: model.commit("nested") { $0.update("nested \(step)", \.title) }
+                case 3: state.update(Int(generator.next() % 5), \.selected)
+                case 4: state.update(state.value.items[0].title, \.items[0].title)  // the value it has
+                default: break
+                }
+            }
+        }
+        journal.close()
+        // Every outer commit, and the nested ones among them.
+        #expect(try Self.expectCommitsRecordedExactly(memory, in: JournalReader(path: path)) > 400)
+    }
+
     @Test("a change through a subscript key path is recorded with its index, though Linux prints it as […]")
     func subscriptIndexIsRecorded() throws {
         let directory = TemporaryDirectory()

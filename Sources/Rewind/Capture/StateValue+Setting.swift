@@ -29,4 +29,31 @@ extension StateValue {
         let change = StateChange(path: path, operation: operation)
         return (try? apply(StateDiff(changes: [change]), to: self)).map { ($0, change) }
     }
+
+    /// Puts `value` at `path`, which must lead to an existing place, changing this tree in place:
+    /// when no one else holds the containers along the path, only they are touched, not copied.
+    /// Returns the value that was there, or `nil` (the tree unchanged) when the path leads nowhere.
+    mutating func exchange(_ value: StateValue, at path: ArraySlice<StatePath.Component>) -> StateValue? {
+        guard let component = path.first else {
+            defer { self = value }
+            return self
+        }
+        switch self {
+        case .array(var elements):
+            guard case .index(let index) = component, elements.indices.contains(index) else { return nil }
+            // The tree lets go of its array first, so that the array is held once and changes in place.
+            self = .null
+            let old = elements[index].exchange(value, at: path.dropFirst())
+            self = .array(elements)
+            return old
+        case .object(var fields):
+            guard case .key(let key) = component, let position = fields.index(forKey: key) else { return nil }
+            self = .null
+            let old = fields.values[position].exchange(value, at: path.dropFirst())
+            self = .object(fields)
+            return old
+        default:
+            return nil
+        }
+    }
 }

@@ -61,13 +61,31 @@ extension Array: LiveElements {
         let candidates: [Int] = withUnsafeBufferPointer { old in
             other.withUnsafeBufferPointer { new in
                 guard let oldBase = old.baseAddress, let newBase = new.baseAddress, oldBase != newBase else { return [] }
-                let oldBytes = UnsafeRawPointer(oldBase), newBytes = UnsafeRawPointer(newBase)
-                return (0..<count).filter { memcmp(oldBytes + $0 * stride, newBytes + $0 * stride, size) != 0 }
+                return Self.differingElements(UnsafeRawPointer(oldBase), UnsafeRawPointer(newBase), count: count, size: size, stride: stride)
             }
         }
         let differing = candidates.lazy.filter {
             StateCapture.capture(self[$0], options: options) != StateCapture.capture(other[$0], options: options)
         }.prefix(2)
         return differing.count == 1 ? differing.first : nil
+    }
+
+    /// The indices of the elements whose bytes differ. Runs of elements are compared a block at a
+    /// time — one `memcmp` over a block's bytes, padding included, which only ever adds candidates
+    /// — and only a block that differs is looked at element by element.
+    private static func differingElements(_ old: UnsafeRawPointer, _ new: UnsafeRawPointer, count: Int, size: Int, stride: Int) -> [Int] {
+        let block = Swift.max(1, 4_096 / stride)
+        var found: [Int] = []
+        var start = 0
+        while start < count {
+            let end = Swift.min(count, start + block)
+            if memcmp(old + start * stride, new + start * stride, (end - start - 1) * stride + size) != 0 {
+                for index in start..<end where memcmp(old + index * stride, new + index * stride, size) != 0 {
+                    found.append(index)
+                }
+            }
+            start = end
+        }
+        return found
     }
 }

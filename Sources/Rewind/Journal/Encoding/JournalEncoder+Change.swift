@@ -24,6 +24,10 @@ extension JournalEncoder {
         }
         let path = resolved ?? shape.path
         let text = resolved?.description ?? shape.text
+        let isScalar = !captured.isContainer
+        // A list or object is written as a diff from the recorded state, which a running commit
+        // may have borrowed: it is given back first.
+        if !isScalar || track.commitDepth == 0 { track.reclaimState() }
         let body: EventRecord.Body = diffFromRecordedState(captured, at: path, track: track)
             .map { .changeFromState(path: text, diff: $0) } ?? .change(path: text, value: captured)
         // A hidden value says nothing about the state (the state's own capture hides it under
@@ -33,6 +37,11 @@ extension JournalEncoder {
             settable ? path.flatMap { previous.settingChange(captured, at: $0) } : nil
         }
         if track.commitDepth > 0 {
+            // The common case: a scalar set at a place the state has, changed in place.
+            if capturedState == nil, settable, isScalar, let path, track.setInPlace(captured, at: path) {
+                return EncodedStep(body: body)
+            }
+            track.reclaimState()
             // The state captured for the redaction is the state after this change already. A
             // change to nil: Codable drops the field, reflection keeps it as null — only a capture
             // can tell, so without one the commit's state will be captured.

@@ -1,10 +1,7 @@
 extension JournalEncoder {
     /// `willMutate`: a commit starts from the state recorded before it.
     func mutationBegins(track: inout SourceTrack) -> EncodedStep {
-        if track.commitDepth == 0 {
-            track.derivedState = track.state
-            track.derivedChanges = []
-        }
+        if track.commitDepth == 0 { track.lendStateToCommit() }
         track.commitDepth += 1
         return EncodedStep()
     }
@@ -29,6 +26,8 @@ extension JournalEncoder {
             step.newState = state.tree(options: configuration.captureOptions)
             track.stateRecordsSinceCapture = 0
         }
+        // Without the commit's changes, its state record compares the states before and after.
+        if step.knownChanges == nil { track.reclaimState() }
         if track.commitDepth == 0 {
             track.derivedState = nil
             track.derivedChanges = nil

@@ -1,6 +1,7 @@
 extension JournalEncoder {
     /// `replace` and `created` with a state: the whole state, captured.
     func snapshotStep(_ state: CapturedValue, track: inout SourceTrack) -> EncodedStep {
+        track.reclaimState()
         track.liveState = state.value
         let tree = state.tree(options: configuration.captureOptions)
         if track.commitDepth > 0 {

@@ -3,7 +3,7 @@ extension JournalEncoder {
     /// and whenever the diff would be larger than the state; otherwise the diff (or nothing, when
     /// nothing changed).
     private func needsKeyframe(_ track: SourceTrack) -> Bool {
-        track.state == nil || !track.keyframedInBlock || track.stateRecordsSinceKeyframe >= configuration.keyframeInterval
+        !track.hasState || !track.keyframedInBlock || track.stateRecordsSinceKeyframe >= configuration.keyframeInterval
     }
 
     /// How many state records may be derived from changes before the real state is captured again.
@@ -11,15 +11,18 @@ extension JournalEncoder {
 
     /// The state record for a source's new state, after the previous one: a keyframe or a diff.
     func stateRecord(for track: inout SourceTrack, newState: StateValue, knownChanges: StateDiff? = nil) -> StateRecord? {
-        defer { track.state = newState }
+        defer {
+            track.state = newState
+            track.endLending()
+        }
         measureStateSize(newState, track: &track)
         track.stateRecordsSinceCapture += 1
-        guard let previous = track.state, !needsKeyframe(track) else {
+        // A commit's known changes need no state before it; otherwise the state was given back.
+        guard !needsKeyframe(track), let changes = knownChanges ?? track.state.map({ diff($0, newState) }) else {
             track.keyframedInBlock = true
             track.stateRecordsSinceKeyframe = 0
             return .keyframe(newState)
         }
-        let changes = knownChanges ?? diff(previous, newState)
         if changes.isEmpty { return nil }
         track.stateRecordsSinceKeyframe += 1
         if !newState.weighs(moreThan: changes.weight - 1) {

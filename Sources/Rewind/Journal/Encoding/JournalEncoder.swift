@@ -84,6 +84,7 @@ final class JournalEncoder {
         // The dropped events' changes never reached the writer, so a state derived from the
         // changes it did see would miss them: every source's next state is captured for real.
         for key in tracks.keys {
+            tracks[key]!.reclaimState()
             tracks[key]!.derivedState = nil
             tracks[key]!.liveState = nil
             tracks[key]!.stateRecordsSinceCapture = Self.captureInterval

@@ -13,6 +13,11 @@ struct SourceTrack {
     /// During a commit: the changes that made `derivedState` from the state before it, while they
     /// are known to be all its changes; `nil` once one is not (a captured state, a list).
     var derivedChanges: [StateChange]?
+    /// During a commit whose changes were all set in place: `state` was lent to `derivedState`
+    /// (one tree, changed in place, instead of a copy of it made at every commit), and these are
+    /// the values the changes replaced, to give it back (``reclaimState()``). `nil` when `state`
+    /// is the source's own.
+    private(set) var lentStateUndo: [(path: StatePath, old: StateValue)]?
     /// The live state as of the last event that carried one, to resolve a subscript change's
     /// index and to capture a list-valued change by comparing live values rather than trees.
     /// Kept only for sources whose changes need it (`keepsLiveState`): holding a state keeps its
@@ -28,6 +33,42 @@ struct SourceTrack {
     var stateRecordsSinceMeasure = Int.max
     /// The state's size, measured at the last state record, until the encoder hands it on.
     var measuredStateBytes: Int?
+
+    /// Whether the source has a recorded state (lent to the running commit or not).
+    var hasState: Bool { state != nil || lentStateUndo != nil }
+
+    /// Starts a commit's derived state from the recorded state, lending it rather than sharing it.
+    mutating func lendStateToCommit() {
+        derivedState = state
+        derivedChanges = []
+        guard state != nil else { return }
+        state = nil
+        lentStateUndo = []
+    }
+
+    /// Sets `value` at `path` in the lent state, in place; `false` (nothing changed) when the
+    /// state is not lent or the path leads nowhere.
+    mutating func setInPlace(_ value: StateValue, at path: StatePath) -> Bool {
+        guard lentStateUndo != nil, derivedState != nil, let old = derivedState!.exchange(value, at: path.components[...]) else { return false }
+        lentStateUndo!.append((path, old))
+        if old != value { derivedChanges?.append(StateChange(path: path, operation: .changed(from: .null, to: value))) }
+        return true
+    }
+
+    /// Gives the recorded state back, if it was lent: the derived state with the values its
+    /// changes replaced put back (which copies the containers along their paths).
+    mutating func reclaimState() {
+        guard let undo = lentStateUndo else { return }
+        lentStateUndo = nil
+        var previous = derivedState
+        for (path, old) in undo.reversed() { _ = previous?.exchange(old, at: path.components[...]) }
+        state = previous
+    }
+
+    /// Ends the lending: the state recorded after the commit replaces the lent one.
+    mutating func endLending() {
+        lentStateUndo = nil
+    }
 
     /// The state the source's next change applies to: the commit's so far inside a commit, the
     /// last recorded one outside.
