@@ -38,22 +38,43 @@ extension StateValue {
             defer { self = value }
             return self
         }
-        switch self {
-        case .array(var elements):
-            guard case .index(let index) = component, elements.indices.contains(index) else { return nil }
-            // The tree lets go of its array first, so that the array is held once and changes in place.
-            self = .null
-            let old = elements[index].exchange(value, at: path.dropFirst())
-            self = .array(elements)
-            return old
-        case .object(var fields):
-            guard case .key(let key) = component, let position = fields.index(forKey: key) else { return nil }
-            self = .null
-            let old = fields.values[position].exchange(value, at: path.dropFirst())
-            self = .object(fields)
-            return old
-        default:
-            return nil
+        // The tree is never copied into the switch's subject: that copy would keep the
+        // containers shared, and changing them would copy them.
+        switch component {
+        case .index(let index):
+            guard isArray else { return nil }
+            var elements = takeElements()
+            defer { self = .array(elements) }
+            return elements.indices.contains(index) ? elements[index].exchange(value, at: path.dropFirst()) : nil
+        case .key(let key):
+            guard isObject else { return nil }
+            var fields = takeFields()
+            defer { self = .object(fields) }
+            guard let position = fields.index(forKey: key) else { return nil }
+            return fields.values[position].exchange(value, at: path.dropFirst())
         }
+    }
+
+    private var isArray: Bool {
+        if case .array = self { true } else { false }
+    }
+
+    private var isObject: Bool {
+        if case .object = self { true } else { false }
+    }
+
+    /// This array's elements, leaving `null` in its place: the tree lets go of the array, so that
+    /// the caller holds it once and can change it in place.
+    private mutating func takeElements() -> [StateValue] {
+        guard case .array(let elements) = self else { return [] }
+        self = .null
+        return elements
+    }
+
+    /// This object's fields, leaving `null` in its place (see ``takeElements()``).
+    private mutating func takeFields() -> StateObjectFields {
+        guard case .object(let fields) = self else { return [:] }
+        self = .null
+        return fields
     }
 }

@@ -6,7 +6,9 @@ protocol LiveElements {
     func element(at index: Int) -> Any
     /// The index of the one element that differs from `other`'s (an array of the same type and
     /// length), or `nil` when none or several do.
-    func onlyElementDiffering(from other: Any, options: CaptureOptions) -> Int?
+    /// `changed`, when given, tells for an element whose bytes differ that it surely changed
+    /// (`true`), which spares capturing it.
+    func onlyElementDiffering(from other: Any, options: CaptureOptions, changed: ((Int) -> Bool)?) -> Int?
     /// This array captured as a tree, taking the trees of the elements it shares with `previous`
     /// (an array of the same type) at its front and back from `previousTree` (its capture), and
     /// capturing only the others; `nil` when that cannot be done safely.
@@ -49,7 +51,9 @@ extension Array: LiveElements {
         return .array(elements)
     }
 
-    func onlyElementDiffering(from other: Any, options: CaptureOptions) -> Int? {
+    /// `changed`, when given, tells for an element whose bytes differ that it surely changed
+    /// (`true`), which spares capturing it.
+    func onlyElementDiffering(from other: Any, options: CaptureOptions, changed: ((Int) -> Bool)?) -> Int? {
         guard let other = other as? [Element], other.count == count else { return nil }
         // Elements with the same bytes are the same value (copy-on-write buffers and strings that
         // did not change are shared, not copied), so only elements whose bytes differ can have
@@ -64,9 +68,10 @@ extension Array: LiveElements {
                 return Self.differingElements(UnsafeRawPointer(oldBase), UnsafeRawPointer(newBase), count: count, size: size, stride: stride)
             }
         }
-        let differing = candidates.lazy.filter {
+        if candidates.count == 1, let changed, changed(candidates[0]) { return candidates[0] }
+        let differing = [Int](candidates.lazy.filter {
             StateCapture.capture(self[$0], options: options) != StateCapture.capture(other[$0], options: options)
-        }.prefix(2)
+        }.prefix(2))
         return differing.count == 1 ? differing.first : nil
     }
 

@@ -10,7 +10,7 @@ enum SubscriptResolution {
     /// SubscriptResolution.resolve("items[…].done", before: old, after: new)   // items[3].done
     /// ```
     static func resolve(_ text: String, before: StateValue, after: StateValue) -> StatePath? {
-        resolve(text) { collection in
+        resolve(text) { collection, _ in
             guard let old = before[collection], let new = after[collection] else { return nil }
             return onlyDifference(old, new)
         }
@@ -21,19 +21,34 @@ enum SubscriptResolution {
     /// ``LiveElements``), so resolving costs what changed, not the state's size. `nil` also when the
     /// live values cannot be walked (a dictionary, a property wrapper); then capture and use
     /// ``resolve(_:before:after:)``.
-    static func resolve(_ text: String, liveBefore: Any, liveAfter: Any, options: CaptureOptions) -> StatePath? {
-        resolve(text) { collection in
+    ///
+    /// With the state before the change as a tree (`treeBefore`) and the value written
+    /// (`written`): an element whose bytes differ, and whose tree before held something else than
+    /// `written` at the path's end, is the one written — told without capturing it.
+    static func resolve(_ text: String, liveBefore: Any, liveAfter: Any, options: CaptureOptions, treeBefore: StateValue? = nil, written: StateValue? = nil) -> StatePath? {
+        resolve(text) { collection, rest in
             guard let old = LiveValue.value(at: collection, in: liveBefore) as? any LiveElements,
                   let new = LiveValue.value(at: collection, in: liveAfter) else { return nil }
-            return old.onlyElementDiffering(from: new, options: options).map { .index($0) }
+            let changedByTree: ((Int) -> Bool)? = if let treeBefore, let written, let rest {
+                { index in
+                    let before = treeBefore[StatePath(collection.components + [.index(index)] + rest.components)]
+                    return before != nil && before != written
+                }
+            } else {
+                nil
+            }
+            return old.onlyElementDiffering(from: new, options: options, changed: changedByTree).map { .index($0) }
         }
     }
 
     /// Walks `text` piece by piece, asking `written` which element of each subscripted collection
-    /// (given by its path) was written.
-    private static func resolve(_ text: String, written: (StatePath) -> StatePath.Component?) -> StatePath? {
+    /// (given by its path, and — for the last subscript — the rest of the path after it) was written.
+    private static func resolve(_ text: String, written: (StatePath, StatePath?) -> StatePath.Component?) -> StatePath? {
         let pieces = text.components(separatedBy: "[…]")
         guard pieces.count > 1 else { return nil }
+        let lastPiece = StatePath.lookingThroughOptionals(pieces[pieces.count - 1])
+        let rest: StatePath? = lastPiece.isEmpty ? StatePath([])
+            : lastPiece.unicodeScalars.contains("…") ? nil : try? StatePath(parsing: lastPiece)
         var components: [StatePath.Component] = []
         for (position, piece) in pieces.enumerated() {
             let named = StatePath.lookingThroughOptionals(piece)
@@ -42,7 +57,7 @@ enum SubscriptResolution {
                 components += parsed.components
             }
             guard position < pieces.count - 1 else { break }
-            guard let element = written(StatePath(components)) else { return nil }
+            guard let element = written(StatePath(components), position == pieces.count - 2 ? rest : nil) else { return nil }
             components.append(element)
         }
         return StatePath(components)

@@ -12,12 +12,17 @@ extension JournalEncoder {
         let options = configuration.captureOptions
         let shape = shapes.shape(of: changedPath)
         if !track.keepsLiveState, shape.throughSubscript || shapes.isList(changedValue.value) { track.keepsLiveState = true }
+        // A value written through a subscript is captured first: compared with the state before,
+        // it tells which element was written without capturing the element.
+        let written = shape.throughSubscript ? StateCapture.capture(changedValue.value, options: options) : nil
         let liveResolution = shape.throughSubscript ? track.liveState.flatMap { before in
-            state.flatMap { SubscriptResolution.resolve(shape.text, liveBefore: before, liveAfter: $0.value, options: options) }
+            state.flatMap {
+                SubscriptResolution.resolve(shape.text, liveBefore: before, liveAfter: $0.value, options: options, treeBefore: track.stateBeforeChange, written: written)
+            }
         } : nil
         let reused = liveResolution == nil ? shape.path.flatMap { capture(changedValue, at: $0, reusing: track) } : nil
         track.liveState = state?.value
-        let (captured, capturedState) = changedValue.treeAndCapturedState(options: options, resolvedPath: liveResolution, captured: reused)
+        let (captured, capturedState) = changedValue.treeAndCapturedState(options: options, resolvedPath: liveResolution, captured: reused ?? written)
         var resolved = liveResolution
         if shape.throughSubscript, liveResolution == nil, let after = capturedState, let before = track.stateBeforeChange {
             resolved = SubscriptResolution.resolve(shape.text, before: before, after: after)
