@@ -10,7 +10,12 @@ enum SubscriptResolution {
     /// SubscriptResolution.resolve("items[…].done", before: old, after: new)   // items[3].done
     /// ```
     static func resolve(_ text: String, before: StateValue, after: StateValue) -> StatePath? {
-        resolve(text) { collection, _ in
+        SubscriptedPath(text).flatMap { resolve($0, before: before, after: after) }
+    }
+
+    /// ``resolve(_:before:after:)-(String,_,_)`` for a path already split at its subscripts.
+    static func resolve(_ path: SubscriptedPath, before: StateValue, after: StateValue) -> StatePath? {
+        resolve(path) { collection, _ in
             guard let old = before[collection], let new = after[collection] else { return nil }
             return onlyDifference(old, new)
         }
@@ -25,8 +30,8 @@ enum SubscriptResolution {
     /// With the state before the change as a tree (`treeBefore`) and the value written
     /// (`written`): an element whose bytes differ, and whose tree before held something else than
     /// `written` at the path's end, is the one written — told without capturing it.
-    static func resolve(_ text: String, liveBefore: Any, liveAfter: Any, options: CaptureOptions, treeBefore: StateValue? = nil, written: StateValue? = nil) -> StatePath? {
-        resolve(text) { collection, rest in
+    static func resolve(_ path: SubscriptedPath, liveBefore: Any, liveAfter: Any, options: CaptureOptions, treeBefore: StateValue? = nil, written: StateValue? = nil) -> StatePath? {
+        resolve(path) { collection, rest in
             guard let old = LiveValue.value(at: collection, in: liveBefore) as? any LiveElements,
                   let new = LiveValue.value(at: collection, in: liveAfter) else { return nil }
             let changedByTree: ((Int) -> Bool)? = if let treeBefore, let written, let rest {
@@ -41,23 +46,15 @@ enum SubscriptResolution {
         }
     }
 
-    /// Walks `text` piece by piece, asking `written` which element of each subscripted collection
-    /// (given by its path, and — for the last subscript — the rest of the path after it) was written.
-    private static func resolve(_ text: String, written: (StatePath, StatePath?) -> StatePath.Component?) -> StatePath? {
-        let pieces = text.components(separatedBy: "[…]")
-        guard pieces.count > 1 else { return nil }
-        let lastPiece = StatePath.lookingThroughOptionals(pieces[pieces.count - 1])
-        let rest: StatePath? = lastPiece.isEmpty ? StatePath([])
-            : lastPiece.unicodeScalars.contains("…") ? nil : try? StatePath(parsing: lastPiece)
+    /// Walks the path piece by piece, asking `written` which element of each subscripted
+    /// collection (given by its path, and — for the last subscript — the rest of the path after it)
+    /// was written.
+    private static func resolve(_ path: SubscriptedPath, written: (StatePath, StatePath?) -> StatePath.Component?) -> StatePath? {
         var components: [StatePath.Component] = []
-        for (position, piece) in pieces.enumerated() {
-            let named = StatePath.lookingThroughOptionals(piece)
-            if !named.isEmpty {
-                guard !named.unicodeScalars.contains("…"), let parsed = try? StatePath(parsing: named) else { return nil }
-                components += parsed.components
-            }
-            guard position < pieces.count - 1 else { break }
-            guard let element = written(StatePath(components), position == pieces.count - 2 ? rest : nil) else { return nil }
+        for (position, piece) in path.pieces.enumerated() {
+            components += piece.components
+            guard position < path.pieces.count - 1 else { break }
+            guard let element = written(StatePath(components), position == path.pieces.count - 2 ? path.pieces[position + 1] : nil) else { return nil }
             components.append(element)
         }
         return StatePath(components)
@@ -83,5 +80,29 @@ enum SubscriptResolution {
         default:
             return nil
         }
+    }
+}
+
+/// A change path split at its subscripts whose index the key path did not tell: `items[…].done`
+/// is `items`, then `done`. Parsed once per path (see `ChangeShape`).
+struct SubscriptedPath {
+    /// The named steps before the first subscript, between subscripts, and after the last.
+    let pieces: [StatePath]
+
+    /// `nil` when the path has no such subscript, or a piece does not name its steps.
+    init?(_ text: String) {
+        let texts = text.components(separatedBy: "[…]")
+        guard texts.count > 1 else { return nil }
+        var pieces: [StatePath] = []
+        for text in texts {
+            let named = StatePath.lookingThroughOptionals(text)
+            if named.isEmpty {
+                pieces.append([])
+                continue
+            }
+            guard !named.unicodeScalars.contains("…"), let parsed = try? StatePath(parsing: named) else { return nil }
+            pieces.append(parsed)
+        }
+        self.pieces = pieces
     }
 }

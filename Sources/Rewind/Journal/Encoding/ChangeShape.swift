@@ -6,6 +6,9 @@ struct ChangeShape {
     let text: String
     /// The path parsed, when it names every step (no `[…]`).
     let path: StatePath?
+    /// The path split at its subscripts, when it goes through one whose index must be found by
+    /// comparing states.
+    let subscripted: SubscriptedPath?
     /// Whether the path goes through a subscript whose index must be found by comparing states.
     let throughSubscript: Bool
 
@@ -13,6 +16,7 @@ struct ChangeShape {
         self.text = text
         self.path = StatePath(recordedChange: text)
         self.throughSubscript = text.utf8.contains(0xE2) && text.contains("[…]")
+        self.subscripted = throughSubscript ? SubscriptedPath(text) : nil
     }
 }
 

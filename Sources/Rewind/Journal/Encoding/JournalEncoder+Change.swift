@@ -15,17 +15,19 @@ extension JournalEncoder {
         // A value written through a subscript is captured first: compared with the state before,
         // it tells which element was written without capturing the element.
         let written = shape.throughSubscript ? StateCapture.capture(changedValue.value, options: options) : nil
-        let liveResolution = shape.throughSubscript ? track.liveState.flatMap { before in
-            state.flatMap {
-                SubscriptResolution.resolve(shape.text, liveBefore: before, liveAfter: $0.value, options: options, treeBefore: track.stateBeforeChange, written: written)
+        let liveResolution = shape.subscripted.flatMap { subscripted in
+            track.liveState.flatMap { before in
+                state.flatMap {
+                    SubscriptResolution.resolve(subscripted, liveBefore: before, liveAfter: $0.value, options: options, treeBefore: track.stateBeforeChange, written: written)
+                }
             }
-        } : nil
+        }
         let reused = liveResolution == nil ? shape.path.flatMap { capture(changedValue, at: $0, reusing: track) } : nil
         track.liveState = state?.value
         let (captured, capturedState) = changedValue.treeAndCapturedState(options: options, resolvedPath: liveResolution, captured: reused ?? written)
         var resolved = liveResolution
-        if shape.throughSubscript, liveResolution == nil, let after = capturedState, let before = track.stateBeforeChange {
-            resolved = SubscriptResolution.resolve(shape.text, before: before, after: after)
+        if let subscripted = shape.subscripted, liveResolution == nil, let after = capturedState, let before = track.stateBeforeChange {
+            resolved = SubscriptResolution.resolve(subscripted, before: before, after: after)
         }
         let path = resolved ?? shape.path
         let text = resolved?.description ?? shape.text
