@@ -17,11 +17,12 @@ public struct JournalConfiguration: Sendable {
     public var flushInterval: Duration = .milliseconds(100)
     /// How many events may wait for the writer before producers wait (or drop).
     public var queueCapacity: Int = 1 << 16
-    /// How many bytes the events waiting for the writer (and those it is writing) may hold before
-    /// producers wait (or drop). An event that carries a state counts that state's size, as the
-    /// writer last measured the source's state: a queued state keeps the app's buffers shared, so
-    /// the app's next in-place write to them copies them, and those copies are what this bounds.
-    /// An estimate (16 bytes per node of the state's tree), not an exact count of memory.
+    /// How many bytes the events waiting for the writer may hold before producers wait (or drop);
+    /// the batch the writer has taken holds at most as much again. An event that carries a state
+    /// counts that state's size, as the writer last measured the source's state: a queued state
+    /// keeps the app's buffers shared, so the app's next in-place write to them copies them, and
+    /// those copies are what this bounds. An estimate (16 bytes per node of the state's tree; 64
+    /// KiB before the first measure), not an exact count of memory.
     public var queueByteLimit: Int = 32 << 20
     /// What a producer does when the queue is full.
     public var overflow: Overflow = .wait

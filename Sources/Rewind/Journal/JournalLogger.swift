@@ -51,8 +51,6 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     private var writtenBytes = 0
     /// What the events in `pending` hold, estimated (see ``JournalConfiguration/queueByteLimit``).
     private var pendingBytes = 0
-    /// What the events of the batch the writer is writing hold.
-    private var batchBytes = 0
     /// Each source's state size as the writer last measured it, by source object.
     private var stateSizes: [ObjectIdentifier: Int] = [:]
     private let encoder: JournalEncoder
@@ -89,7 +87,7 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
 
     public func log(_ event: Event) {
         condition.lock()
-        let bytes = Self.eventBytes + (event.kind.carriesState ? stateSizes[ObjectIdentifier(event.source)] ?? 0 : 0)
+        let bytes = Self.eventBytes + (event.kind.carriesState ? stateSizes[ObjectIdentifier(event.source)] ?? Self.unmeasuredStateBytes : 0)
         if isFull(adding: bytes) && !closing {
             if configuration.overflow == .drop {
                 dropped.count += 1
@@ -120,11 +118,15 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     /// boxes, roughly.
     static let eventBytes = 256
 
+    /// What a state counts for before the writer has measured its source's: enough that a large
+    /// state's first events cannot fill memory while the writer is busy with its first block.
+    static let unmeasuredStateBytes = 64 * 1024
+
     /// Whether the queue has no room for an event of `bytes` more. Call with `condition` held. One
-    /// event always fits in an empty queue, however large its state.
+    /// event always fits in an empty queue, however large its state. The batch the writer has
+    /// taken is not counted: producers fill the queue while the writer writes it.
     private func isFull(adding bytes: Int) -> Bool {
-        let queued = pendingBytes + batchBytes
-        return pending.count >= configuration.queueCapacity || (queued > 0 && queued + bytes > configuration.queueByteLimit)
+        pending.count >= configuration.queueCapacity || (pendingBytes > 0 && pendingBytes + bytes > configuration.queueByteLimit)
     }
 
     /// Returns once every event logged before the call is written to the file (not necessarily to
@@ -208,7 +210,6 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
                 if !signalled && encoder.hasOpenBlock { break }
             }
             swap(&batch, &pending)
-            batchBytes = pendingBytes
             pendingBytes = 0
             let flushTicket = flushRequested
             let syncWanted = syncRequested > flushCompleted
@@ -242,7 +243,6 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
             let measuredSizes = encoder.stateSizes
             encoder.stateSizes.removeAll(keepingCapacity: true)
             condition.withLock {
-                batchBytes = 0
                 for (source, size) in measuredSizes { stateSizes[source] = size == 0 ? nil : size }
                 failure = failure ?? error
                 lostCount += lost

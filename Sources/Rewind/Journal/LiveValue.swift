@@ -9,8 +9,8 @@ enum LiveValue {
             guard let unwrapped = unwrapped(current) else { return nil }
             switch component {
             case .key(let key):
-                guard let child = Mirror(reflecting: unwrapped).children.first(where: { $0.label == key }) else { return nil }
-                current = child.value
+                guard let child = field(key, of: unwrapped) else { return nil }
+                current = child
             case .index(let index):
                 guard let elements = unwrapped as? any LiveElements, index >= 0, index < elements.elementCount else { return nil }
                 current = elements.element(at: index)
@@ -18,6 +18,31 @@ enum LiveValue {
         }
         return unwrapped(current)
     }
+
+    /// A stored property's value, by name. Reading a `Mirror` child resolves its type by name,
+    /// which is slow; the child's position is remembered per type, so that only the child asked
+    /// for is read, not those before it.
+    private static func field(_ name: String, of value: Any) -> Any? {
+        let children = Mirror(reflecting: value).children
+        let key = FieldKey(type: ObjectIdentifier(type(of: value)), name: name)
+        if let offset = fieldPositions.withLock({ $0[key] }), offset < children.count {
+            let child = children[children.index(children.startIndex, offsetBy: offset)]
+            if child.label == name { return child.value }
+        }
+        guard let offset = children.firstIndex(where: { $0.label == name }) else { return nil }
+        fieldPositions.withLock { positions in
+            if positions.count < 4_096 { positions[key] = children.distance(from: children.startIndex, to: offset) }
+        }
+        return children[offset].value
+    }
+
+    private struct FieldKey: Hashable {
+        let type: ObjectIdentifier
+        let name: String
+    }
+
+    /// Where each type's property of a name stands among its `Mirror` children.
+    private static let fieldPositions = Locked<[FieldKey: Int]>([:])
 
     /// The value inside an optional (`nil` for none); any other value as it is.
     private static func unwrapped(_ value: Any) -> Any? {
