@@ -18,6 +18,13 @@ public enum StateCapture {
         CaptureSession(options: options).capture(value, depth: 0)
     }
 
+    /// Captures a state as a tree, taking the trees of list elements that did not change from the
+    /// last capture of the same state (see ``ListMemory``).
+    static func capture(_ value: Any, options: CaptureOptions, reusing lists: ListMemory) -> StateValue {
+        defer { lists.captureEnded() }
+        return CaptureSession(options: options, lists: lists).capture(value, depth: 0)
+    }
+
     /// Rebuilds a Decodable value from a tree made by ``capture(_:options:)``.
     ///
     /// - Throws: `DecodingError` naming the path that no longer fits the type (a renamed field, a
@@ -45,9 +52,13 @@ public enum StateCapture {
 final class CaptureSession {
     let options: CaptureOptions
     private var objectsOnPath: Set<ObjectIdentifier> = []
+    /// The lists of the last capture of the same state, when the caller keeps them (the journal's
+    /// writer does, per source).
+    let lists: ListMemory?
 
-    init(options: CaptureOptions) {
+    init(options: CaptureOptions, lists: ListMemory? = nil) {
         self.options = options
+        self.lists = lists
     }
 
     /// Captures any value, choosing the Encodable path where it applies and Mirror otherwise.

@@ -80,7 +80,23 @@ struct NodeEncoder: Encoder {
     /// Captures a nested value one level down, applying the capture rules first.
     func child<T: Encodable>(_ value: T, key: any CodingKey) throws -> EncodingNode.Child {
         if let special = session.specialCase(value, depth: depth + 1) { return .leaf(special) }
-        return .leaf(try session.withCycleCheck(value) {
+        if let lists = session.lists, let path = namedPath(key), value is any LiveElements {
+            let tree = try lists.reusedTree(of: value, at: path, options: session.options) ?? encodedChild(value, key: key)
+            lists.remember(value, tree: tree, at: path)
+            return .leaf(tree)
+        }
+        return .leaf(try encodedChild(value, key: key))
+    }
+
+    /// The coding path down to `key` as text (`board.columns`), when every step is a named field:
+    /// lists inside lists are not remembered.
+    private func namedPath(_ key: any CodingKey) -> String? {
+        guard key.intValue == nil, codingPath.allSatisfy({ $0.intValue == nil }) else { return nil }
+        return (codingPath + [key]).map(\.stringValue).joined(separator: ".")
+    }
+
+    private func encodedChild<T: Encodable>(_ value: T, key: any CodingKey) throws -> StateValue {
+        try session.withCycleCheck(value) {
             let nested = NodeEncoder(node: EncodingNode(), session: session, depth: depth + 1, codingPath: codingPath + [key])
             try value.encode(to: nested)
             let tree = nested.node.build()
@@ -88,7 +104,7 @@ struct NodeEncoder: Encoder {
                 return session.ordered(tree, isDictionary: String(describing: T.self).hasPrefix("Dictionary<"))
             }
             return tree
-        })
+        }
     }
 
     func nestedEncoder(key: any CodingKey) -> NodeEncoder {

@@ -35,9 +35,9 @@ enum ArrayAlignment {
         // share storage (a list that grew by one item keeps its other items' trees) compare at once.
         // Only the middle is looked into for identities.
         var front = 0
-        while front < old.count, front < new.count, old[front] == new[front] { front += 1 }
+        while front < old.count, front < new.count, old[front].isSame(as: new[front]) { front += 1 }
         var back = 0
-        while back < old.count - front, back < new.count - front, old[old.count - 1 - back] == new[new.count - 1 - back] { back += 1 }
+        while back < old.count - front, back < new.count - front, old[old.count - 1 - back].isSame(as: new[new.count - 1 - back]) { back += 1 }
         var aligned = (0..<front).map { Step.keep(old: $0, new: $0) }
         aligned.reserveCapacity(max(old.count, new.count))
         let oldMiddle = Array(old[front..<(old.count - back)]), newMiddle = Array(new[front..<(new.count - back)])

@@ -38,6 +38,12 @@ public struct CapturedValue: @unchecked Sendable {
         treeAndCapturedState(options: options).value
     }
 
+    /// ``tree(options:)`` for a whole state, taking the trees of list elements that did not change
+    /// from the last capture of the same state (see ``ListMemory``).
+    func tree(options: CaptureOptions, reusing lists: ListMemory) -> StateValue {
+        context == nil ? StateCapture.capture(value, options: options, reusing: lists) : tree(options: options)
+    }
+
     /// ``tree(options:)``, and — when deciding its redaction took capturing the state after the
     /// change (a path that does not name its fields, such as `items[…].done`) — that state's tree,
     /// so that a logger which needs the state too does not capture it a second time.

@@ -63,7 +63,7 @@ extension JournalEncoder {
             return EncodedStep(body: body)
         }
         // Outside a commit no didMutate follows: this event carries the state.
-        if let newState = capturedState ?? state?.tree(options: options) {
+        if let newState = capturedState ?? state?.tree(options: options, reusing: track.lists) {
             return EncodedStep(body: body, newState: newState)
         }
         let derived = track.state.flatMap(applied)

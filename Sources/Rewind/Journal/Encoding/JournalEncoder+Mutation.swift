@@ -23,7 +23,7 @@ extension JournalEncoder {
             step.newState = derived
             step.knownChanges = track.derivedChanges.flatMap(Self.stateDiff)
         } else {
-            step.newState = state.tree(options: configuration.captureOptions)
+            step.newState = state.tree(options: configuration.captureOptions, reusing: track.lists)
             track.stateRecordsSinceCapture = 0
         }
         // Without the commit's changes, its state record compares the states before and after.

@@ -3,7 +3,7 @@ extension JournalEncoder {
     func snapshotStep(_ state: CapturedValue, track: inout SourceTrack) -> EncodedStep {
         track.reclaimState()
         track.liveState = state.value
-        let tree = state.tree(options: configuration.captureOptions)
+        let tree = state.tree(options: configuration.captureOptions, reusing: track.lists)
         if track.commitDepth > 0 {
             track.derivedState = tree
             track.derivedChanges = nil

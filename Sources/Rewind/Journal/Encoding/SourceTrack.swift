@@ -29,6 +29,8 @@ struct SourceTrack {
     private var keptLiveState: Any?
     /// Set at the source's first subscript or list-valued change.
     var keepsLiveState = false
+    /// The lists the source's last state capture met, to capture the next one by what changed.
+    let lists = ListMemory()
     /// State records since the state's size was last measured (see ``JournalEncoder/stateSizes``).
     var stateRecordsSinceMeasure = Int.max
     /// The state's size, measured at the last state record, until the encoder hands it on.
