@@ -1,7 +1,7 @@
 /// The changes that turn `old` into `new`; see ``StateDiff``.
 public func diff(_ old: StateValue, _ new: StateValue) -> StateDiff {
     var changes: [StateChange] = []
-    if !old.isSame(as: new) { StateDiffer.collect(old, new, at: .root, into: &changes) }
+    if !old.needsNoWalk(against: new) { StateDiffer.collect(old, new, at: .root, into: &changes) }
     return StateDiff(changes: changes)
 }
 
@@ -53,13 +53,13 @@ public struct DiffApplicationError: Error, Equatable, CustomStringConvertible {
 }
 
 enum StateDiffer {
-    /// Collects the changes between `old` and `new`, which differ: each level compares its
-    /// children before going into them, so that no tree is compared twice.
+    /// Collects the changes between `old` and `new` — two different leaves, or two containers,
+    /// which may be equal: a container is walked rather than compared whole and then walked.
     static func collect(_ old: StateValue, _ new: StateValue, at path: StatePath, into changes: inout [StateChange]) {
         switch (old, new) {
         case (.object(let oldFields), .object(let newFields)) where oldFields.keys == newFields.keys:
             // The common case — same fields, same order — needs no set arithmetic.
-            for index in oldFields.values.indices where !oldFields.values[index].isSame(as: newFields.values[index]) {
+            for index in oldFields.values.indices where !oldFields.values[index].needsNoWalk(against: newFields.values[index]) {
                 collect(oldFields.values[index], newFields.values[index], at: path.appending(.key(oldFields.keys[index])), into: &changes)
             }
         case (.object(let oldFields), .object(let newFields)):
@@ -75,7 +75,7 @@ enum StateDiffer {
             }
             for (position, (key, value)) in newFields.enumerated() {
                 if let previous = oldFields[key] {
-                    if !previous.isSame(as: value) { collect(previous, value, at: path.appending(.key(key)), into: &changes) }
+                    if !previous.needsNoWalk(against: value) { collect(previous, value, at: path.appending(.key(key)), into: &changes) }
                 } else {
                     changes.append(StateChange(path: path.appending(.key(key)), operation: .added(value), fieldPosition: position))
                 }
@@ -85,7 +85,7 @@ enum StateDiffer {
                 switch step {
                 case .keep:
                     continue
-                case .edit(let oldIndex, let newIndex) where !oldElements[oldIndex].isSame(as: newElements[newIndex]):
+                case .edit(let oldIndex, let newIndex) where !oldElements[oldIndex].needsNoWalk(against: newElements[newIndex]):
                     collect(oldElements[oldIndex], newElements[newIndex], at: path.appending(.index(newIndex)), into: &changes)
                 case .edit:
                     continue

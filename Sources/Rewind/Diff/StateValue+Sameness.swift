@@ -10,6 +10,15 @@ extension StateValue {
         isBitwiseIdentical(to: other) || self == other
     }
 
+    /// Whether walking the two trees for changes can be skipped: they share storage, or they are
+    /// equal leaves. Two containers that do not share storage are walked even when equal — the
+    /// walk finds nothing — rather than compared whole first and then walked again.
+    @inline(__always)
+    func needsNoWalk(against other: StateValue) -> Bool {
+        if isBitwiseIdentical(to: other) { return true }
+        return !(isContainer && other.isContainer) && self == other
+    }
+
     private func isBitwiseIdentical(to other: StateValue) -> Bool {
         withUnsafeBytes(of: self) { left in
             withUnsafeBytes(of: other) { right in
