@@ -53,6 +53,9 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     private var pendingBytes = 0
     /// Each source's state size as the writer last measured it, by source object.
     private var stateSizes: [ObjectIdentifier: Int] = [:]
+    /// The last source looked up in `stateSizes`, and its size: most events come from the source
+    /// before them, and a dictionary lookup per event is a measurable part of the caller's cost.
+    private var lastSized: (source: ObjectIdentifier, bytes: Int)?
     private let encoder: JournalEncoder
     private let wakeThreshold: Int
     private let writerDone = DispatchSemaphore(value: 0)
@@ -87,7 +90,7 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
 
     public func log(_ event: Event) {
         condition.lock()
-        let bytes = Self.eventBytes + (event.kind.carriesState ? stateSizes[ObjectIdentifier(event.source)] ?? Self.unmeasuredStateBytes : 0)
+        let bytes = Self.eventBytes + (event.kind.carriesState ? stateBytes(of: event.source) : 0)
         if isFull(adding: bytes) && !closing {
             if configuration.overflow == .drop {
                 dropped.count += 1
@@ -121,6 +124,15 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     /// What a state counts for before the writer has measured its source's: enough that a large
     /// state's first events cannot fill memory while the writer is busy with its first block.
     static let unmeasuredStateBytes = 64 * 1024
+
+    /// What a state of `source` counts for in the queue. Call with `condition` held.
+    private func stateBytes(of source: EventSource) -> Int {
+        let id = ObjectIdentifier(source)
+        if let lastSized, lastSized.source == id { return lastSized.bytes }
+        let bytes = stateSizes[id] ?? Self.unmeasuredStateBytes
+        lastSized = (id, bytes)
+        return bytes
+    }
 
     /// Whether the queue has no room for an event of `bytes` more. Call with `condition` held. One
     /// event always fits in an empty queue, however large its state. The batch the writer has
@@ -244,6 +256,7 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
             encoder.stateSizes.removeAll(keepingCapacity: true)
             condition.withLock {
                 for (source, size) in measuredSizes { stateSizes[source] = size == 0 ? nil : size }
+                if !measuredSizes.isEmpty { lastSized = nil }
                 failure = failure ?? error
                 lostCount += lost
                 writtenCount = encoder.eventsWritten
