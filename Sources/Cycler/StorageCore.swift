@@ -8,6 +8,9 @@ struct RunningCommit {
     var name: String
     var logger: (any CycleLogging)?
     var parent: UInt64?
+    /// When the commit started: its changes carry this time rather than reading the clock again
+    /// (one reading serves the commit; the clock is a measurable part of an event's cost).
+    var time: EventTime? = nil
 }
 
 /// The shared inside of a ``Storage`` and its ``MutableStorage`` view: the value, the subscribers,
@@ -128,7 +131,7 @@ final class StorageCore<Value>: @unchecked Sendable {
             channel!.emit(.willMutate, name: name, description: description, callSite: callSite, parent: parent, at: start, to: logger)
         }
         let outerCommit = runningCommit
-        runningCommit = RunningCommit(name: name, logger: logger, parent: parent)
+        runningCommit = RunningCommit(name: name, logger: logger, parent: parent, time: start)
         batchDepth += 1
         defer {
             batchDepth -= 1
@@ -168,7 +171,7 @@ final class StorageCore<Value>: @unchecked Sendable {
         if let logger = context.logger {
             channel!.emit(
                 .change(path: ChangedPath(keyPath), value: CapturedValue(newValue), state: CapturedValue(value)),
-                name: context.name, callSite: callSite, parent: context.parent, to: logger
+                name: context.name, callSite: callSite, parent: context.parent, at: context.time ?? .now(), to: logger
             )
         }
         noteChange()
@@ -180,7 +183,7 @@ final class StorageCore<Value>: @unchecked Sendable {
         change(&value)
         let context = runningCommit ?? RunningCommit(name: name, logger: activeLogger(callSite: callSite), parent: DispatchScope.currentDispatch)
         if let logger = context.logger {
-            channel!.emit(.replace(state: CapturedValue(value)), name: context.name, callSite: callSite, parent: context.parent, to: logger)
+            channel!.emit(.replace(state: CapturedValue(value)), name: context.name, callSite: callSite, parent: context.parent, at: context.time ?? .now(), to: logger)
         }
         noteChange()
     }
