@@ -14,6 +14,9 @@ package final class UnitRecorder: @unchecked Sendable {
     // before the recorder is shared; everything else is immutable or `Locked`.
     package let channel: EventChannel
     private let stateProperties: [ObservedProperty]
+    /// The unit's state now, for its `created` event: made once, since the unit asks before every
+    /// dispatch and output. Captures no reference to the recorder, so that subscriptions can hold it.
+    private let stateNow: @Sendable () -> CapturedValue?
     private let propertyNames = Locked<[AnyKeyPath: String]>([:])
     private let pendingEvents = Locked<[UInt64: [PendingEvent]]>([:])
     private var subscriptions: [AnyCancellable] = []
@@ -24,10 +27,11 @@ package final class UnitRecorder: @unchecked Sendable {
     package init(source: EventSource, stateProperties: [ObservedProperty]) {
         channel = EventChannel(source: source)
         self.stateProperties = stateProperties
+        stateNow = { CapturedValue(ObservedProperty.snapshot(of: stateProperties)) }
         subscriptions = stateProperties.enumerated().map { index, property in
             let channel = self.channel
             let pending = self.pendingEvents
-            let state = stateNow()
+            let state = stateNow
             // The first value is the current one, sent on subscription: not a change.
             return property.publisher.dropFirst().sink { value in
                 guard channel.logger != nil else { return }
@@ -38,7 +42,7 @@ package final class UnitRecorder: @unchecked Sendable {
                 Self.log(change, pending: pending, state: state, on: channel)
             }
         }
-        _ = channel.announcedLogger(state: stateNow())
+        _ = channel.announcedLogger(state: stateNow)
     }
 
     /// Learns the output's property order, for ordering its activities (see ``PendingEvent``), and
@@ -61,7 +65,7 @@ package final class UnitRecorder: @unchecked Sendable {
     /// the unit to it with its state now.
     package func set(logger: (any CycleLogging)?) {
         channel.set(logger: logger)
-        _ = channel.announcedLogger(state: stateNow())
+        _ = channel.announcedLogger(state: stateNow)
     }
 
     /// The unit's state now, as logged.
@@ -90,7 +94,7 @@ package final class UnitRecorder: @unchecked Sendable {
     }
 
     private func dispatch(value: Any?, callSite: CallSite, nameKnownBefore: Bool, send: () -> Void, name: () -> String) {
-        guard let logger = channel.announcedLogger(state: stateNow()) else { return send() }
+        guard let logger = channel.announcedLogger(state: stateNow) else { return send() }
         let start = EventTime.now()
         let input = value.map(CapturedValue.init)
         let sequence = nameKnownBefore
@@ -118,7 +122,7 @@ package final class UnitRecorder: @unchecked Sendable {
             order: stateProperties.count + (outputOrder[name] ?? outputOrder.count), kind: .activity(CapturedValue(value)),
             name: name, time: .now()
         )
-        Self.log(activity, pending: pendingEvents, state: stateNow(), on: channel)
+        Self.log(activity, pending: pendingEvents, state: stateNow, on: channel)
     }
 
     /// The name of the property `keyPath` reaches in `container`, remembered per key path (see
@@ -170,12 +174,5 @@ package final class UnitRecorder: @unchecked Sendable {
 
     private static func emit(_ event: PendingEvent, parent: UInt64?, on channel: EventChannel, to logger: any CycleLogging) {
         channel.emit(event.kind, name: event.name, callSite: .unknown, parent: parent, at: event.time, to: logger)
-    }
-
-    /// The unit's state now, for its `created` event. Captures no reference to the recorder, so
-    /// that subscriptions can hold it.
-    private func stateNow() -> @Sendable () -> CapturedValue? {
-        let properties = stateProperties
-        return { CapturedValue(ObservedProperty.snapshot(of: properties)) }
     }
 }

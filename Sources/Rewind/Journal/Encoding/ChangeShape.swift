@@ -39,8 +39,13 @@ struct ChangeShapes {
     mutating func shape(of path: ChangedPath) -> ChangeShape {
         if let keyPath = path.keyPath, keyPath === lastKeyPath, let lastShape { return lastShape }
         let text = path.description
-        let shape = shapes[text] ?? ChangeShape(text: text)
-        if shapes.count < Self.limit { shapes[text] = shape }
+        let shape: ChangeShape
+        if let known = shapes[text] {
+            shape = known
+        } else {
+            shape = ChangeShape(text: text)
+            if shapes.count < Self.limit { shapes[text] = shape }
+        }
         lastKeyPath = path.keyPath
         lastShape = shape
         return shape
