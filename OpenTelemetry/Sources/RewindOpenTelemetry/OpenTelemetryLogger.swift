@@ -14,28 +14,26 @@ import Synchronization
 /// let delivery = await exporter.shutdown()
 /// ```
 ///
-/// The app's thread only queues the event, its values uncaptured, as the journal does; a thread of
+/// The app's thread only puts the event, its values uncaptured, into an ``EventQueue``, the same
+/// lock-free queue the journal uses; a thread of
 /// the exporter's own captures, redacts and maps it, and swift-otel batches, retries with backoff
 /// (on 429, 502, 503 and 504) and exports. The queue is bounded by
 /// ``OpenTelemetryConfiguration/queueCapacity``: when the receiver is down or slower than the app
 /// and the queue is full, events are dropped and counted in ``eventsDropped`` — the app is never
 /// held up, and memory stays bounded.
-public final class OpenTelemetryLogger: CycleLogging, @unchecked Sendable {
-    // Unchecked: `queue` and `finishing` are guarded by `condition`; the mapping lives on the
-    // exporter thread only; everything else is immutable or atomic.
-
+public final class OpenTelemetryLogger: CycleLogging, Sendable {
     private let configuration: OpenTelemetryConfiguration
     private let backend: TelemetryBackend
-    private let condition = NSCondition()
-    private var queue: [Event] = []
-    private var finishing = false
-    private let dropped = Atomic<UInt64>(0)
+    private let queue: EventQueue
+    private let finishing = Atomic<Bool>(false)
+    /// Events logged after ``shutdown()`` began (the queue counts those it dropped when full).
+    private let refused = Atomic<UInt64>(0)
     /// Signalled by the exporter thread once it has mapped the last event.
     private let drained = DispatchSemaphore(value: 0)
 
     /// Events dropped because the queue was full (the receiver down or slower than the app) or
     /// logged after ``shutdown()``.
-    public var eventsDropped: UInt64 { dropped.load(ordering: .relaxed) }
+    public var eventsDropped: UInt64 { queue.droppedCount + refused.load(ordering: .relaxed) }
 
     /// Starts exporting to the receiver `configuration` names.
     ///
@@ -43,6 +41,7 @@ public final class OpenTelemetryLogger: CycleLogging, @unchecked Sendable {
     public init(configuration: OpenTelemetryConfiguration = OpenTelemetryConfiguration()) throws {
         self.configuration = configuration
         backend = try TelemetryBackend(configuration: configuration)
+        queue = EventQueue(capacity: configuration.queueCapacity, overflow: .drop)
         let thread = Thread { [self] in self.exportQueuedEvents() }
         thread.name = "rewind.opentelemetry"
         thread.start()
@@ -51,14 +50,9 @@ public final class OpenTelemetryLogger: CycleLogging, @unchecked Sendable {
     /// Queues the event for export, or drops and counts it when the queue is full. Never blocks
     /// on the receiver.
     public func log(_ event: Event) {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !finishing, queue.count < configuration.queueCapacity else {
-            dropped.add(1, ordering: .relaxed)
-            return
+        if finishing.load(ordering: .relaxed) || !queue.push(event) && queue.isClosed {
+            refused.add(1, ordering: .relaxed)
         }
-        queue.append(event)
-        if queue.count == 1 { condition.signal() }
     }
 
     /// Exports what is queued, ends the spans still open, flushes swift-otel and stops; says what
@@ -81,29 +75,29 @@ public final class OpenTelemetryLogger: CycleLogging, @unchecked Sendable {
 
     /// Stops taking events and wakes the exporter thread; `false` when already shutting down.
     private func beginShutdown() -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !finishing else { return false }
-        finishing = true
-        condition.signal()
+        guard !finishing.exchange(true, ordering: .sequentiallyConsistent) else { return false }
+        queue.close()
         return true
     }
 
     private func exportQueuedEvents() {
         var mapping = TelemetryMapping(backend: backend)
+        var batch: [Event] = []
         while true {
-            condition.lock()
-            while queue.isEmpty && !finishing { condition.wait() }
-            let batch = queue
-            queue.removeAll(keepingCapacity: true)
-            let finished = finishing
-            condition.unlock()
+            let finished = finishing.load(ordering: .sequentiallyConsistent)
+            queue.take(into: &batch)
             for event in batch { mapping.record(TelemetryEvent(event, options: configuration.captureOptions)) }
-            if finished {
-                mapping.endOpenSpans()
-                drained.signal()
-                return
+            let tookAny = !batch.isEmpty
+            batch.removeAll(keepingCapacity: true)
+            if tookAny { continue }
+            if !finished {
+                // Asleep until an event comes (the queue wakes it) or shutdown closes the queue.
+                queue.sleep(seconds: 3600) { false }
+                continue
             }
+            mapping.endOpenSpans()
+            drained.signal()
+            return
         }
     }
 }

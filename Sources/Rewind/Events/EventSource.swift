@@ -34,6 +34,10 @@ public final class EventSource: Hashable, Sendable, CustomStringConvertible {
     public let instanceID: UInt64
     /// A name the user gave the unit, if any.
     public let label: String?
+    /// The size of the unit's state as a journal's writer last measured it, in bytes (0: not yet):
+    /// what a queued state counts for against ``JournalConfiguration/queueByteLimit``. Kept here so
+    /// that a producer reads it with one load, not a lookup.
+    let measuredStateBytes = Atomic<Int>(0)
 
     /// Creates a source with a fresh instance number.
     public init(framework: Framework, typeName: String, label: String? = nil) {

@@ -1,12 +1,10 @@
 /// How a ``JournalLogger`` writes.
 public struct JournalConfiguration: Sendable {
-    /// What a producer does when the queue to the writer is full.
-    public enum Overflow: Sendable, Equatable {
-        /// Wait until the writer catches up: nothing is lost (the default).
-        case wait
-        /// Drop the event and count it; the journal records how many were dropped and their range.
-        case drop
-    }
+    /// What a producer does when the queue to the writer is full: ``EventQueue/Overflow/wait``
+    /// until the writer catches up, so that nothing is lost (the default), or
+    /// ``EventQueue/Overflow/drop`` the event and count it — the journal records how many were
+    /// dropped and their range.
+    public typealias Overflow = EventQueue.Overflow
 
     /// A full snapshot of a source's state is written at its first event in each block and then
     /// every this many of its state-changing events (and whenever a diff would be larger).
@@ -15,7 +13,8 @@ public struct JournalConfiguration: Sendable {
     public var blockSize: Int = 64 * 1024
     /// …or this long after its first event, whichever comes first.
     public var flushInterval: Duration = .milliseconds(100)
-    /// How many events may wait for the writer before producers wait (or drop).
+    /// How many events may wait for the writer before producers wait (or drop), rounded up to a
+    /// power of two.
     public var queueCapacity: Int = 1 << 16
     /// How many bytes the events waiting for the writer may hold before producers wait (or drop);
     /// the batch the writer has taken holds at most as much again. An event that carries a state

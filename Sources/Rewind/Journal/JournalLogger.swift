@@ -9,8 +9,8 @@ import Foundation
 /// journal.close()                     // writes the index; a journal that is never closed still opens
 /// ```
 ///
-/// The caller's thread only appends the event — with its values uncaptured, since Swift values are
-/// copy-on-write — to a bounded queue. A background thread captures states into trees, diffs them
+/// The caller's thread only puts the event — with its values uncaptured, since Swift values are
+/// copy-on-write — into an ``EventQueue``, without a lock. A background thread captures states into trees, diffs them
 /// against each source's previous state, frames, compresses and writes blocks (see
 /// docs/JOURNAL_FORMAT.md). A block is written when it holds `blockSize` bytes of records or
 /// `flushInterval` after its first event; ``flush()`` and ``sync()`` force it.
@@ -23,41 +23,31 @@ import Foundation
 /// failure, ``JournalConfiguration/onFailure`` is called once, and ``statistics`` counts what is on
 /// disk and what was lost.
 public final class JournalLogger: CycleLogging, @unchecked Sendable {
-    // Unchecked: the queue fields are guarded by `condition`; `encoder` is used only by the writer
-    // thread (and by `close()` after that thread has ended).
+    // Unchecked: the requests and figures below are guarded by `condition`; `encoder` is used only
+    // by the writer thread; `queue` is thread-safe.
 
     /// The path of the file being written (it changes when the journal rotates).
     public var path: String { condition.withLock { currentPath } }
     /// The configuration the journal was opened with.
     public let configuration: JournalConfiguration
 
+    private let queue: EventQueue
+    /// Guards the requests and figures below; ``flush()`` and ``sync()`` wait on it.
     private let condition = NSCondition()
-    private var pending: [Event] = []
-    private var writerIsWaiting = false
-    private var producersWaiting = 0
     private var closing = false
     private var closed = false
     private var flushRequested: UInt64 = 0
+    /// Written by the writer thread only (under `condition`), so the writer reads it without it.
     private var flushCompleted: UInt64 = 0
     private var syncRequested: UInt64 = 0
-    /// Drops not yet recorded in the journal; the writer takes them with each batch.
-    private var dropped: (count: UInt64, lowest: UInt64, highest: UInt64, source: EventSource?) = (0, .max, 0, nil)
-    private var totalDropped: UInt64 = 0
     private var currentPath: String
+    /// Set by the writer thread only (under `condition`), so the writer reads it without it.
     private var failure: JournalWriteError?
     private var writtenCount = 0
     /// Events accepted but never written, because writing had failed.
     private var lostCount = 0
     private var writtenBytes = 0
-    /// What the events in `pending` hold, estimated (see ``JournalConfiguration/queueByteLimit``).
-    private var pendingBytes = 0
-    /// Each source's state size as the writer last measured it, by source object.
-    private var stateSizes: [ObjectIdentifier: Int] = [:]
-    /// The last source looked up in `stateSizes`, and its size: most events come from the source
-    /// before them, and a dictionary lookup per event is a measurable part of the caller's cost.
-    private var lastSized: (source: ObjectIdentifier, bytes: Int)?
     private let encoder: JournalEncoder
-    private let wakeThreshold: Int
     private let writerDone = DispatchSemaphore(value: 0)
 
     /// Creates the file (mode 0600) and starts the writer thread.
@@ -75,8 +65,12 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
         )
         encoder = try JournalEncoder(path: path, configuration: configuration, header: header)
         currentPath = path
-        wakeThreshold = max(1, min(configuration.queueCapacity / 4, 4096))
-        pending.reserveCapacity(min(configuration.queueCapacity, 1 << 16))
+        // The writer is woken for a quarter of the queue, not for each event: a trickle waits for
+        // the flush interval, so that a quiet app does not pay a wake-up per event.
+        queue = EventQueue(
+            capacity: configuration.queueCapacity, byteLimit: configuration.queueByteLimit,
+            overflow: configuration.overflow, wakeThreshold: min(configuration.queueCapacity / 4, 4096)
+        )
         let thread = Thread { [self] in runWriter() }
         thread.name = "Rewind journal writer"
         thread.start()
@@ -89,32 +83,12 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     // MARK: Producer side
 
     public func log(_ event: Event) {
-        condition.lock()
-        let bytes = Self.eventBytes + (event.kind.carriesState ? stateBytes(of: event.source) : 0)
-        if isFull(adding: bytes) && !closing {
-            if configuration.overflow == .drop {
-                dropped.count += 1
-                totalDropped += 1
-                dropped.lowest = min(dropped.lowest, event.sequence)
-                dropped.highest = max(dropped.highest, event.sequence)
-                dropped.source = dropped.source ?? event.source
-                condition.unlock()
-                return
-            }
-            producersWaiting += 1
-            while isFull(adding: bytes) && !closing { condition.wait() }
-            producersWaiting -= 1
+        var bytes = Self.eventBytes
+        if event.kind.carriesState {
+            let measured = event.source.measuredStateBytes.load(ordering: .relaxed)
+            bytes += measured == 0 ? Self.unmeasuredStateBytes : measured
         }
-        guard !closed else {
-            condition.unlock()
-            return
-        }
-        pending.append(event)
-        pendingBytes += bytes
-        if writerIsWaiting && pending.count >= wakeThreshold {
-            condition.broadcast()
-        }
-        condition.unlock()
+        queue.push(event, bytes: bytes)
     }
 
     /// What an event counts for in the queue without its state: its own size and its values'
@@ -124,22 +98,6 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     /// What a state counts for before the writer has measured its source's: enough that a large
     /// state's first events cannot fill memory while the writer is busy with its first block.
     static let unmeasuredStateBytes = 64 * 1024
-
-    /// What a state of `source` counts for in the queue. Call with `condition` held.
-    private func stateBytes(of source: EventSource) -> Int {
-        let id = ObjectIdentifier(source)
-        if let lastSized, lastSized.source == id { return lastSized.bytes }
-        let bytes = stateSizes[id] ?? Self.unmeasuredStateBytes
-        lastSized = (id, bytes)
-        return bytes
-    }
-
-    /// Whether the queue has no room for an event of `bytes` more. Call with `condition` held. One
-    /// event always fits in an empty queue, however large its state. The batch the writer has
-    /// taken is not counted: producers fill the queue while the writer writes it.
-    private func isFull(adding bytes: Int) -> Bool {
-        pending.count >= configuration.queueCapacity || (pendingBytes > 0 && pendingBytes + bytes > configuration.queueByteLimit)
-    }
 
     /// Returns once every event logged before the call is written to the file (not necessarily to
     /// the disk: see ``sync()``).
@@ -158,29 +116,30 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     }
 
     private func waitForWriter(sync: Bool) throws(JournalWriteError) {
-        condition.lock()
-        defer { condition.unlock() }
-        if !closed {
+        let ticket: UInt64? = condition.withLock {
+            guard !closed else { return nil }
             flushRequested += 1
-            let ticket = flushRequested
-            if sync { syncRequested = ticket }
-            condition.broadcast()
-            while flushCompleted < ticket && !closed { condition.wait() }
+            if sync { syncRequested = flushRequested }
+            return flushRequested
         }
-        if let failure { throw failure }
+        if let ticket {
+            queue.wake()
+            condition.lock()
+            while flushCompleted < ticket && !closed { condition.wait() }
+            condition.unlock()
+        }
+        if let failure = condition.withLock({ failure }) { throw failure }
     }
 
     /// Writes everything, then the index, and stops the writer. Later events are ignored. Called by
     /// `deinit` too; calling it twice is harmless.
     public func close() {
-        condition.lock()
-        if closing {
-            condition.unlock()
-            return
+        let first = condition.withLock {
+            defer { closing = true }
+            return !closing
         }
-        closing = true
-        condition.broadcast()
-        condition.unlock()
+        guard first else { return }
+        queue.wake()
         writerDone.wait()
     }
 
@@ -201,95 +160,114 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     /// Counters about the journal so far (as of the last block the writer finished).
     public var statistics: Statistics {
         condition.withLock {
-            Statistics(eventsWritten: writtenCount, bytesWritten: writtenBytes, eventsDropped: totalDropped, eventsLost: lostCount, failure: failure)
+            Statistics(eventsWritten: writtenCount, bytesWritten: writtenBytes, eventsDropped: queue.droppedCount, eventsLost: lostCount, failure: failure)
         }
     }
 
     // MARK: Writer side
 
+    /// What the writer was asked for, read at the start of a round.
+    private struct Requests {
+        var flushTicket: UInt64
+        var sync: Bool
+        var closing: Bool
+    }
+
+    /// Whether a flush or close waits for the writer. Reads the requests, so call it with
+    /// `condition` held.
+    private var hasRequests: Bool { flushRequested != flushCompleted || closing }
+
     private func runWriter() {
         var batch: [Event] = []
-        batch.reserveCapacity(min(configuration.queueCapacity, 1 << 16))
+        batch.reserveCapacity(queue.capacity)
         while true {
-            condition.lock()
-            while pending.isEmpty && flushRequested == flushCompleted && !closing {
+            let requests = condition.withLock {
+                Requests(flushTicket: flushRequested, sync: syncRequested > flushCompleted, closing: closing)
+            }
+            let mustDrain = requests.closing || requests.flushTicket > flushCompleted
+            if requests.closing { queue.close() }
+            var round = Round()
+            // A flush or close covers every event queued before it: take until the queue has
+            // given up to where it stood, even past drops, which end a take.
+            let drainTo = mustDrain ? queue.claimedCount : 0
+            var tookAny = takeAndEncode(&batch, round: &round)
+            while queue.takenCount < drainTo {
+                if !takeAndEncode(&batch, round: &round) { sched_yield() }  // a producer is publishing
+                tookAny = true
+            }
+            if !tookAny && !mustDrain {
                 let wait = encoder.hasOpenBlock
                     ? max(0, Double(configuration.flushInterval.nanoseconds) - Double(encoder.openBlockAge)) / 1e9
                     : Double(configuration.flushInterval.nanoseconds) / 1e9
-                writerIsWaiting = true
-                let signalled = condition.wait(until: Date(timeIntervalSinceNow: wait))
-                writerIsWaiting = false
-                if !signalled && encoder.hasOpenBlock { break }
+                let woken = queue.sleep(seconds: wait) { condition.withLock { hasRequests } }
+                // Time up with a block open: seal it below, as it is old enough.
+                if woken || !encoder.hasOpenBlock { continue }
             }
-            swap(&batch, &pending)
-            pendingBytes = 0
-            let flushTicket = flushRequested
-            let syncWanted = syncRequested > flushCompleted
-            let isClosing = closing
-            let droppedNow = dropped.count > 0 && dropped.source != nil
-                ? DroppedRange(count: dropped.count, sequences: dropped.lowest...dropped.highest) : nil
-            let droppedSource = dropped.source
-            if droppedNow != nil { dropped = (0, .max, 0, nil) }
-            if producersWaiting > 0 { condition.broadcast() }
-            condition.unlock()
-
-            // The writer alone sets `failure`, so reading it here without the lock is safe.
-            var error: JournalWriteError?
-            var lost = 0
-            if failure == nil {
-                let encodedBefore = encoder.eventsEncoded
-                error = write(batch, dropped: droppedNow.map { ($0, droppedSource!) }, seal: flushTicket > flushCompleted || isClosing, sync: syncWanted)
-                if error == nil && isClosing {
-                    do { try encoder.finish() } catch let finishError { error = finishError }
-                }
-                if error != nil {
-                    // The batch's events after the one that failed, and those of the open block.
-                    let unencoded = batch.count - (encoder.eventsEncoded - encodedBefore)
-                    lost = encoder.eventsEncoded - encoder.eventsWritten + unencoded
-                }
-            } else {
-                lost = batch.count
-            }
-            batch.removeAll(keepingCapacity: true)
-            let firstFailure = failure == nil ? error : nil
-            let measuredSizes = encoder.stateSizes
-            encoder.stateSizes.removeAll(keepingCapacity: true)
+            finish(&round, seal: mustDrain, sync: requests.sync, closing: requests.closing)
+            let firstFailure = failure == nil ? round.error : nil
             condition.withLock {
-                for (source, size) in measuredSizes { stateSizes[source] = size == 0 ? nil : size }
-                if !measuredSizes.isEmpty { lastSized = nil }
-                failure = failure ?? error
-                lostCount += lost
+                failure = failure ?? round.error
+                lostCount += round.lost
                 writtenCount = encoder.eventsWritten
                 writtenBytes = encoder.bytesWritten
                 currentPath = encoder.currentPath
-                flushCompleted = isClosing ? flushRequested : max(flushCompleted, flushTicket)
-                if isClosing { closed = true }
+                flushCompleted = requests.closing ? flushRequested : max(flushCompleted, requests.flushTicket)
+                if requests.closing { closed = true }
                 condition.broadcast()
             }
             if let firstFailure { configuration.onFailure?(firstFailure) }
-            if isClosing {
+            if requests.closing {
                 writerDone.signal()
                 return
             }
         }
     }
 
-    /// Encodes a batch (sorted by sequence number, since producers on several threads can append
-    /// out of order), and seals the open block when asked or when it is old enough.
-    private func write(_ batch: [Event], dropped: (DroppedRange, EventSource)?, seal: Bool, sync: Bool) -> JournalWriteError? {
+    /// What one round of the writer did.
+    private struct Round {
+        var error: JournalWriteError?
+        /// Events taken but not written, because writing had failed.
+        var lost = 0
+    }
+
+    /// Takes what is queued and encodes it (sorted by sequence number, since producers on several
+    /// threads can queue out of order), then the drops after it; `false` when there was nothing.
+    private func takeAndEncode(_ batch: inout [Event], round: inout Round) -> Bool {
+        let dropped = queue.take(into: &batch)
+        defer { batch.removeAll(keepingCapacity: true) }
+        guard !batch.isEmpty || dropped != nil else { return false }
+        guard failure == nil && round.error == nil else {
+            round.lost += batch.count
+            return true
+        }
+        if batch.count > 1 && !isSorted(batch) { batch.sort { $0.sequence < $1.sequence } }
+        let encodedBefore = encoder.eventsEncoded
         do {
-            let ordered = batch.count > 1 && !isSorted(batch) ? batch.sorted { $0.sequence < $1.sequence } : batch
-            for event in ordered { try encoder.encode(event) }
+            for event in batch { try encoder.encode(event) }
             if let (range, source) = dropped { try encoder.encodeDropped(range, source: source) }
+        } catch {
+            round.error = error
+            // This batch's events not encoded, and those encoded but not in a written block (an
+            // event counts as encoded even when sealing the block after it failed).
+            let encoded = encoder.eventsEncoded - encodedBefore
+            round.lost += batch.count - encoded + encoder.eventsEncoded - encoder.eventsWritten
+        }
+        return true
+    }
+
+    /// Seals the open block when asked or when it is old enough, syncs when asked, and writes the
+    /// index when closing.
+    private func finish(_ round: inout Round, seal: Bool, sync: Bool, closing: Bool) {
+        guard failure == nil && round.error == nil else { return }
+        do {
             // Deterministic journals seal blocks by size only, so that timing cannot move boundaries.
             let aged = !configuration.deterministic && encoder.openBlockAge >= UInt64(configuration.flushInterval.nanoseconds)
-            if seal || aged {
-                try encoder.sealBlock()
-            }
+            if seal || aged { try encoder.sealBlock() }
             if sync { try encoder.sync() }
-            return nil
+            if closing { try encoder.finish() }
         } catch {
-            return error
+            round.error = error
+            round.lost += encoder.eventsEncoded - encoder.eventsWritten
         }
     }
 

@@ -20,9 +20,6 @@ final class JournalEncoder {
 
     /// Change paths seen so far, and their parsed forms.
     var shapes = ChangeShapes()
-    /// Sources' state sizes measured since the journal last took them (0: the source is gone), by
-    /// source object: the journal counts a queued state for this many bytes.
-    var stateSizes: [ObjectIdentifier: Int] = [:]
 
     init(path: String, configuration: JournalConfiguration, header: JournalHeader) throws(JournalWriteError) {
         self.configuration = configuration
@@ -49,12 +46,11 @@ final class JournalEncoder {
         let state = step(recorded, track: &tracks[sourceID, default: SourceTrack()])
         builder.append(EventRecord(recorded, sequence: sequence, time: time, body: state.body, state: state.record), source: event.source, sourceID: sourceID)
         if let measured = tracks[sourceID]?.measuredStateBytes {
-            stateSizes[ObjectIdentifier(event.source)] = measured
+            event.source.measuredStateBytes.store(measured, ordering: .relaxed)
             tracks[sourceID]?.measuredStateBytes = nil
         }
         if case .released = event.kind {
             tracks[sourceID] = nil
-            stateSizes[ObjectIdentifier(event.source)] = 0
         }
         eventsEncoded += 1
         if builder.recordBytes >= configuration.blockSize || builder.allRecordBytes >= Self.largestBlock {

@@ -31,7 +31,7 @@ struct SourceTrack {
     var keepsLiveState = false
     /// The lists the source's last state capture met, to capture the next one by what changed.
     let lists = ListMemory()
-    /// State records since the state's size was last measured (see ``JournalEncoder/stateSizes``).
+    /// State records since the state's size was last measured (see `EventSource.measuredStateBytes`).
     var stateRecordsSinceMeasure = Int.max
     /// The state's size, measured at the last state record, until the encoder hands it on.
     var measuredStateBytes: Int?
