@@ -93,10 +93,12 @@ extension Event {
             }
         }
 
-        /// Whether the event carries the whole state after it — told without copying it out.
+        /// Whether the event may carry the whole state after it: a change or a creation without
+        /// one counts too. Told from the case alone, since looking into a payload copies the kind
+        /// (measured: ~370 instructions per event, on the app's thread).
         var carriesState: Bool {
             switch self {
-            case .didMutate, .replace, .created(state: .some), .change(path: _, value: _, state: .some): true
+            case .didMutate, .replace, .created, .change: true
             default: false
             }
         }

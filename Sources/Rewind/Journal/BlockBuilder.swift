@@ -17,7 +17,14 @@ struct BlockBuilder {
     private(set) var firstWall = Int64.max
     private(set) var lastWall = Int64.min
     /// What the index keeps per source: how many events, and the first and last sequence number.
-    private(set) var sourceSummaries: [UInt64: JournalBlock.SourceSummary] = [:]
+    var sourceSummaries: [UInt64: JournalBlock.SourceSummary] {
+        Dictionary(uniqueKeysWithValues: zip(sources.map(\.instanceID), summaries))
+    }
+    /// Each source's summary, by its place in `sources`.
+    private var summaries: [JournalBlock.SourceSummary] = []
+    /// The last source appended and its place: most events come from the source before them,
+    /// and a dictionary lookup per event is a measurable part of the writer's cost.
+    private var lastSource: (id: UInt64, index: Int)?
     /// The monotonic time the first event arrived, for the time-based flush.
     private(set) var openedAtMonotonic: UInt64 = 0
 
@@ -44,19 +51,27 @@ struct BlockBuilder {
         lastSequence = max(lastSequence, record.sequence)
         firstWall = min(firstWall, record.time.wallNanoseconds)
         lastWall = max(lastWall, record.time.wallNanoseconds)
-        sourceSummaries[sourceID, default: JournalBlock.SourceSummary(eventCount: 0, firstSequence: record.sequence, lastSequence: record.sequence)].add(record.sequence)
         var placed = record
-        placed.sourceIndex = localIndex(of: source, id: sourceID)
+        placed.sourceIndex = localIndex(of: source, id: sourceID, firstSequence: record.sequence)
+        summaries[placed.sourceIndex].add(record.sequence)
         let start = records.count
         placed.write(to: &records, strings: &strings, clock: &clock)
         if case .keyframe = record.state { keyframeRecordBytes += records.count - start }
     }
 
-    private mutating func localIndex(of source: EventSource, id: UInt64) -> Int {
-        if let index = sourceIndex[id] { return index }
-        sources.append(RecordedSource(instanceID: id, framework: source.framework.rawValue, typeName: source.typeName, label: source.label))
-        sourceIndex[id] = sources.count - 1
-        return sources.count - 1
+    private mutating func localIndex(of source: EventSource, id: UInt64, firstSequence: UInt64) -> Int {
+        if let lastSource, lastSource.id == id { return lastSource.index }
+        let index: Int
+        if let known = sourceIndex[id] {
+            index = known
+        } else {
+            sources.append(RecordedSource(instanceID: id, framework: source.framework.rawValue, typeName: source.typeName, label: source.label))
+            summaries.append(JournalBlock.SourceSummary(eventCount: 0, firstSequence: firstSequence, lastSequence: firstSequence))
+            index = sources.count - 1
+            sourceIndex[id] = index
+        }
+        lastSource = (id, index)
+        return index
     }
 
     /// The uncompressed payload: string table, source table, time bases, records.

@@ -51,8 +51,10 @@ public final class EventQueue: @unchecked Sendable {
     /// claims `position`, `position + 1` once that producer has published its event there.
     let turns: UnsafeMutablePointer<Atomic<Int>>
     /// The events and what they count for, by place; apart from `turns`, so that writing an event
-    /// is not an access to the memory other threads read turns from.
-    let events: UnsafeMutablePointer<Event?>
+    /// is not an access to the memory other threads read turns from. A place holds an initialized
+    /// event only between its publication and its take: no `Optional`, whose copy goes through
+    /// a generic witness (measured: ~100 instructions per event).
+    let events: UnsafeMutablePointer<Event>
     let eventBytes: UnsafeMutablePointer<Int>
     let mask: Int
     /// The next position a producer claims.
@@ -96,7 +98,6 @@ public final class EventQueue: @unchecked Sendable {
         turns = .allocate(capacity: size)
         for index in 0..<size { (turns + index).initialize(to: Atomic(index)) }
         events = .allocate(capacity: size)
-        events.initialize(repeating: nil, count: size)
         eventBytes = .allocate(capacity: size)
         eventBytes.initialize(repeating: 0, count: size)
         mask = size - 1
@@ -107,9 +108,13 @@ public final class EventQueue: @unchecked Sendable {
 
     deinit {
         // Events a producer published after the consumer's last take are still in their places.
+        var position = dequeuePosition.load(ordering: .relaxed)
+        while hasPublished(at: position) {
+            (events + (position & mask)).deinitialize(count: 1)
+            position &+= 1
+        }
         turns.deinitialize(count: mask + 1)
         turns.deallocate()
-        events.deinitialize(count: mask + 1)
         events.deallocate()
         eventBytes.deallocate()
     }
@@ -132,7 +137,7 @@ public final class EventQueue: @unchecked Sendable {
             if closed.load(ordering: .relaxed) { return false }
             if let position = claim(bytes: bytes) {
                 let place = position & mask
-                events[place] = event
+                (events + place).initialize(to: event)
                 eventBytes[place] = bytes
                 if bytes != 0 { queuedBytes.add(bytes, ordering: .sequentiallyConsistent) }
                 turns[place].store(position &+ 1, ordering: .releasing)
@@ -214,7 +219,7 @@ public final class EventQueue: @unchecked Sendable {
                 end = max(position, pending.position)
                 continue
             }
-            batch.append(events[place].take()!)
+            batch.append((events + place).move())
             freedBytes += eventBytes[place]
             turns[place].store(position &+ mask &+ 1, ordering: .releasing)
             position &+= 1

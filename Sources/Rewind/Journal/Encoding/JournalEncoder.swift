@@ -4,22 +4,25 @@
 /// Each kind of event is one step, in a file of its own: mutations (`JournalEncoder+Mutation`),
 /// changes (`+Change`), whole states (`+Snapshot`), and values (`+Payload`); the state record
 /// after them is chosen in `+StateRecord`.
+///
+/// Its fields opt out of Swift's dynamic exclusivity checks (a measurable part of the writer's
+/// cost): the encoder is used by one thread only, the journal's writer.
 final class JournalEncoder {
     let configuration: JournalConfiguration
     private let basePath: String
-    private var file: JournalFile
-    private var rotation = 0
-    private var builder = BlockBuilder()
-    private var tracks: [UInt64: SourceTrack] = [:]
+    @exclusivity(unchecked) private var file: JournalFile
+    @exclusivity(unchecked) private var rotation = 0
+    @exclusivity(unchecked) private var builder = BlockBuilder()
+    @exclusivity(unchecked) private var tracks: [UInt64: SourceTrack] = [:]
     private let header: JournalHeader
-    private var renumbering: Renumbering?
+    @exclusivity(unchecked) private var renumbering: Renumbering?
     /// Events in blocks written to the file (a dropped-events record is not an event).
-    private(set) var eventsWritten = 0
+    @exclusivity(unchecked) private(set) var eventsWritten = 0
     /// Events encoded, whether their block is written yet or not.
-    private(set) var eventsEncoded = 0
+    @exclusivity(unchecked) private(set) var eventsEncoded = 0
 
     /// Change paths seen so far, and their parsed forms.
-    var shapes = ChangeShapes()
+    @exclusivity(unchecked) var shapes = ChangeShapes()
 
     init(path: String, configuration: JournalConfiguration, header: JournalHeader) throws(JournalWriteError) {
         self.configuration = configuration
@@ -42,13 +45,10 @@ final class JournalEncoder {
             (sequence, time, sourceID) = renumbering!.map(event)
         }
         let recorded = renumbering.map { $0.deterministicCopy(of: event, sequence: sequence) } ?? event
-        // The track is modified in place: copying it out and back would copy its state tree.
-        let state = step(recorded, track: &tracks[sourceID, default: SourceTrack()])
+        // The track is modified in place, in one access: copying it out and back would copy its
+        // state tree, and each lookup hashes.
+        let state = step(recorded, reportingSizeOf: event.source, track: &tracks[sourceID, default: SourceTrack()])
         builder.append(EventRecord(recorded, sequence: sequence, time: time, body: state.body, state: state.record), source: event.source, sourceID: sourceID)
-        if let measured = tracks[sourceID]?.measuredStateBytes {
-            event.source.measuredStateBytes.store(measured, ordering: .relaxed)
-            tracks[sourceID]?.measuredStateBytes = nil
-        }
         if case .released = event.kind {
             tracks[sourceID] = nil
         }
@@ -60,7 +60,13 @@ final class JournalEncoder {
 
     /// What an event's record holds besides its fixed fields — its body and its state record —
     /// by the step for its kind; updates the source's track.
-    private func step(_ event: Event, track: inout SourceTrack) -> (body: EventRecord.Body, record: StateRecord?) {
+    private func step(_ event: Event, reportingSizeOf source: EventSource, track: inout SourceTrack) -> (body: EventRecord.Body, record: StateRecord?) {
+        defer {
+            if let measured = track.measuredStateBytes {
+                source.measuredStateBytes.store(measured, ordering: .relaxed)
+                track.measuredStateBytes = nil
+            }
+        }
         let step: EncodedStep = switch event.kind {
         case .willMutate: mutationBegins(track: &track)
         case .didMutate(let duration, let state): mutationEnds(duration: duration, state: state, track: &track)
