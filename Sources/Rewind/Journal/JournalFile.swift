@@ -62,16 +62,9 @@ final class JournalFile {
         size += bytes.count
     }
 
-    /// Compresses and appends one block of events.
-    func writeBlock(_ builder: inout BlockBuilder, level: Int32) throws(JournalWriteError) {
-        let payload = builder.payload()
-        let compressed = Zlib.deflate(payload, level: level)
-        let frame = BlockFrame(
-            type: .events, compressedLength: UInt32(compressed.count), uncompressedLength: UInt32(payload.count),
-            eventCount: UInt32(builder.eventCount), firstSequence: builder.firstSequence, lastSequence: builder.lastSequence,
-            firstWallNanoseconds: builder.firstWall, lastWallNanoseconds: builder.lastWall, payloadCRC: Zlib.crc32(compressed)
-        )
-        try append(frame: frame, payload: compressed, sources: builder.sources, summaries: builder.sourceSummaries)
+    /// Appends a block of events compressed by ``CompressedBlock/init(_:level:)``.
+    func append(_ block: CompressedBlock) throws(JournalWriteError) {
+        try append(frame: block.frame, payload: block.payload, sources: block.sources, summaries: block.summaries)
     }
 
     /// Appends a block that is already compressed and framed — a block copied from another journal

@@ -102,7 +102,7 @@ public struct JournalHeader: Sendable, Equatable {
 
 /// The fixed-size frame in front of every block: what a reader needs to find, check and index the
 /// block without decompressing it.
-struct BlockFrame: Equatable {
+struct BlockFrame: Equatable, Sendable {
     var type: JournalFormat.BlockType
     var compressedLength: UInt32
     var uncompressedLength: UInt32

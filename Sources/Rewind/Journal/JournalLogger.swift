@@ -195,7 +195,8 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
                 if !takeAndEncode(&batch, round: &round) { sched_yield() }  // a producer is publishing
                 tookAny = true
             }
-            if !tookAny && !mustDrain {
+            // A block still being compressed is written before the writer sleeps.
+            if !tookAny && !mustDrain && !encoder.hasBlockInFlight {
                 let wait = encoder.hasOpenBlock
                     ? max(0, Double(configuration.flushInterval.nanoseconds) - Double(encoder.openBlockAge)) / 1e9
                     : Double(configuration.flushInterval.nanoseconds) / 1e9
@@ -263,6 +264,9 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
             // Deterministic journals seal blocks by size only, so that timing cannot move boundaries.
             let aged = !configuration.deterministic && encoder.openBlockAge >= UInt64(configuration.flushInterval.nanoseconds)
             if seal || aged { try encoder.sealBlock() }
+            // A block being compressed stays in flight while events wait, so that the next
+            // block is encoded meanwhile; otherwise, or when asked, it is written now.
+            if seal || !queue.hasQueuedEvents { try encoder.writeBlockInFlight() }
             if sync { try encoder.sync() }
             if closing { try encoder.finish() }
         } catch {

@@ -13,6 +13,7 @@ final class JournalEncoder {
     @exclusivity(unchecked) private var file: JournalFile
     @exclusivity(unchecked) private var rotation = 0
     @exclusivity(unchecked) private var builder = BlockBuilder()
+    private let compressor = BlockCompressor()
     @exclusivity(unchecked) private var tracks: [UInt64: SourceTrack] = [:]
     private let header: JournalHeader
     @exclusivity(unchecked) private var renumbering: Renumbering?
@@ -35,6 +36,8 @@ final class JournalEncoder {
     var currentPath: String { file.path }
     var bytesWritten: Int { file.size }
     var hasOpenBlock: Bool { !builder.isEmpty }
+    /// Whether a sealed block is being compressed and is not in the file yet.
+    var hasBlockInFlight: Bool { compressor.isBusy }
     var openBlockAge: UInt64 { builder.isEmpty ? 0 : EventTime.monotonicNow() &- builder.openedAtMonotonic }
 
     func encode(_ event: Event) throws(JournalWriteError) {
@@ -97,13 +100,24 @@ final class JournalEncoder {
     /// a reader accepts (``JournalFormat/maximumBlockLength``).
     static let largestBlock = JournalFormat.maximumBlockLength / 4
 
-    /// Compresses and writes the open block, then rotates the file if it grew past the limit.
+    /// Seals the open block and hands it to the compressor, after writing the block before it:
+    /// the open block is compressed on another thread while the next one is encoded.
     func sealBlock() throws(JournalWriteError) {
         guard !builder.isEmpty else { return }
-        try file.writeBlock(&builder, level: configuration.compressionLevel)
-        eventsWritten += builder.eventCount - builder.droppedRecordCount
+        try writeBlockInFlight()
+        compressor.start(builder, level: configuration.compressionLevel)
         builder = BlockBuilder()
         for key in tracks.keys { tracks[key]!.keyframedInBlock = false }
+    }
+
+    /// Waits for the block being compressed, if any, writes it, and rotates the file if it grew
+    /// past the limit. The writer calls it when it has nothing else to do, and before a flush,
+    /// sync or close returns.
+    func writeBlockInFlight() throws(JournalWriteError) {
+        guard compressor.isBusy else { return }
+        let block = compressor.finish()
+        try file.append(block)
+        eventsWritten += block.eventCount
         if let limit = configuration.rotationSize, file.size >= limit {
             try file.finish(level: configuration.compressionLevel)
             rotation += 1
@@ -111,11 +125,20 @@ final class JournalEncoder {
         }
     }
 
-    func sync() throws(JournalWriteError) { try file.sync() }
+    func sync() throws(JournalWriteError) {
+        try writeBlockInFlight()
+        try file.sync()
+    }
 
     func finish() throws(JournalWriteError) {
         try sealBlock()
+        try writeBlockInFlight()
         try file.finish(level: configuration.compressionLevel)
+    }
+
+    deinit {
+        if compressor.isBusy { _ = compressor.finish() }
+        compressor.stop()
     }
 
     /// `run.rewind` → `run.1.rewind`, `run.2.rewind`, …
