@@ -175,11 +175,12 @@ struct JournalWriterTests {
         #expect(compared > 0)
     }
 
-    @Test("files are private (0600) and rotate by size into files that each open on their own")
-    func permissionsAndRotation() throws {
+    @Test("files are private (0600) and rotate by size into files that each open on their own, blocks compressed on their own thread or not", arguments: [true, false])
+    func permissionsAndRotation(compressesOnOwnThread: Bool) throws {
         let directory = TemporaryDirectory()
         let path = directory.file("rotating.rewind")
         var configuration = JournalConfiguration()
+        configuration.compressesOnOwnThread = compressesOnOwnThread
         configuration.blockSize = 512
         configuration.rotationSize = 4 * 1024
         let journal = try JournalLogger(path: path, configuration: configuration)

@@ -59,10 +59,11 @@ struct WriteFailureTests {
         #expect(verification.indexProblem != nil)
     }
 
-    @Test("a write error is reported by sync, flush, onFailure and statistics (injected ENOSPC)")
-    func injectedFullDisk() throws {
+    @Test("a write error is reported by sync, flush, onFailure and statistics (injected ENOSPC), blocks compressed on their own thread or not", arguments: [true, false])
+    func injectedFullDisk(compressesOnOwnThread: Bool) throws {
         let directory = TemporaryDirectory()
         var configuration = JournalConfiguration()
+        configuration.compressesOnOwnThread = compressesOnOwnThread
         configuration.sizeLimitForTesting = 40 * 1024
         try Self.recordUntilFull(at: directory.file("full.rewind"), configuration: configuration)
     }

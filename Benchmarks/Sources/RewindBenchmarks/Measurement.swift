@@ -65,6 +65,10 @@ enum Measurement {
             var configuration = JournalConfiguration()
             configuration.replaceExisting = true  // each repeat records to the same file
             if contender == .drop { configuration.overflow = .drop }
+            // To compare the two ways of compressing on one machine: 1 on a thread of its own, 0 inline.
+            if let own = ProcessInfo.processInfo.environment["REWIND_BENCH_COMPRESS_ON_OWN_THREAD"] {
+                configuration.compressesOnOwnThread = own == "1"
+            }
             journal = try JournalLogger(path: file, configuration: configuration)
             logger = journal
         case .naive:

@@ -13,7 +13,10 @@ final class JournalEncoder {
     @exclusivity(unchecked) private var file: JournalFile
     @exclusivity(unchecked) private var rotation = 0
     @exclusivity(unchecked) private var builder = BlockBuilder()
-    private let compressor = BlockCompressor()
+    /// Compresses sealed blocks on another thread, when the configuration asks for it.
+    private let compressor: BlockCompressor?
+    /// A block compressed on this thread and not in the file yet.
+    @exclusivity(unchecked) private var compressedHere: CompressedBlock?
     @exclusivity(unchecked) private var tracks: [UInt64: SourceTrack] = [:]
     private let header: JournalHeader
     @exclusivity(unchecked) private var renumbering: Renumbering?
@@ -31,13 +34,14 @@ final class JournalEncoder {
         self.header = header
         self.file = try JournalFile(path: path, header: header, replaceExisting: configuration.replaceExisting, sizeLimit: configuration.sizeLimitForTesting)
         if configuration.deterministic { renumbering = Renumbering() }
+        compressor = configuration.compressesOnOwnThread ? BlockCompressor() : nil
     }
 
     var currentPath: String { file.path }
     var bytesWritten: Int { file.size }
     var hasOpenBlock: Bool { !builder.isEmpty }
     /// Whether a sealed block is being compressed and is not in the file yet.
-    var hasBlockInFlight: Bool { compressor.isBusy }
+    var hasBlockInFlight: Bool { compressor?.isBusy ?? false }
     var openBlockAge: UInt64 { builder.isEmpty ? 0 : EventTime.monotonicNow() &- builder.openedAtMonotonic }
 
     func encode(_ event: Event) throws(JournalWriteError) {
@@ -105,7 +109,11 @@ final class JournalEncoder {
     func sealBlock() throws(JournalWriteError) {
         guard !builder.isEmpty else { return }
         try writeBlockInFlight()
-        compressor.start(builder, level: configuration.compressionLevel)
+        if let compressor {
+            compressor.start(builder, level: configuration.compressionLevel)
+        } else {
+            compressedHere = CompressedBlock(builder, level: configuration.compressionLevel)
+        }
         builder = BlockBuilder()
         for key in tracks.keys { tracks[key]!.keyframedInBlock = false }
     }
@@ -114,8 +122,15 @@ final class JournalEncoder {
     /// past the limit. The writer calls it when it has nothing else to do, and before a flush,
     /// sync or close returns.
     func writeBlockInFlight() throws(JournalWriteError) {
-        guard compressor.isBusy else { return }
-        let block = compressor.finish()
+        let block: CompressedBlock
+        if let compressor, compressor.isBusy {
+            block = compressor.finish()
+        } else if let compressed = compressedHere {
+            block = compressed
+            compressedHere = nil
+        } else {
+            return
+        }
         try file.append(block)
         eventsWritten += block.eventCount
         if let limit = configuration.rotationSize, file.size >= limit {
@@ -137,8 +152,10 @@ final class JournalEncoder {
     }
 
     deinit {
-        if compressor.isBusy { _ = compressor.finish() }
-        compressor.stop()
+        if let compressor {
+            if compressor.isBusy { _ = compressor.finish() }
+            compressor.stop()
+        }
     }
 
     /// `run.rewind` → `run.1.rewind`, `run.2.rewind`, …
