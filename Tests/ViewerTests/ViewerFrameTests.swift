@@ -23,6 +23,8 @@ struct ViewerFrameTests {
         ("todo-help-80x24", "todo.rewind", 80, 24, [.character("?")]),
         ("demo-filter-80x24", "demo.rewind", 80, 24, ViewerFixtures.typing("factivity") + [.enter]),
         ("damaged-80x24", "counter-flipped-byte.rewind", 80, 24, []),
+        // Answers on the message line: the search's count (and, in `keys()`, blame's change).
+        ("demo-search-80x24", "demo.rewind", 80, 24, ViewerFixtures.typing("/Coffee") + [.enter]),
     ])
     func golden(name: String, file: String, width: Int, height: Int, keys: [Key]) throws {
         let program = try ViewerFixtures.program(file, width: width, height: height, keys: keys)
@@ -128,6 +130,8 @@ struct ViewerFrameTests {
         #expect(current() == 46)
         #expect(program.model.blame?.path.description == "items[id: 1].done")
         #expect(program.model.blame?.old == .bool(false) && program.model.blame?.new == .bool(true))
+        // At 80 columns the answer has the message line to itself, whole.
+        #expect(program.frame().plainText.split(separator: "\n").last?.contains("items[id: 1].done: false → true") == true)
         // Followed by id, the item (Milk) is not the one at index 1 before step 29 prepended Coffee.
         program.press(.character("b"))
         #expect(current() == 4)

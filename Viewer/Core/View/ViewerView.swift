@@ -167,13 +167,6 @@ public enum ViewerView {
             status += "  #\(event.sequence)  \(EventTime.iso8601(wallNanoseconds: event.wallNanoseconds))  \(event.source.description)  \(event.kind.rawValue) \(event.name)"
             if !event.callSite.isEmpty { status += "  \(event.callSite)" }
         }
-        if let search = model.search {
-            status += "  /\(search.text)"
-            if let hits = model.hits { status += " \(hits.label(at: model.position))" }
-        }
-        if let blame = model.blame, blame.position == model.position {
-            status += "  \(blame.path): \(blame.old?.compactDescription(limit: 30) ?? "(absent)") → \(blame.new?.compactDescription(limit: 30) ?? "(absent)")"
-        }
         if let filter = model.filterText { status += "  filter: \(filter)" }
         if let pinned = model.pinned { status += "  pinned: \(pinned)" }
         if model.following { status += "  following" }
@@ -189,10 +182,28 @@ public enum ViewerView {
                 screen.write(" \(message)", row: hintRow, column: 0, style: changed)
             } else if let progress = model.progress {
                 screen.write(" \(progress)", row: hintRow, column: 0, style: changed)
+            } else if let answers = answers(model) {
+                screen.write(" " + answers, row: hintRow, column: 0, style: changed)
             } else {
-                screen.write(" ←/→ step  ↑/↓ move  Enter fold  z fold all  d detail  / search  : jump  f filter  b/B blame  ? help  q quit", row: hintRow, column: 0, style: dim)
+                // Help and quit first: at 80 columns the line is cut, and they are what a newcomer needs.
+                screen.write(" ? help  q quit  ←/→ step  ↑/↓ move  Enter fold  z fold all  d detail  / search  : jump  f filter  b/B blame", row: hintRow, column: 0, style: dim)
             }
         }
+    }
+
+    /// What the last question answered — the search's hit count, blame's change at this step — on
+    /// the message line, where it is not cut by the status line's other fields.
+    private static func answers(_ model: ViewerModel) -> String? {
+        var answers: [String] = []
+        if let search = model.search {
+            answers.append("/\(search.text)" + (model.hits.map { " \($0.label(at: model.position))" } ?? ""))
+        }
+        if let blame = model.blame, blame.position == model.position {
+            let path = blame.path.description
+            let room = max(12, (model.width - 8 - CellWidth.of(path)) / 2)
+            answers.append("\(path): \(blame.old?.compactDescription(limit: room) ?? "(absent)") → \(blame.new?.compactDescription(limit: room) ?? "(absent)")")
+        }
+        return answers.isEmpty ? nil : answers.joined(separator: "   ")
     }
 
     /// Every key, in the `?` overlay (it fits 80×24).
