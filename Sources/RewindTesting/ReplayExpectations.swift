@@ -1,6 +1,6 @@
 import CombineOperators
 import Foundation
-import Rewind
+@_exported import Rewind  // a replay test needs `ReplayInvariant` and friends with one import
 import Testing
 import XCTest
 
