@@ -222,6 +222,25 @@ struct CommandLineTests {
         }
     }
 
+    @Test("demo without -o keeps nothing in the temporary directory and says how to keep it; its hints run after swift run")
+    func demoKeepsNothingUnlessAsked() throws {
+        let directory = NSTemporaryDirectory() + "rewind-demo-tmp-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try CommandRunner.run(["demo", "--sample", "counter"], environment: ["TMPDIR": directory + "/"])
+        #expect(result.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+        #expect(result.standardOutput.contains("add -o demo.rewind to keep it"))
+        // The binary under test is a build product (.build/…), where `rewind` alone is not on the PATH.
+        #expect(result.standardOutput.contains("swift run rewind demo.rewind"))
+
+        let kept = directory + "/kept.rewind"
+        let keeping = try CommandRunner.run(["demo", "--sample", "counter", "-o", kept])
+        #expect(keeping.status == 0)
+        #expect(FileManager.default.fileExists(atPath: kept))
+        #expect(keeping.standardOutput.contains("swift run rewind \(kept)"))
+    }
+
     @Test("regenerating the fixtures gives byte-identical files")
     func fixturesAreDeterministic() throws {
         let directory = NSTemporaryDirectory() + "rewind-cli-" + UUID().uuidString

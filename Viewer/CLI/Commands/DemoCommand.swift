@@ -10,7 +10,7 @@ struct DemoCommand: ParsableCommand {
         discussion: "Example:  rewind demo -o demo.rewind && rewind log demo.rewind --kind activity"
     )
 
-    @Option(name: .shortAndLong, help: "Where to write the journal (default: a file in the temporary directory).", completion: .file(extensions: ["rewind"])) var output: String?
+    @Option(name: .shortAndLong, help: "Where to keep the journal (default: not kept — recorded in the temporary directory and removed when the demo ends).", completion: .file(extensions: ["rewind"])) var output: String?
     @Option(help: "Only these samples, comma-separated: \(DemoSession.Sample.allCases.map(\.rawValue).joined(separator: ", ")).") var sample: String?
     @Flag(help: "Fixed times, steps and instance numbers, so the file is byte-identical every time (for fixtures).") var deterministic = false
     @OptionGroup var colors: ColorOptions
@@ -26,15 +26,32 @@ struct DemoCommand: ParsableCommand {
             }
         }
         let path = output ?? (NSTemporaryDirectory() + "rewind-demo-\(getpid()).rewind")
+        // Without -o the recording is not kept: a demo run every day would fill the temporary
+        // directory (the viewer's search filters beside it go too).
+        defer {
+            if output == nil {
+                for file in [path, path + ".search"] { try? FileManager.default.removeItem(atPath: file) }
+            }
+        }
         do { try DemoSession.record(samples, to: path, deterministic: deterministic) } catch { throw CommandFailure(error.description) }
         let out = Output()
+        let rewind = Invocation.command
+        let names = samples.map(\.rawValue).joined(separator: " and ")
         if isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 {
             try ViewCommand.open(path, colors: colors)
-            // The recording outlives the viewer: say where it is, so it can be opened again.
-            out.line("the recording is \(path)  (open it again with: rewind \(path))")
+            if output != nil {
+                out.line("the recording is \(path)  (open it again with: \(rewind) \(path))")
+            } else {
+                out.line("the recording was not kept; keep it with: \(rewind) demo -o demo.rewind")
+            }
             return
         }
-        out.line("recorded \(samples.map(\.rawValue).joined(separator: " and ")) into \(path)")
-        out.line("open it in a terminal with:  rewind \(path)   (or: rewind log \(path), rewind show \(path) --at 20)")
+        if output != nil {
+            out.line("recorded \(names) into \(path)")
+            out.line("open it in a terminal with:  \(rewind) \(path)   (or: \(rewind) log \(path), \(rewind) show \(path) --at 20)")
+        } else {
+            out.line("recorded \(names), and did not keep it: add -o demo.rewind to keep it")
+            out.line("then open it in a terminal with:  \(rewind) demo.rewind   (or: \(rewind) log demo.rewind)")
+        }
     }
 }
