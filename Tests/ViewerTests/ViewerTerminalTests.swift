@@ -42,6 +42,25 @@ struct ViewerTerminalTests {
         return text
     }
 
+    @Test("rewind log on a terminal fits each line to its width, wide or narrow", arguments: [100, 200])
+    func logFitsTheTerminal(width: Int) throws {
+        guard Self.tmuxPath != nil else { return }
+        let root = ViewerFixtures.root
+        // A session per width: the cases may run side by side on the one tmux server.
+        let session = "log-\(width)"
+        try Self.tmux(["new-session", "-d", "-s", session, "-x", "\(width)", "-y", "60",
+                       "cd '\(root)' && '\(Self.binary)' log Fixtures/todo.rewind --from 30; echo LOG-DONE; sleep 30"])
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        _ = try Self.screen(session: session) { $0.contains("LOG-DONE") }
+        // -J joins lines the terminal wrapped: a line that did not fit comes back longer than the pane.
+        let lines = try Self.tmux(["capture-pane", "-p", "-J", "-t", session]).split(separator: "\n").map(String.init)
+        let logged = lines.filter { $0.hasPrefix("#") }
+        #expect(logged.count > 10)
+        #expect(logged.allSatisfy { $0.count <= width }, "\(logged.filter { $0.count > width })")
+        // The room is used: long values (the todo list) are cut near the edge, not at 80.
+        #expect(logged.contains { $0.count > width - 10 && $0.hasSuffix("…") })
+    }
+
     @Test("the viewer shows what a step did, folds dispatches, searches, shows help, and quits restoring the terminal")
     func endToEnd() throws {
         guard Self.tmuxPath != nil else {

@@ -20,7 +20,7 @@ struct LogCommand: ParsableCommand {
     @Option(help: "Only events whose name, description, path or value contains this text.") var grep: String?
     @Option(help: "From this step on.") var from: UInt64?
     @Option(help: "Up to this step.") var to: UInt64?
-    @Option(help: "Cut each line's value to fit N columns (default: 80-character values on a terminal, whole values in a pipe).") var width: Int?
+    @Option(help: "Cut each line's value to fit N columns (default: the terminal's width on a terminal, whole values in a pipe).") var width: Int?
     @Flag(help: "Write JSON Lines: one object per event.") var json = false
     @OptionGroup var colors: ColorOptions
 
@@ -40,7 +40,9 @@ struct LogCommand: ParsableCommand {
         if let width {
             valueLimit = max(8, width - EventText.fixedColumnsWidth - text.sourceWidth)
         } else {
-            valueLimit = isatty(STDOUT_FILENO) == 1 ? 80 : .max
+            // On a terminal each line fits its width (80 when unknown), so it does not wrap mid-word.
+            valueLimit = isatty(STDOUT_FILENO) == 1
+                ? max(8, (TerminalSession.size()?.width ?? 80) - EventText.fixedColumnsWidth - text.sourceWidth) : .max
         }
         let progress = ReadProgress(reading: file)
         for event in reader.events(matching: filter).reportingProgress(progress.update) {

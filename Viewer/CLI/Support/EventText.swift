@@ -1,4 +1,5 @@
 import Rewind
+import RewindViewer
 
 /// How commands print events: one aligned line for people, one JSON object for scripts.
 struct EventText {
@@ -70,7 +71,9 @@ struct EventText {
         append(highlight(VisibleText.escaped(event.name), match), width: Self.nameWidth, color: nil, to: &line)
         line += " "
         line += callSiteColumn(event)
-        let summary = event.summary(valueLimit: valueLimit)
+        var summary = event.summary(valueLimit: valueLimit)
+        // The value was cut to the limit; a path before it (`items = …`) is cut here, in cells.
+        if valueLimit != .max { summary = CellWidth.fitted(summary, to: valueLimit) }
         if !summary.isEmpty {
             line += " "
             line += highlight(summary, match)
