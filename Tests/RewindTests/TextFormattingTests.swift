@@ -44,4 +44,26 @@ struct TextFormattingTests {
         }
         #expect(object == #"{"seq":3,"name":"x\"y","state":{"items":[-1,true,null,"é"]},"parent":null}"#)
     }
+
+    enum CounterAction: Codable { case increment, setEnabled(Bool), add(sku: String, quantity: Int), move(Int, Int), typeUser(String) }
+    struct Point: Codable { var x = 1 }
+
+    @Test("a dispatch's or activity's enum case reads as its payload: no repeated name, no {_0: …}")
+    func payloadWithoutNoise() {
+        func shown(_ value: some Any, sentAs name: String) -> String {
+            StateCapture.capture(value).payloadDescription(sentAs: name, limit: 80)
+        }
+        #expect(shown(CounterAction.increment, sentAs: "increment") == "")
+        #expect(shown(CounterAction.setEnabled(true), sentAs: "setEnabled") == "true")
+        #expect(shown(CounterAction.add(sku: "A1", quantity: 2), sentAs: "add") == #"(sku: "A1", quantity: 2)"#)
+        #expect(shown(CounterAction.move(1, 2), sentAs: "move") == "(1, 2)")
+        // Under another name (an activity, an input named for its relay), the case leads.
+        #expect(shown(CounterAction.typeUser("ada"), sentAs: "") == #"typeUser "ada""#)
+        #expect(shown(CounterAction.increment, sentAs: "") == "increment")
+        // Values that are not enum cases read as before.
+        #expect(shown("swift", sentAs: "searchText") == #""swift""#)
+        #expect(shown(Point(), sentAs: "moved") == "{x: 1}")
+        // Cut at the limit like any value.
+        #expect(StateCapture.capture(CounterAction.typeUser(String(repeating: "a", count: 200))).payloadDescription(sentAs: "", limit: 20).count == 20)
+    }
 }

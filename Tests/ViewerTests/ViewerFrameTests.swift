@@ -178,6 +178,18 @@ struct ViewerFrameTests {
         #expect(program.model.quitting)
     }
 
+    @Test("search finds a dispatch row typed as the screen shows it: its name, then its input")
+    func searchMatchesTheRowText() throws {
+        let program = try ViewerFixtures.program("demo.rewind", width: 120, height: 40)
+        for (typed, name) in [("isOn true", "isOn"), ("setEnabled false", "setEnabled"), ("didReachBigNumber 12", "")] {
+            program.press(.character("g"))
+            program.press(contentsOf: ViewerFixtures.typing("/" + typed) + [.enter])
+            let event = try #require(program.model.page.step?.event, "\(typed)")
+            #expect(event.name == name, "\(typed)")
+            #expect((event.name + " " + event.summary()).trimmingCharacters(in: .whitespaces) == typed)
+        }
+    }
+
     @Test("search matches are marked in the rows and the detail pane")
     func searchHighlight() throws {
         let program = try ViewerFixtures.program("demo.rewind", width: 200, height: 60, keys: ViewerFixtures.typing("/Coffee") + [.enter, .character("d")])

@@ -1,6 +1,7 @@
 extension RecordedEvent {
     /// What the event carries, on one line, as `rewind log` and the viewer's rows show it: a
-    /// change's `path = value`, a dispatch's input, an activity's value, a mutation's or dispatch's
+    /// change's `path = value`, a dispatch's input and an activity's value (an enum case as its
+    /// payload: see ``StateValue/payloadDescription(sentAs:limit:)``), a mutation's or dispatch's
     /// duration, a dropped range. Values are cut with `…` after about `valueLimit` characters;
     /// control characters are shown escaped.
     ///
@@ -13,9 +14,9 @@ extension RecordedEvent {
         case .change:
             return "\(VisibleText.escaped(path ?? "")) = \((value ?? .null).compactDescription(limit: valueLimit))"
         case .activity:
-            return (value ?? .null).compactDescription(limit: valueLimit)
+            return (value ?? .null).payloadDescription(sentAs: name, limit: valueLimit)
         case .willDispatch:
-            return value.map { $0.compactDescription(limit: valueLimit) } ?? ""
+            return value.map { $0.payloadDescription(sentAs: name, limit: valueLimit) } ?? ""
         case .didDispatch, .didMutate:
             return duration.map(EventFormatter.format) ?? ""
         case .dropped:

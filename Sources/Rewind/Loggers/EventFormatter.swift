@@ -18,7 +18,7 @@ public struct EventFormatter: Sendable {
     public func detail(of event: Event) -> String {
         switch event.kind {
         case .willDispatch(let input):
-            return input.map { $0.tree(options: captureOptions).compactDescription(limit: valueWidth) } ?? ""
+            return input.map { $0.tree(options: captureOptions).payloadDescription(sentAs: event.name, limit: valueWidth) } ?? ""
         case .willMutate, .released:
             return ""
         case .didDispatch(let duration), .didMutate(let duration, _):
@@ -28,7 +28,7 @@ public struct EventFormatter: Sendable {
         case .replace(let state), .created(.some(let state)):
             return state.tree(options: captureOptions).compactDescription(limit: valueWidth)
         case .activity(let activity):
-            return activity.tree(options: captureOptions).compactDescription(limit: valueWidth)
+            return activity.tree(options: captureOptions).payloadDescription(sentAs: event.name, limit: valueWidth)
         case .created(.none):
             return ""
         }

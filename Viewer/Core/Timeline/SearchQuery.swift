@@ -29,9 +29,13 @@ public struct SearchQuery: Sendable, Equatable {
         }
     }
 
-    /// The text of an event that a search looks at.
+    /// The text of an event that a search looks at: its fields, and its row's text as the screen
+    /// shows it (`isOn true`: the name, then the summary), so that what is typed from the screen
+    /// is found.
     static func haystack(_ event: RecordedEvent) -> String {
-        [event.name, event.source.description, event.description, event.summary()].joined(separator: "\u{1F}")
+        let summary = event.summary()
+        let row = summary.isEmpty ? event.name : event.name.isEmpty ? summary : event.name + " " + summary
+        return [event.name, event.source.description, event.description, summary, row].joined(separator: "\u{1F}")
     }
 
     /// Whether an event matches.

@@ -132,7 +132,7 @@ struct TimelineRowText {
             return [Piece(text: CellWidth.fitted("\(path) = \(new)", to: room), style: .plain)]
         case .willDispatch:
             var text = name
-            if let input = event.value { text += " " + input.compactDescription(limit: max(8, room)) }
+            if let input = event.value?.payloadDescription(sentAs: event.name, limit: max(8, room)), !input.isEmpty { text += " " + input }
             var pieces = [Piece(text: CellWidth.fitted(text, to: room), style: CellStyle(bold: true))]
             if let group = row.group, group.isFolded, let count = group.effectCount, count > 0 {
                 let note = " (+\(count))"

@@ -95,7 +95,9 @@ final class SearchIndex: Sendable {
     /// its words (UInt64 each); then the CRC-32 of everything before it; little-endian. The
     /// checksum matters: a filter bit cleared by damage would make a search skip a block that
     /// holds a match.
-    private static let magic: [UInt8] = Array("RWSX".utf8) + [1, 0, 0, 0]
+    /// Version 2: rows show a dispatch's or activity's enum case as its payload (`setEnabled true`),
+    /// so filters made from version 1's texts could skip a block that now matches.
+    private static let magic: [UInt8] = Array("RWSX".utf8) + [2, 0, 0, 0]
 
     static func encode(_ filters: [Int: (checksum: UInt32, filter: NGramFilter)]) -> [UInt8] {
         var writer = ByteWriter()
