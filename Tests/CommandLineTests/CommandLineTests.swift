@@ -222,6 +222,17 @@ struct CommandLineTests {
         }
     }
 
+    @Test("--kind takes the words rows show and the JSON names alike; an unknown kind lists both")
+    func kindWords() throws {
+        let words = try CommandRunner.run(["log", "Fixtures/demo.rewind", "--kind", "dispatch,finished", "--json"])
+        let names = try CommandRunner.run(["log", "Fixtures/demo.rewind", "--kind", "willDispatch,didDispatch", "--json"])
+        #expect(words.status == 0 && !words.standardOutput.isEmpty)
+        #expect(words.standardOutput == names.standardOutput)
+        let unknown = try CommandRunner.run(["log", "Fixtures/demo.rewind", "--kind", "dispatched"])
+        #expect(unknown.status != 0)
+        #expect(unknown.standardError.contains("dispatch (willDispatch)"))
+    }
+
     @Test("demo without -o keeps nothing in the temporary directory and says how to keep it; its hints run after swift run")
     func demoKeepsNothingUnlessAsked() throws {
         let directory = NSTemporaryDirectory() + "rewind-demo-tmp-" + UUID().uuidString

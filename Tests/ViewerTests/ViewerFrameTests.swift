@@ -178,6 +178,18 @@ struct ViewerFrameTests {
         #expect(program.model.quitting)
     }
 
+    @Test("the filter takes the kinds as rows say them (dispatch, finished, mutated) and as JSON names them")
+    func filterTakesTheScreensWords() throws {
+        for typed in ["fdispatch", "fwillDispatch", "fDispatch"] {
+            let program = try ViewerFixtures.program("demo.rewind", width: 120, height: 40, keys: ViewerFixtures.typing(typed) + [.enter])
+            #expect(program.model.message == nil, "\(typed)")
+            #expect(program.model.page.step?.event.kind == .willDispatch, "\(typed)")
+            #expect(program.model.page.eventCount > 0 && program.model.page.eventCount < 100, "\(typed)")
+        }
+        let both = try ViewerFixtures.program("demo.rewind", width: 120, height: 40, keys: ViewerFixtures.typing("ffinished,mutated") + [.enter])
+        #expect(both.model.page.step.map { [.didDispatch, .didMutate].contains($0.event.kind) } == true)
+    }
+
     @Test("search finds a dispatch row typed as the screen shows it: its name, then its input")
     func searchMatchesTheRowText() throws {
         let program = try ViewerFixtures.program("demo.rewind", width: 120, height: 40)

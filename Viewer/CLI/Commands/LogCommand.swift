@@ -16,7 +16,7 @@ struct LogCommand: ParsableCommand {
 
     @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
     @Option(help: "Only this source: a label, Type#id, a type name or an id.") var source: String?
-    @Option(help: "Only these kinds, comma-separated.") var kind: String?
+    @Option(help: "Only these kinds, comma-separated, as rows say them (dispatch, mutate, change, mutated, finished, activity, …) or as JSON names them (willDispatch, …).") var kind: String?
     @Option(help: "Only events whose name, description, path or value contains this text.") var grep: String?
     @Option(help: "From this step on.") var from: UInt64?
     @Option(help: "Up to this step.") var to: UInt64?
@@ -61,8 +61,8 @@ struct LogCommand: ParsableCommand {
     static func kinds(_ text: String) throws -> Set<Event.Category> {
         var kinds = Set<Event.Category>()
         for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            guard let kind = Event.Category(rawValue: name) else {
-                throw CommandFailure("unknown kind '\(VisibleText.escaped(name))'; kinds are: \(Event.Category.allCases.map(\.rawValue).joined(separator: ", "))")
+            guard let kind = Event.Category(named: name) else {
+                throw CommandFailure("unknown kind '\(VisibleText.escaped(name))'; kinds are: \(Event.Category.namesForHelp)")
             }
             kinds.insert(kind)
         }

@@ -29,7 +29,7 @@ public struct TimelineFilter: Sendable, Equatable {
                 continue
             }
             let kindNames = body.split(separator: ",").map(String.init)
-            let kinds = kindNames.compactMap(Event.Category.init(rawValue:))
+            let kinds = kindNames.compactMap(Event.Category.init(named:))
             if !kinds.isEmpty, kinds.count == kindNames.count {
                 if excluded { excludedKinds.formUnion(kinds) } else { self.kinds = (self.kinds ?? []).union(kinds) }
             } else if let source = sources.first(where: { $0.matches(body) }) {

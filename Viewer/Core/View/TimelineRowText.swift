@@ -66,21 +66,8 @@ struct TimelineRowText {
         String(repeating: "0", count: max(0, digits - String(value).count)) + String(value)
     }
 
-    /// The kind as a short word.
-    static func kindWord(_ kind: Event.Category) -> String {
-        switch kind {
-        case .willDispatch: "dispatch"
-        case .didDispatch: "finished"
-        case .willMutate: "mutate"
-        case .didMutate: "mutated"
-        case .change: "change"
-        case .replace: "replace"
-        case .activity: "activity"
-        case .created: "created"
-        case .released: "released"
-        case .dropped: "dropped"
-        }
-    }
+    /// The kind as a short word (one vocabulary: the filter and `--kind` accept the same words).
+    static func kindWord(_ kind: Event.Category) -> String { kind.word }
 
     /// The colour of a kind, as `rewind log` paints it.
     static func kindColor(_ kind: Event.Category) -> UInt8? {

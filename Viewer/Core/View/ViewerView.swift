@@ -221,7 +221,7 @@ public enum ViewerView {
         "+ -          expand / collapse the whole state",
         "/text Enter  search (names, values); /~regex",
         "n/N          next / previous match (wraps around)",
-        "f            filter: change,activity  !change",
+        "f            filter: dispatch,change  !activity",
         "             TodoSample  !Flux  path:items",
         "b/B          last / next step that changed the",
         "             selected key path (items by id)",
