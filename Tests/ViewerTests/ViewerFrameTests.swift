@@ -178,6 +178,16 @@ struct ViewerFrameTests {
         #expect(program.model.quitting)
     }
 
+    @Test("after the terminal grows, a state that fits is shown from its first line")
+    func stateFromTheTopAfterResize() throws {
+        let program = try ViewerFixtures.program("demo.rewind", width: 80, height: 24, keys: Self.jump(124))
+        #expect(program.model.stateTop > 0)  // the todo list does not fit 24 lines: scrolled to the change
+        program.send(.resize(width: 200, height: 60))
+        program.press(contentsOf: Self.jump(150))
+        #expect(program.model.stateTop == 0)
+        #expect(program.frame().plainText.split(separator: "\n")[2].contains("▾ state"))
+    }
+
     @Test("the filter takes the kinds as rows say them (dispatch, finished, mutated) and as JSON names them")
     func filterTakesTheScreensWords() throws {
         for typed in ["fdispatch", "fwillDispatch", "fDispatch"] {

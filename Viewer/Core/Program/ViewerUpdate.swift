@@ -152,7 +152,7 @@ extension ViewerModel {
         timelineTop = page.top
         folding = page.folding
         guard moved else {
-            keepSelectionVisible()
+            keepSelectionVisible(rowCount: StateRows.rows(page.step?.after, collapsed: collapsed, changed: []).count)
             return
         }
         lowerTop = 0
@@ -166,13 +166,16 @@ extension ViewerModel {
         } else {
             stateSelection = min(stateSelection, max(0, rows.count - 1))
         }
-        keepSelectionVisible()
+        keepSelectionVisible(rowCount: rows.count)
     }
 
-    private mutating func keepSelectionVisible() {
+    /// Scrolls the state pane so the selection shows — and no further: a state that fits is
+    /// shown from its first line, and a pane that grew shows no space below the state's end.
+    private mutating func keepSelectionVisible(rowCount: Int) {
         let visible = max(1, stateHeight - 1)
         if stateSelection < stateTop { stateTop = stateSelection }
         if stateSelection >= stateTop + visible { stateTop = stateSelection - visible + 1 }
+        stateTop = max(0, min(stateTop, rowCount - visible))
     }
 
     private mutating func scrollFocused(by amount: Int) -> [ViewerCommand] {
@@ -182,7 +185,7 @@ extension ViewerModel {
         case .state:
             let count = StateRows.rows(page.step?.after, collapsed: collapsed, changed: []).count
             stateSelection = min(max(0, stateSelection + amount), max(0, count - 1))
-            keepSelectionVisible()
+            keepSelectionVisible(rowCount: count)
         case .lower:
             let count = lowerPane == .diff ? page.step?.diffLines.count ?? 0 : DetailLines.lines(page.step, page: page).count
             lowerTop = min(max(0, lowerTop + amount), max(0, count - 1))
