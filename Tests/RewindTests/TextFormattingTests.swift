@@ -66,4 +66,31 @@ struct TextFormattingTests {
         // Cut at the limit like any value.
         #expect(StateCapture.capture(CounterAction.typeUser(String(repeating: "a", count: 200))).payloadDescription(sentAs: "", limit: 20).count == 20)
     }
+
+    struct Item: Codable { var id: Int; var title: String; var done = false }
+
+    @Test("a whole-list change reads as what changed in it: an element's field, an element added or removed, and how many more")
+    func wholeListChangeSummary() {
+        func list(_ items: [Item]) -> StateValue { StateCapture.capture(items) }
+        let before = [Item(id: 1, title: "Milk"), Item(id: 2, title: "Eggs"), Item(id: 3, title: "Bread")]
+        func summary(_ after: [Item]) -> String? {
+            ChangeSummary.text(path: "items", old: list(before), new: list(after), limit: 80)
+        }
+        var toggled = before
+        toggled[1].done = true
+        #expect(summary(toggled) == "items[id: 2].done: false → true")
+        #expect(summary(before + [Item(id: 5, title: "Tea")]) == #"items +[id: 5] "Tea""#)
+        #expect(summary([before[0], before[1]]) == #"items −[id: 3] "Bread""#)
+        var renamed = before
+        renamed[0].title = "Oat milk"
+        #expect(summary(renamed) == #"items[id: 1].title: "Milk" → "Oat milk""#)
+        var several = toggled
+        several[0].title = "Oat milk"
+        several.append(Item(id: 6, title: "Jam"))
+        #expect(summary(several)?.hasSuffix("(+2 more)") == true)
+        #expect(summary(before) == "items: unchanged")
+        // Lists without ids are named by position; scalars are left to `old → new`.
+        #expect(ChangeSummary.text(path: "tags", old: .array([.string("a")]), new: .array([.string("a"), .string("b")]), limit: 80) == #"tags +[1] "b""#)
+        #expect(ChangeSummary.text(path: "count", old: .integer(1), new: .integer(2), limit: 80) == nil)
+    }
 }

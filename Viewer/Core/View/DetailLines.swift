@@ -26,7 +26,7 @@ enum DetailLines {
         }
         if let dropped = event.dropped { lines.append("dropped   \(event.summary())  " + "(\(dropped.count))") }
         if let path = event.path { lines.append("path      \(VisibleText.escaped(path))") }
-        if case .some(let old) = step.row.oldValue { lines.append("old value " + (old?.description ?? "(absent)")) }
+        if case .some(let old) = step.row.oldValue { lines.append("old value " + (old?.description ?? "nil")) }
         if let value = event.value {
             let label = event.kind == .change ? "new value" : event.kind == .willDispatch ? "input" : "value"
             let tree = value.indentedDescription().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

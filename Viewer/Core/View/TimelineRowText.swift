@@ -111,8 +111,15 @@ struct TimelineRowText {
         case .change:
             let path = VisibleText.escaped(event.path ?? "")
             let new = (event.value ?? .null).compactDescription(limit: max(8, room))
+            // A whole list or object replaced: what changed in it, from its diff.
+            if case .some(.some(let old)) = row.oldValue, let value = event.value,
+               let summary = ChangeSummary.text(path: path, old: old, new: value, limit: room) {
+                return [Piece(text: CellWidth.fitted(summary, to: room), style: .plain)]
+            }
             if case .some(let old) = row.oldValue {
-                let oldText = old?.compactDescription(limit: room) ?? "(absent)"
+                // A key path's field always exists in the type: not recorded means an optional
+                // that was nil (Codable leaves nil out), so it reads as `nil`, as it does after.
+                let oldText = old?.compactDescription(limit: room) ?? "nil"
                 let both = "\(path): \(oldText) → \(new)"
                 if CellWidth.of(both) <= room { return [Piece(text: both, style: .plain)] }
             }
