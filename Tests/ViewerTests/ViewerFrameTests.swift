@@ -188,6 +188,27 @@ struct ViewerFrameTests {
         #expect(program.frame().plainText.split(separator: "\n")[2].contains("▾ state"))
     }
 
+    @Test("a diff against a pinned step of another unit says that it compares this unit's state at that step")
+    func pinAcrossUnits() throws {
+        let program = try ViewerFixtures.program("demo.rewind", width: 200, height: 50, keys: Self.jump(104) + [.character("p")] + Self.jump(144))
+        #expect(program.model.pinnedSource?.typeName == "TodoSample")
+        #expect(program.model.page.step?.event.source.typeName == "RicemillCounterSample")
+        #expect(program.frame().plainText.contains("Diff: this unit at pinned #104 (a step of TodoSample#2) → after #144"))
+        // The same unit: the plain title.
+        program.press(contentsOf: Self.jump(110))
+        #expect(program.frame().plainText.contains("Diff: pinned #104 → after #110"))
+    }
+
+    @Test("a jump to a step the filter hides says so, rather than that the step does not exist")
+    func jumpToAHiddenStep() throws {
+        let program = try ViewerFixtures.program("demo.rewind", width: 120, height: 40, keys: ViewerFixtures.typing("factivity") + [.enter])
+        #expect(program.model.page.step?.event.kind == .activity)
+        program.press(contentsOf: Self.jump(25))
+        #expect(program.model.message?.hasPrefix("step 25 is hidden by the filter") == true)
+        program.press(contentsOf: Self.jump(9_999))
+        #expect(program.model.message == "step 9999 is not in the timeline")
+    }
+
     @Test("the filter takes the kinds as rows say them (dispatch, finished, mutated) and as JSON names them")
     func filterTakesTheScreensWords() throws {
         for typed in ["fdispatch", "fwillDispatch", "fDispatch"] {

@@ -117,7 +117,9 @@ public final class ViewerProgram {
             pending.append(.pageLoaded(timeline.page(PageRequest(cursor: cursor, top: newTop, rows: screenRows, folding: folding, pinned: pinned))))
         case .jump(let sequence, let top, let screenRows, var folding, let pinned):
             guard let cursor = timeline.position(ofSequence: sequence), timeline.event(at: cursor)?.sequence == sequence else {
-                pending.append(.failed("step \(sequence) is not in the timeline"))
+                pending.append(.failed(timeline.isHiddenByFilter(sequence: sequence)
+                    ? "step \(sequence) is hidden by the filter (f, then Enter on nothing, shows every step)"
+                    : "step \(sequence) is not in the timeline"))
                 return
             }
             // A jump shows its step even inside a folded dispatch: whatever hides it unfolds.

@@ -256,9 +256,11 @@ extension ViewerModel {
     private mutating func togglePin() -> [ViewerCommand] {
         if pinned != nil {
             pinned = nil
+            pinnedSource = nil
             message = "unpinned: the diff compares with the state before the step"
         } else if let event = page.step?.event {
             pinned = event.sequence
+            pinnedSource = event.source
             message = "pinned step \(event.sequence) as the diff base"
         }
         return [reload()]

@@ -133,6 +133,11 @@ public final class Timeline {
     }
 
     /// The position of the event with this sequence number, or of the nearest one after it.
+    /// Whether the journal has the step but the filter hides it.
+    public func isHiddenByFilter(sequence: UInt64) -> Bool {
+        matches != nil && ((try? reader.location(ofSequence: sequence)) ?? nil) != nil
+    }
+
     public func position(ofSequence sequence: UInt64) -> Int? {
         // Unfiltered, a step maps straight to its block: one block read instead of a search.
         if matches == nil, let (block, index) = (try? reader.location(ofSequence: sequence)) ?? nil {

@@ -119,7 +119,10 @@ public enum ViewerView {
         let width = model.rightWidth
         let top = 1 + model.stateHeight
         let step = model.page.step
-        let base = model.pinned.map { "pinned #\($0)" } ?? step.map { "before #\($0.event.sequence)" } ?? "before"
+        // A step of another unit pinned: the diff is this unit's state then, and the title says so.
+        let otherUnit = model.pinnedSource.flatMap { pinned in step.map { $0.event.source.instanceID != pinned.instanceID } } == true
+        let base = model.pinned.map { otherUnit ? "this unit at pinned #\($0) (a step of \(model.pinnedSource!.description))" : "pinned #\($0)" }
+            ?? step.map { "before #\($0.event.sequence)" } ?? "before"
         let title = " Diff: \(base) → after #\(step?.afterSequence ?? 0)" + (model.lowerLeft > 0 ? "  ◂\(model.lowerLeft)" : "")
         screen.write(title, row: top, column: column, limit: width, style: model.focus == .lower ? focusTitle : paneTitle)
         guard let step, !step.diffLines.isEmpty else {
