@@ -353,7 +353,14 @@ struct ViewerFrameTests {
             program.send(.tick)
             #expect(program.timeline.count == 3)
             #expect(program.model.position == 0)  // not at the end: the view stays put
+            // F again (stop, start): following moves to the newest event at once.
+            program.press(.character("F"), .character("F"))
+            #expect(program.model.following)
+            #expect(program.model.position == 2)
             journal.close()
+            program.send(.tick)
+            #expect(!program.model.following)
+            #expect(program.model.message == "the writer closed the journal: following stopped")
         }
     }
 

@@ -25,6 +25,10 @@ public final class JournalReader: @unchecked Sendable {
     public private(set) var headerIsIntact: Bool
     /// Whether the index at the end of the file was present and intact (a cleanly closed journal).
     public private(set) var hasIndex: Bool
+    /// Whether the writer has closed the journal: its index was there when it was opened, or
+    /// ``refresh()`` found the index and trailer a closing writer appends.
+    public var isClosedByWriter: Bool { hasIndex || sawClosingIndex }
+    private var sawClosingIndex = false
     /// The blocks of events, in file order.
     public private(set) var blocks: [JournalBlock] = []
     /// What could not be read.
@@ -410,6 +414,7 @@ public final class JournalReader: @unchecked Sendable {
                     if offset + JournalFormat.trailerLength <= fileSize,
                        readBytes(at: offset, count: 4) == JournalFormat.trailerMagic {
                         offset += JournalFormat.trailerLength
+                        if offset == fileSize { sawClosingIndex = true }
                     }
                     continue
                 }

@@ -21,6 +21,8 @@ public enum ViewerMessage: Sendable {
     case progress(String)
     /// Follow mode found new events.
     case journalGrew
+    /// Follow mode found that the writer closed the journal: nothing more will come.
+    case journalClosed
     /// A command could not be done: a line for the status bar.
     case failed(String)
 }

@@ -146,6 +146,7 @@ public final class ViewerProgram {
             hitCount = nil
         case .refresh:
             if timeline.refresh() { pending.append(.journalGrew) }
+            if timeline.reader.isClosedByWriter { pending.append(.journalClosed) }
         }
     }
 

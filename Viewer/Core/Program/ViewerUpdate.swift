@@ -16,6 +16,11 @@ extension ViewerModel {
         case .journalGrew:
             let wasAtEnd = position >= page.eventCount - 1
             return wasAtEnd ? [move(toEnd: true)] : [reload()]
+        case .journalClosed:
+            guard following else { return [] }
+            following = false
+            message = "the writer closed the journal: following stopped"
+            return []
         case .pageLoaded(let page):
             accept(page)
             return []
@@ -108,6 +113,8 @@ extension ViewerModel {
         case .character("F"):
             following.toggle()
             message = following ? "following: new events appear as they are written" : "stopped following"
+            // Following starts at the newest event, as `tail -f` does.
+            if following { return [.refresh, move(toEnd: true)] }
         case .enter, .character(" "):
             return focus == .state ? toggleSelectedNode() : toggleFold()
         default:
