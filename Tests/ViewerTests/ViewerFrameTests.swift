@@ -188,6 +188,21 @@ struct ViewerFrameTests {
         #expect(program.frame().plainText.split(separator: "\n")[2].contains("▾ state"))
     }
 
+    @Test("lane names cut to a narrow column stay apart: shared words become initials, the words that differ stay")
+    func laneNamesStayApart() throws {
+        let names = ["GitHubSearchAPIStream#4", "GitHubSearchViewStream#5", "CounterSample#1", "TodoSample#2"]
+        let short = LaneNames.shortened(names, to: 8)
+        #expect(short == ["GHSAPIS…", "GHSView…", "Counter…", "TodoSam…"])
+        #expect(Set(short).count == names.count)
+        #expect(LaneNames.words(of: "GitHubSearchAPIStream#4") == ["Git", "Hub", "Search", "API", "Stream", "#4"])
+        // Names that fit are left alone.
+        #expect(LaneNames.shortened(names, to: 30) == names)
+        // In the viewer at 80 columns, the two streams' rows are told apart.
+        let program = try ViewerFixtures.program("demo.rewind", width: 80, height: 24, keys: Self.jump(200))
+        let text = program.frame().plainText
+        #expect(text.contains("GHSAPIS…") && text.contains("GHSView…"))
+    }
+
     @Test("a diff against a pinned step of another unit says that it compares this unit's state at that step")
     func pinAcrossUnits() throws {
         let program = try ViewerFixtures.program("demo.rewind", width: 200, height: 50, keys: Self.jump(104) + [.character("p")] + Self.jump(144))

@@ -15,6 +15,8 @@ struct TimelineRowText {
     let sequenceWidth: Int
     let timeFormat: TimeFormat?
     let sourceWidth: Int
+    /// Each source's name in its lane, by instance number: fitted, and told apart.
+    let laneNames: [UInt64: String]
     let width: Int
     let page: Page
 
@@ -38,10 +40,13 @@ struct TimelineRowText {
             timeFormat = .minutes
         }
         if page.sources.count > 1 {
-            let longest = page.sources.map { CellWidth.of(VisibleText.escaped($0.description)) }.max() ?? 0
+            let names = page.sources.map { VisibleText.escaped($0.description) }
+            let longest = names.map(CellWidth.of).max() ?? 0
             sourceWidth = min(longest, width >= 100 ? 26 : width >= 60 ? 14 : 8)
+            laneNames = Dictionary(uniqueKeysWithValues: zip(page.sources.map(\.instanceID), LaneNames.shortened(names, to: sourceWidth)))
         } else {
             sourceWidth = 0
+            laneNames = [:]
         }
     }
 
@@ -84,7 +89,7 @@ struct TimelineRowText {
         if let time = time(event.wallNanoseconds) { pieces.append(Piece(text: time + " ", style: ViewerView.dim)) }
         if sourceWidth > 0 {
             let lane = Self.lane(of: event.source.instanceID, in: page)
-            let name = CellWidth.fitted(VisibleText.escaped(event.source.description), to: sourceWidth)
+            let name = laneNames[event.source.instanceID] ?? CellWidth.fitted(VisibleText.escaped(event.source.description), to: sourceWidth)
             pieces.append(Piece(text: name + String(repeating: " ", count: max(0, sourceWidth - CellWidth.of(name))) + " ", style: CellStyle(color: Self.laneColors[lane % Self.laneColors.count])))
         }
         // A two-cell column for the fold marker; what a dispatch caused is indented under it.
