@@ -188,6 +188,29 @@ struct ViewerFrameTests {
         #expect(program.frame().plainText.split(separator: "\n")[2].contains("▾ state"))
     }
 
+    @Test("bookmarks: m marks steps, ' and ` jump between them round the ends, the detail pane lists them")
+    func bookmarks() throws {
+        let program = try ViewerFixtures.program("demo.rewind", width: 120, height: 40)
+        func current() -> UInt64? { program.model.page.step?.event.sequence }
+        program.press(.character("'"))
+        #expect(program.model.message == "no bookmarks yet: m marks the step shown")
+        for step in [40, 10, 25] {
+            program.press(contentsOf: Self.jump(step))
+            program.press(.character("m"))
+        }
+        #expect(program.model.bookmarks == [10, 25, 40])
+        program.press(.character("'"))
+        #expect(current() == 40)
+        program.press(.character("'"))
+        #expect(current() == 10)  // round the end
+        program.press(.character("`"))
+        #expect(current() == 40)
+        program.press(.character("d"))
+        #expect(program.frame().plainText.contains("bookmarks #10 #25 [#40]"))
+        program.press(.character("m"))
+        #expect(program.model.bookmarks == [10, 25])
+    }
+
     @Test("lane names cut to a narrow column stay apart: shared words become initials, the words that differ stay")
     func laneNamesStayApart() throws {
         let names = ["GitHubSearchAPIStream#4", "GitHubSearchViewStream#5", "CounterSample#1", "TodoSample#2"]

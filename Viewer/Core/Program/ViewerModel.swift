@@ -45,6 +45,8 @@ public struct ViewerModel: Sendable {
     public var folding = Folding()
     /// The step the diff compares with, instead of the state before the step.
     public var pinned: UInt64?
+    /// Steps marked with `m`, by sequence number, in order: `'` and `` ` `` jump between them.
+    public var bookmarks: [UInt64] = []
     /// The unit whose step was pinned: the diff compares the shown unit's state at that step, so
     /// the diff pane says so when the shown unit is another one.
     public var pinnedSource: RecordedSource?

@@ -96,6 +96,9 @@ extension ViewerModel {
         case .character("n"): return repeatSearch(forward: true)
         case .character("N"): return repeatSearch(forward: false)
         case .character("p"): return togglePin()
+        case .character("m"): toggleBookmark()
+        case .character("'"): return jumpToBookmark(forward: true)
+        case .character("`"): return jumpToBookmark(forward: false)
         case .character("b"): return startBlame(forward: false)
         case .character("B"): return startBlame(forward: true)
         case .character("d"):
@@ -259,6 +262,28 @@ extension ViewerModel {
     }
 
     // MARK: Pin, blame, folding
+
+    private mutating func toggleBookmark() {
+        guard let sequence = page.step?.event.sequence else { return }
+        if let index = bookmarks.firstIndex(of: sequence) {
+            bookmarks.remove(at: index)
+            message = "removed the bookmark on step \(sequence)"
+        } else {
+            bookmarks.insert(sequence, at: bookmarks.firstIndex { $0 > sequence } ?? bookmarks.endIndex)
+            message = "bookmarked step \(sequence) (' next, ` previous bookmark; listed in the detail pane)"
+        }
+    }
+
+    /// The next bookmark after the step shown (or the previous one before it), round the ends.
+    private mutating func jumpToBookmark(forward: Bool) -> [ViewerCommand] {
+        guard let first = bookmarks.first, let last = bookmarks.last else {
+            message = "no bookmarks yet: m marks the step shown"
+            return []
+        }
+        let current = page.step?.event.sequence ?? 0
+        let target = forward ? (bookmarks.first { $0 > current } ?? first) : (bookmarks.last { $0 < current } ?? last)
+        return [.jump(sequence: target, top: timelineTop, screenRows: timelineRows, folding: folding, pinned: pinned)]
+    }
 
     private mutating func togglePin() -> [ViewerCommand] {
         if pinned != nil {

@@ -2,7 +2,7 @@ import Rewind
 
 /// The detail pane: everything about the current event, values whole (the pane scrolls both ways).
 enum DetailLines {
-    static func lines(_ step: Page.Step?, page: Page) -> [String] {
+    static func lines(_ step: Page.Step?, page: Page, bookmarks: [UInt64] = []) -> [String] {
         guard let step else { return [] }
         let event = step.event
         var lines = [
@@ -20,6 +20,9 @@ enum DetailLines {
             lines.append("parent    #\(parent)\(name)")
         }
         if let duration = event.duration { lines.append("duration  \(EventFormatter.format(duration))") }
+        if !bookmarks.isEmpty {
+            lines.append("bookmarks " + bookmarks.map { $0 == event.sequence ? "[#\($0)]" : "#\($0)" }.joined(separator: " "))
+        }
         if let group = step.row.group {
             let end = group.endSequence.map { "ends at #\($0)" } ?? "not finished in this recording"
             lines.append("dispatch  \(group.isFolded ? "folded" : "unfolded"); \(end)" + (group.effectCount.map { ", \($0) events" } ?? ""))

@@ -151,7 +151,7 @@ public enum ViewerView {
     private static func drawDetail(_ screen: inout ScreenBuffer, _ model: ViewerModel, column: Int) {
         let width = model.rightWidth
         let top = 1 + model.stateHeight
-        let lines = DetailLines.lines(model.page.step, page: model.page)
+        let lines = DetailLines.lines(model.page.step, page: model.page, bookmarks: model.bookmarks)
         let title = " Detail of #\(model.page.step?.event.sequence ?? 0)" + (model.lowerLeft > 0 ? "  ◂\(model.lowerLeft)" : "")
         screen.write(title, row: top, column: column, limit: width, style: model.focus == .lower ? focusTitle : paneTitle)
         for line in 0..<(model.lowerHeight - 1) {
@@ -216,8 +216,7 @@ public enum ViewerView {
         "↑/↓ j/k PgUp/PgDn wheel  move in the focused pane",
         "g/G Home/End first / last step;  :N Enter  jump",
         "Tab          switch pane: timeline, state, lower",
-        "Enter Space  fold / unfold the dispatch (timeline)",
-        "             or the state node (state pane)",
+        "Enter Space  fold / unfold a dispatch or state node",
         "z            fold / unfold every dispatch",
         "d            lower pane: diff / step detail",
         "< >          scroll the lower pane sideways",
@@ -226,9 +225,9 @@ public enum ViewerView {
         "n/N          next / previous match (wraps around)",
         "f            filter: dispatch,change  !activity",
         "             TodoSample  !Flux  path:items",
-        "b/B          last / next step that changed the",
-        "             selected key path (items by id)",
+        "b/B          last / next change of the selected path",
         "p            pin / unpin the diff base",
+        "m  ' `       bookmark the step; next / previous mark",
         "F            follow a journal being written",
         "Esc cancel a search or prompt   ? help   q quit",
     ]
