@@ -211,6 +211,19 @@ struct ViewerFrameTests {
         #expect(program.model.bookmarks == [10, 25])
     }
 
+    @Test("y copies the selected value and Y its path, as shown (escaped), through OSC 52")
+    func copyWithOSC52() throws {
+        let program = try ViewerFixtures.program("todo.rewind", width: 120, height: 40, keys: Self.jump(46))
+        program.press(.tab)
+        let rows = StateRows.rows(program.model.page.step?.after, collapsed: [], changed: [])
+        program.model_setStateSelection(try #require(rows.firstIndex { $0.path == (try! StatePath(parsing: "items[1].done")) }))
+        program.press(.character("y"), .character("Y"))
+        #expect(program.copied == ["true", "items[id: 1].done"])
+        #expect(program.model.message?.hasPrefix("copied the path") == true)
+        // The sequence carries the text as base64: nothing in it reaches the terminal as a sequence.
+        #expect(Clipboard.osc52("a\u{1B}[31mb") == "\u{1B}]52;c;" + Data("a\u{1B}[31mb".utf8).base64EncodedString() + "\u{07}")
+    }
+
     @Test("lane names cut to a narrow column stay apart: shared words become initials, the words that differ stay")
     func laneNamesStayApart() throws {
         let names = ["GitHubSearchAPIStream#4", "GitHubSearchViewStream#5", "CounterSample#1", "TodoSample#2"]

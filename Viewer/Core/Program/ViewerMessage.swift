@@ -43,6 +43,8 @@ public enum ViewerCommand: Sendable, Equatable {
     case blame(FollowedPath, source: UInt64, from: Int, forward: Bool)
     /// Stop the long work under way.
     case cancel
+    /// Put text on the clipboard of the terminal's owner (OSC 52: it works over SSH and in tmux).
+    case copy(String)
     /// Look for events a live writer added.
     case refresh
 }

@@ -32,6 +32,8 @@ public final class ViewerProgram {
     private var foreground: Job?
     private var hitCount: Timeline.HitCountJob?
     private var pending: [ViewerMessage] = []
+    /// Texts `y` copied, until the run loop writes them to the terminal (OSC 52).
+    public private(set) var copied: [String] = []
 
     /// A program over a journal, with the first page read.
     public init(timeline: Timeline, model: ViewerModel) {
@@ -82,6 +84,8 @@ public final class ViewerProgram {
                 previous = nil
             }
             drain()
+            for text in copied { terminal.write(Clipboard.osc52(text)) }
+            copied.removeAll()
             let frame = self.frame()
             terminal.write(frame.changes(from: previous, colors: model.colors))
             previous = frame
@@ -144,6 +148,8 @@ public final class ViewerProgram {
         case .cancel:
             foreground = nil
             hitCount = nil
+        case .copy(let text):
+            copied.append(text)
         case .refresh:
             if timeline.refresh() { pending.append(.journalGrew) }
             if timeline.reader.isClosedByWriter { pending.append(.journalClosed) }

@@ -97,6 +97,8 @@ extension ViewerModel {
         case .character("N"): return repeatSearch(forward: false)
         case .character("p"): return togglePin()
         case .character("m"): toggleBookmark()
+        case .character("y"): return copySelected(path: false)
+        case .character("Y"): return copySelected(path: true)
         case .character("'"): return jumpToBookmark(forward: true)
         case .character("`"): return jumpToBookmark(forward: false)
         case .character("b"): return startBlame(forward: false)
@@ -306,6 +308,36 @@ extension ViewerModel {
         }
         let path = FollowedPath(rows[stateSelection].path, in: state)
         return [.blame(path, source: step.event.source.instanceID, from: position, forward: forward)]
+    }
+
+    /// Copies the selected state value (or, with `path`, its key path as blame names it); in the
+    /// timeline, the step's value. The text is as the screen shows it — control characters
+    /// escaped — never the recorded bytes, so nothing recorded can reach a terminal through it.
+    private mutating func copySelected(path: Bool) -> [ViewerCommand] {
+        guard let step = page.step else { return [] }
+        let rows = StateRows.rows(step.after, collapsed: collapsed, changed: [])
+        let text: String
+        let what: String
+        if focus == .state, let state = step.after, rows.indices.contains(stateSelection) {
+            let selected = FollowedPath(rows[stateSelection].path, in: state)
+            if path {
+                text = selected.description
+                what = "the path"
+            } else {
+                let value = state[rows[stateSelection].path] ?? .null
+                text = value.isContainer ? value.indentedDescription() : value.description
+                what = "the value of \(selected.description)"
+            }
+        } else if path, let changed = step.event.path {
+            text = changed
+            what = "the path"
+        } else {
+            text = step.event.value.map { $0.isContainer ? $0.indentedDescription() : $0.description } ?? (step.event.name + " " + step.event.summary())
+            what = "step \(step.event.sequence)'s value"
+        }
+        let visible = VisibleText.escaped(text)
+        message = "copied \(what) (\(visible.count) characters) to the clipboard"
+        return [.copy(visible)]
     }
 
     private mutating func toggleSelectedNode() -> [ViewerCommand] {

@@ -219,8 +219,7 @@ public enum ViewerView {
         "Enter Space  fold / unfold a dispatch or state node",
         "z            fold / unfold every dispatch",
         "d            lower pane: diff / step detail",
-        "< >          scroll the lower pane sideways",
-        "+ -          expand / collapse the whole state",
+        "< > + -      pan lower pane; expand / collapse all",
         "/text Enter  search (names, values); /~regex",
         "n/N          next / previous match (wraps around)",
         "f            filter: dispatch,change  !activity",
@@ -228,6 +227,7 @@ public enum ViewerView {
         "b/B          last / next change of the selected path",
         "p            pin / unpin the diff base",
         "m  ' `       bookmark the step; next / previous mark",
+        "y/Y          copy the selected value / path (OSC 52)",
         "F            follow a journal being written",
         "Esc cancel a search or prompt   ? help   q quit",
     ]
