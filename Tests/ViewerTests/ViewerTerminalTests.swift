@@ -42,6 +42,22 @@ struct ViewerTerminalTests {
         return text
     }
 
+    @Test("y reaches the terminal's clipboard: tmux (set-clipboard on) receives the selected value through OSC 52")
+    func copyReachesTheClipboard() throws {
+        guard Self.tmuxPath != nil else { return }
+        let root = ViewerFixtures.root
+        try Self.tmux(["new-session", "-d", "-s", "copy", "-x", "120", "-y", "40",
+                       "cd '\(root)' && TERM=xterm-256color '\(Self.binary)' Fixtures/todo.rewind; sleep 30"])
+        defer { _ = try? Self.tmux(["kill-session", "-t", "copy"]) }
+        try Self.tmux(["set-option", "-g", "set-clipboard", "on"])
+        _ = try Self.screen(session: "copy") { $0.contains("step 1 of 67") }
+        try Self.tmux(["send-keys", "-t", "copy", ":46", "Enter"])
+        _ = try Self.screen(session: "copy") { $0.contains("step 46 of 67") }
+        try Self.tmux(["send-keys", "-t", "copy", "Tab", "y"])
+        _ = try Self.screen(session: "copy") { $0.contains("copied the value") }
+        #expect(try Self.tmux(["show-buffer"]) == "true")
+    }
+
     @Test("rewind log on a terminal fits each line to its width, wide or narrow", arguments: [100, 200])
     func logFitsTheTerminal(width: Int) throws {
         guard Self.tmuxPath != nil else { return }
