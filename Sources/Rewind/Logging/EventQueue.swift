@@ -169,7 +169,7 @@ public final class EventQueue: @unchecked Sendable {
                 if exchanged { return position }
                 position = current
             } else if turn < position {
-                return nil  // the slot still holds the event from the previous lap: full
+                return nil  // the place still holds the event from the previous lap: full
             } else {
                 position = enqueuePosition.load(ordering: .relaxed)
             }
