@@ -211,6 +211,14 @@ struct ViewerFrameTests {
         #expect(program.model.bookmarks == [10, 25])
     }
 
+    @Test("a change that writes the value already there is marked unchanged, not shown as old → new")
+    func sameValueChange() throws {
+        let program = try ViewerFixtures.program("demo.rewind", width: 200, height: 50, keys: Self.jump(150))
+        let text = program.frame().plainText
+        #expect(text.contains("isDecrementEnabled = false (unchanged)"))
+        #expect(text.contains("isDecrementEnabled: false → true"))
+    }
+
     @Test("y copies the selected value and Y its path, as shown (escaped), through OSC 52")
     func copyWithOSC52() throws {
         let program = try ViewerFixtures.program("todo.rewind", width: 120, height: 40, keys: Self.jump(46))

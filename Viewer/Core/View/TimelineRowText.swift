@@ -124,6 +124,10 @@ struct TimelineRowText {
             if case .some(let old) = row.oldValue {
                 // A key path's field always exists in the type: not recorded means an optional
                 // that was nil (Codable leaves nil out), so it reads as `nil`, as it does after.
+                // A write of the value already there (Ricemill republishes) is said to be one.
+                if let old, old == event.value {
+                    return [Piece(text: CellWidth.fitted("\(path) = \(new)", to: room), style: .plain), Piece(text: CellWidth.fitted(" (unchanged)", to: max(0, room - CellWidth.of("\(path) = \(new)"))), style: ViewerView.dim)]
+                }
                 let oldText = old?.compactDescription(limit: room) ?? "nil"
                 let both = "\(path): \(oldText) → \(new)"
                 if CellWidth.of(both) <= room { return [Piece(text: both, style: .plain)] }
