@@ -2,7 +2,7 @@ import Foundation
 import Rewind
 
 /// What `/` looks for: plain text (case-insensitive), or a regular expression when the query starts
-/// with `~` (`/~count = [0-9]+`). An event matches when its name, source, description or what it
+/// with `~` (`/~count = [0-9]+`; `^` and `$` anchor to one of the texts, `/~^increment$`). An event matches when its name, source, description or what it
 /// carries (a change's `path = value`, an input, an activity, whole) does. Kinds are left to the
 /// filter (`f change`): every name, path and value of a block is in its string table, so a plain
 /// word can skip the blocks that cannot hold it, which a kind name would defeat.
@@ -18,7 +18,7 @@ public struct SearchQuery: Sendable, Equatable {
         self.text = text
         if text.hasPrefix("~") {
             do {
-                expression = NSRegularExpressionBox(try NSRegularExpression(pattern: String(text.dropFirst()), options: [.caseInsensitive]))
+                expression = NSRegularExpressionBox(try NSRegularExpression(pattern: String(text.dropFirst()), options: [.caseInsensitive, .anchorsMatchLines]))
             } catch {
                 throw SearchQueryError(description: "not a regular expression: \(VisibleText.escaped(String(text.dropFirst())))")
             }
@@ -35,7 +35,8 @@ public struct SearchQuery: Sendable, Equatable {
     static func haystack(_ event: RecordedEvent) -> String {
         let summary = event.summary()
         let row = summary.isEmpty ? event.name : event.name.isEmpty ? summary : event.name + " " + summary
-        return [event.name, event.source.description, event.description, summary, row].joined(separator: "\u{1F}")
+        // One field a line: `^` and `$` of a regular expression anchor to a field (`/~^increment$`).
+        return [event.name, event.source.description, event.description, summary, row].joined(separator: "\n")
     }
 
     /// Whether an event matches.
