@@ -1,7 +1,7 @@
 extension Event.Category {
     /// The kind as rows and the viewer say it: `dispatch`, `finished`, `mutate`, `mutated`,
     /// `change`, `replace`, `activity`, `created`, `released`, `dropped`. JSON, journals and
-    /// OpenTelemetry keep ``rawValue`` (`willDispatch`, …).
+    /// OpenTelemetry keep the raw value (`willDispatch`, …).
     public var word: String {
         switch self {
         case .willDispatch: "dispatch"
