@@ -195,8 +195,9 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
                 if !takeAndEncode(&batch, round: &round) { sched_yield() }  // a producer is publishing
                 tookAny = true
             }
-            // A block still being compressed is written before the writer sleeps.
-            if !tookAny && !mustDrain && !encoder.hasBlockInFlight {
+            // A block still being compressed is written before the writer sleeps (unless writing
+            // has failed: then nothing more is written, and the writer must not spin).
+            if !tookAny && !mustDrain && !(encoder.hasBlockInFlight && failure == nil) {
                 let wait = encoder.hasOpenBlock
                     ? max(0, Double(configuration.flushInterval.nanoseconds) - Double(encoder.openBlockAge)) / 1e9
                     : Double(configuration.flushInterval.nanoseconds) / 1e9
