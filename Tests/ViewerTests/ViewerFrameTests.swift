@@ -228,6 +228,11 @@ struct ViewerFrameTests {
         program.press(.character("y"), .character("Y"))
         #expect(program.copied == ["true", "items[id: 1].done"])
         #expect(program.model.message?.hasPrefix("copied the path") == true)
+        // A container is copied as its lines.
+        program.model_setStateSelection(try #require(rows.firstIndex { $0.path == (try! StatePath(parsing: "items[1]")) }))
+        program.press(.character("y"))
+        #expect(program.copied.last?.contains("\n") == true)
+        #expect(program.copied.last?.contains("done: true") == true)
         // The sequence carries the text as base64: nothing in it reaches the terminal as a sequence.
         #expect(Clipboard.osc52("a\u{1B}[31mb") == "\u{1B}]52;c;" + Data("a\u{1B}[31mb".utf8).base64EncodedString() + "\u{07}")
     }

@@ -335,7 +335,8 @@ extension ViewerModel {
             text = step.event.value.map { $0.isContainer ? $0.indentedDescription() : $0.description } ?? (step.event.name + " " + step.event.summary())
             what = "step \(step.event.sequence)'s value"
         }
-        let visible = VisibleText.escaped(text)
+        // Line by line: a container's lines stay lines, anything else a control character is escaped.
+        let visible = text.split(separator: "\n", omittingEmptySubsequences: false).map { VisibleText.escaped(String($0)) }.joined(separator: "\n")
         message = "copied \(what) (\(visible.count) characters) to the clipboard"
         return [.copy(visible)]
     }
