@@ -219,6 +219,26 @@ struct ViewerFrameTests {
         #expect(text.contains("isDecrementEnabled: false → true"))
     }
 
+    @Test("mouse: a click selects the timeline row or state row under it; the wheel scrolls the pane under the pointer")
+    func mouse() throws {
+        let program = try ViewerFixtures.program("demo.rewind", width: 120, height: 40, keys: Self.jump(20))
+        let rows = program.model.page.rows
+        let cursorLine = try #require(rows.firstIndex { $0.position == program.model.position })
+        let target = rows[cursorLine + 3]
+        program.press(.click(column: 5, row: 2 + cursorLine + 3))
+        #expect(program.model.position == target.position)
+        #expect(program.model.focus == .timeline)
+        // A click on the third state row selects it, and the state pane has the focus.
+        program.press(.click(column: 80, row: 4))
+        #expect(program.model.focus == .state)
+        #expect(program.model.stateSelection == program.model.stateTop + 2)
+        // The wheel over the timeline scrolls the timeline, whichever pane had the focus.
+        let before = program.model.position
+        program.press(.wheel(up: false, column: 5, row: 10))
+        #expect(program.model.focus == .timeline)
+        #expect(program.model.position == before + 3)
+    }
+
     @Test("y copies the selected value and Y its path, as shown (escaped), through OSC 52")
     func copyWithOSC52() throws {
         let program = try ViewerFixtures.program("todo.rewind", width: 120, height: 40, keys: Self.jump(46))
@@ -463,7 +483,9 @@ struct ViewerFrameTests {
     func keyDecoding() {
         #expect(KeyDecoder.decode(Array("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D".utf8)).keys == [.up, .down, .right, .left])
         #expect(KeyDecoder.decode(Array("\u{1B}OA\u{1B}[5~\u{1B}[6~\u{1B}[1~\u{1B}[4~".utf8)).keys == [.up, .pageUp, .pageDown, .home, .end])
-        #expect(KeyDecoder.decode(Array("\u{1B}[<64;10;5M\u{1B}[<65;10;5M".utf8)).keys == [.wheelUp, .wheelDown])
+        #expect(KeyDecoder.decode(Array("\u{1B}[<64;10;5M\u{1B}[<65;10;5M".utf8)).keys == [.wheel(up: true, column: 9, row: 4), .wheel(up: false, column: 9, row: 4)])
+        // A left click is a press (`M`); its release (`m`) is no key.
+        #expect(KeyDecoder.decode(Array("\u{1B}[<0;5;4M\u{1B}[<0;5;4m".utf8)).keys == [.click(column: 4, row: 3)])
         #expect(KeyDecoder.decode([0x1B]).keys == [.escape])
         #expect(KeyDecoder.decode([0x1B, 0x5B], final: false).remainder == [0x1B, 0x5B])
         #expect(KeyDecoder.decode([0x03, 0x09, 0x0D, 0x7F, 0x71]).keys == [.interrupt, .tab, .enter, .backspace, .character("q")])

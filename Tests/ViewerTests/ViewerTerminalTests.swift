@@ -42,6 +42,20 @@ struct ViewerTerminalTests {
         return text
     }
 
+    @Test("a mouse click in the terminal selects the timeline row under it")
+    func mouseClick() throws {
+        guard Self.tmuxPath != nil else { return }
+        let root = ViewerFixtures.root
+        try Self.tmux(["new-session", "-d", "-s", "mouse", "-x", "120", "-y", "40",
+                       "cd '\(root)' && TERM=xterm-256color '\(Self.binary)' Fixtures/demo.rewind; sleep 30"])
+        defer { _ = try? Self.tmux(["kill-session", "-t", "mouse"]) }
+        _ = try Self.screen(session: "mouse") { $0.contains("step 1 of 263") }
+        // What a terminal sends for a left click at column 5, row 8 (SGR mouse reporting, 1-based).
+        try Self.tmux(["send-keys", "-t", "mouse", "-l", "\u{1B}[<0;5;8M\u{1B}[<0;5;8m"])
+        let text = try Self.screen(session: "mouse") { $0.contains("step 6 of 263") }
+        #expect(text.contains("step 6 of 263"))
+    }
+
     @Test("y reaches the terminal's clipboard: tmux (set-clipboard on) receives the selected value through OSC 52")
     func copyReachesTheClipboard() throws {
         guard Self.tmuxPath != nil else { return }

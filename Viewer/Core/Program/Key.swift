@@ -6,8 +6,12 @@ public enum Key: Hashable, Sendable {
     case enter, tab, backspace, escape
     /// Ctrl-C.
     case interrupt
-    /// The mouse wheel, where the terminal reports it.
+    /// The mouse wheel, over the focused pane.
     case wheelUp, wheelDown
+    /// The mouse wheel at a cell (0-based), as SGR mouse reports say it: it scrolls the pane there.
+    case wheel(up: Bool, column: Int, row: Int)
+    /// A left click at a cell (0-based): it selects the row there.
+    case click(column: Int, row: Int)
 }
 
 /// Turns terminal input bytes into keys: plain characters, control keys, CSI and SS3 sequences
@@ -76,11 +80,14 @@ public enum KeyDecoder {
         case "6~": return .pageDown
         default: break
         }
-        // SGR mouse: `<64;x;yM` wheel up, `<65;x;yM` wheel down.
+        // SGR mouse: `<BUTTON;COLUMN;ROW` then `M` (pressed) or `m` (released), 1-based cells:
+        // 64 and 65 the wheel, 0 the left button.
         if text.hasPrefix("<"), text.hasSuffix("M") || text.hasSuffix("m") {
-            let button = text.dropFirst().split(separator: ";").first.flatMap { Int($0) }
-            if button == 64 { return .wheelUp }
-            if button == 65 { return .wheelDown }
+            let fields = text.dropFirst().dropLast().split(separator: ";").compactMap { Int($0) }
+            guard fields.count == 3 else { return nil }
+            let (button, column, row) = (fields[0], max(0, fields[1] - 1), max(0, fields[2] - 1))
+            if button == 64 || button == 65 { return .wheel(up: button == 64, column: column, row: row) }
+            if button == 0 && text.hasSuffix("M") { return .click(column: column, row: row) }
         }
         return nil
     }

@@ -87,6 +87,11 @@ extension ViewerModel {
         case .pageDown: return scrollFocused(by: pageSize)
         case .wheelUp: return scrollFocused(by: -3)
         case .wheelDown: return scrollFocused(by: 3)
+        case .wheel(let up, let column, let row):
+            focus = pane(atColumn: column, row: row) ?? focus
+            return scrollFocused(by: up ? -3 : 3)
+        case .click(let column, let row):
+            return click(column: column, row: row)
         case .character("g"), .home: return [move(toEnd: false)]
         case .character("G"), .end: return [move(toEnd: true)]
         case .tab: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + 1) % Pane.allCases.count]
@@ -264,6 +269,37 @@ extension ViewerModel {
     }
 
     // MARK: Pin, blame, folding
+
+    /// The pane under a cell: the timeline on the left, the state and the lower pane on the right
+    /// (the title and header rows are none).
+    private func pane(atColumn column: Int, row: Int) -> Pane? {
+        guard row >= 2, row < height - 2 else { return nil }
+        if column < leftWidth { return .timeline }
+        return row < 1 + stateHeight ? .state : .lower
+    }
+
+    /// A click selects what is under it: a timeline row (the step), a state row (for blame and
+    /// copy), or the lower pane.
+    private mutating func click(column: Int, row: Int) -> [ViewerCommand] {
+        guard let pane = pane(atColumn: column, row: row) else { return [] }
+        focus = pane
+        switch pane {
+        case .timeline:
+            let line = row - 2
+            guard line < min(page.rows.count, timelineRows),
+                  let cursorLine = page.rows.firstIndex(where: { $0.position == position }) else { return [] }
+            return line == cursorLine ? [] : [move(by: line - cursorLine)]
+        case .state:
+            let count = StateRows.rows(page.step?.after, collapsed: collapsed, changed: []).count
+            let index = stateTop + row - 2
+            guard index < count else { return [] }
+            stateSelection = index
+            keepSelectionVisible(rowCount: count)
+        case .lower:
+            break
+        }
+        return []
+    }
 
     private mutating func toggleBookmark() {
         guard let sequence = page.step?.event.sequence else { return }

@@ -213,7 +213,7 @@ public enum ViewerView {
     static let helpLines = [
         "Keys",
         "←/→ h/l      step backward / forward (by shown rows)",
-        "↑/↓ j/k PgUp/PgDn wheel  move in the focused pane",
+        "↑/↓ j/k PgUp/PgDn  move; wheel, click: under pointer",
         "g/G Home/End first / last step;  :N Enter  jump",
         "Tab          switch pane: timeline, state, lower",
         "Enter Space  fold / unfold a dispatch or state node",
