@@ -222,6 +222,19 @@ struct CommandLineTests {
         }
     }
 
+    @Test("export gives each state-changing event its changes: path (by id, as blame names it), old and new")
+    func exportChanges() throws {
+        let result = try CommandRunner.run(["export", "Fixtures/todo.rewind", "--format", "jsonl"])
+        #expect(result.status == 0)
+        let lines = result.standardOutput.split(separator: "\n")
+        let toggle = try #require(lines.first { $0.contains("\"seq\":25,") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(toggle.utf8)) as? [String: Any])
+        let changes = try #require(object["changes"] as? [[String: Any]])
+        #expect(changes.count == 1)
+        #expect(changes.first?["path"] as? String == "items[id: 2].done")
+        #expect(changes.first?["old"] as? Bool == false && changes.first?["new"] as? Bool == true)
+    }
+
     @Test("--kind takes the words rows show and the JSON names alike; an unknown kind lists both")
     func kindWords() throws {
         let words = try CommandRunner.run(["log", "Fixtures/demo.rewind", "--kind", "dispatch,finished", "--json"])

@@ -69,8 +69,9 @@ struct ExportCommand: ParsableCommand {
         var first = true
         let progress = ReadProgress(reading: file)
         for event in reader.events().reportingProgress(progress.update) {
-            let state = timeline.advance(event)?.after
-            let object = EventText.json(event, state: state)
+            let step = timeline.advance(event)
+            let change = step.flatMap { step in step.before.map { (before: $0, after: step.after) } }
+            let object = EventText.json(event, state: step?.after, change: change)
             out.line(object, prefix: format == .json && !first ? "," : "")
             first = false
         }

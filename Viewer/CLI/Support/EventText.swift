@@ -122,7 +122,11 @@ struct EventText {
     }
 
     /// The event as one JSON object with stable keys; `state` is added by export.
-    static func json(_ event: RecordedEvent, state: StateValue? = nil) -> JSONText.Object {
+    /// One event as a JSON object; with `state`, the state after it, and with `change` (the
+    /// source's state before and after the event), what it changed: `changes`, one object per
+    /// changed path — `{"path": "items[id: 2].done", "old": false, "new": true}`, `old` or `new`
+    /// left out where the path was added or removed — named as blame names them.
+    static func json(_ event: RecordedEvent, state: StateValue? = nil, change: (before: StateValue, after: StateValue)? = nil) -> JSONText.Object {
         JSONText.buildObject { object in
             object.field("seq", event.sequence)
             object.field("time", EventTime.iso8601(wallNanoseconds: event.wallNanoseconds))
@@ -150,7 +154,26 @@ struct EventText {
                     $0.field("to", dropped.sequences.upperBound)
                 })
             }
+            if let change { object.raw("changes", Self.changesJSON(from: change.before, to: change.after)) }
             if let state { object.field("state", state) }
         }
+    }
+
+    /// The `changes` array of `export`.
+    private static func changesJSON(from before: StateValue, to after: StateValue) -> String {
+        let items = diff(before, after).changes.map { change in
+            JSONText.object { item in
+                let old: StateValue?, new: StateValue?
+                switch change.operation {
+                case .changed(let from, let to): (old, new) = (from, to)
+                case .added(let value): (old, new) = (nil, value)
+                case .removed(let value): (old, new) = (value, nil)
+                }
+                item.field("path", FollowedPath(change.path, in: new == nil ? before : after).description)
+                if let old { item.field("old", old) }
+                if let new { item.field("new", new) }
+            }
+        }
+        return "[" + items.joined(separator: ",") + "]"
     }
 }
