@@ -42,14 +42,19 @@ struct ViewerTerminalTests {
         return text
     }
 
+    /// Opens the viewer on a fixture in a tmux session of its own, `width` × `height`, and waits
+    /// for its first frame (`ready` on screen). The caller kills the session.
+    static func openViewer(_ fixture: String, session: String, width: Int = 120, height: Int = 40, ready: String) throws {
+        try tmux(["new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)",
+                  "cd '\(ViewerFixtures.root)' && TERM=xterm-256color '\(binary)' Fixtures/\(fixture); sleep 30"])
+        _ = try screen(session: session) { $0.contains(ready) }
+    }
+
     @Test("a mouse click in the terminal selects the timeline row under it")
     func mouseClick() throws {
         guard Self.tmuxPath != nil else { return }
-        let root = ViewerFixtures.root
-        try Self.tmux(["new-session", "-d", "-s", "mouse", "-x", "120", "-y", "40",
-                       "cd '\(root)' && TERM=xterm-256color '\(Self.binary)' Fixtures/demo.rewind; sleep 30"])
         defer { _ = try? Self.tmux(["kill-session", "-t", "mouse"]) }
-        _ = try Self.screen(session: "mouse") { $0.contains("step 1 of 263") }
+        try Self.openViewer("demo.rewind", session: "mouse", ready: "step 1 of 263")
         // What a terminal sends for a left click at column 5, row 8 (SGR mouse reporting, 1-based).
         try Self.tmux(["send-keys", "-t", "mouse", "-l", "\u{1B}[<0;5;8M\u{1B}[<0;5;8m"])
         let text = try Self.screen(session: "mouse") { $0.contains("step 6 of 263") }
@@ -59,12 +64,9 @@ struct ViewerTerminalTests {
     @Test("y reaches the terminal's clipboard: tmux (set-clipboard on) receives the selected value through OSC 52")
     func copyReachesTheClipboard() throws {
         guard Self.tmuxPath != nil else { return }
-        let root = ViewerFixtures.root
-        try Self.tmux(["new-session", "-d", "-s", "copy", "-x", "120", "-y", "40",
-                       "cd '\(root)' && TERM=xterm-256color '\(Self.binary)' Fixtures/todo.rewind; sleep 30"])
         defer { _ = try? Self.tmux(["kill-session", "-t", "copy"]) }
+        try Self.openViewer("todo.rewind", session: "copy", ready: "step 1 of 67")
         try Self.tmux(["set-option", "-g", "set-clipboard", "on"])
-        _ = try Self.screen(session: "copy") { $0.contains("step 1 of 67") }
         try Self.tmux(["send-keys", "-t", "copy", ":46", "Enter"])
         _ = try Self.screen(session: "copy") { $0.contains("step 46 of 67") }
         try Self.tmux(["send-keys", "-t", "copy", "Tab", "y"])
