@@ -62,7 +62,7 @@ public enum ChangeSummary {
     }
 
     private static func fitted(_ text: String, _ limit: Int) -> String {
-        text.count > limit ? String(text.prefix(max(limit - 1, 0))) + "…" : text
+        VisibleText.truncated(text, to: limit)
     }
 }
 

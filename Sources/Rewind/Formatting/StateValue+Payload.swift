@@ -23,7 +23,7 @@ extension StateValue {
         if caseName == name { return payloadText }
         let shownName = VisibleText.escaped(caseName)
         let text = payloadText.isEmpty ? shownName : shownName + " " + payloadText
-        return text.count > limit ? String(text.prefix(max(limit - 1, 0))) + "…" : text
+        return VisibleText.truncated(text, to: limit)
     }
 
     /// `_0`, `_1`, …: how a payload's unlabelled values are captured.
@@ -46,6 +46,6 @@ extension StateValue {
             if text.count > limit { break }
         }
         text += ")"
-        return text.count > limit ? String(text.prefix(max(limit - 1, 0))) + "…" : text
+        return VisibleText.truncated(text, to: limit)
     }
 }

@@ -103,6 +103,11 @@ public enum VisibleText {
         return text.utf8.allSatisfy(test)
     }
 
+    /// `text` cut to `limit` characters, ending with `…` when it was cut.
+    static func truncated(_ text: String, to limit: Int) -> String {
+        text.count > limit ? String(text.prefix(max(limit - 1, 0))) + "…" : text
+    }
+
     /// `text` padded with spaces to at least `width` characters, for aligned columns; never cut.
     public static func padded(_ text: String, to width: Int) -> String {
         let count = characterCount(text)

@@ -349,6 +349,11 @@ extension ViewerModel {
     /// Copies the selected state value (or, with `path`, its key path as blame names it); in the
     /// timeline, the step's value. The text is as the screen shows it — control characters
     /// escaped — never the recorded bytes, so nothing recorded can reach a terminal through it.
+    /// A value as copied: a container as its indented lines, anything else on one line.
+    private static func copyText(_ value: StateValue) -> String {
+        value.isContainer ? value.indentedDescription() : value.description
+    }
+
     private mutating func copySelected(path: Bool) -> [ViewerCommand] {
         guard let step = page.step else { return [] }
         let rows = StateRows.rows(step.after, collapsed: collapsed, changed: [])
@@ -360,15 +365,14 @@ extension ViewerModel {
                 text = selected.description
                 what = "the path"
             } else {
-                let value = state[rows[stateSelection].path] ?? .null
-                text = value.isContainer ? value.indentedDescription() : value.description
+                text = Self.copyText(state[rows[stateSelection].path] ?? .null)
                 what = "the value of \(selected.description)"
             }
         } else if path, let changed = step.event.path {
             text = changed
             what = "the path"
         } else {
-            text = step.event.value.map { $0.isContainer ? $0.indentedDescription() : $0.description } ?? (step.event.name + " " + step.event.summary())
+            text = step.event.value.map(Self.copyText) ?? (step.event.name + " " + step.event.summary())
             what = "step \(step.event.sequence)'s value"
         }
         // Line by line: a container's lines stay lines, anything else a control character is escaped.
