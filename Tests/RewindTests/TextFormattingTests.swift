@@ -60,6 +60,7 @@ struct TextFormattingTests {
         // Under another name (an activity, an input named for its relay), the case leads.
         #expect(shown(CounterAction.typeUser("ada"), sentAs: "") == #"typeUser "ada""#)
         #expect(shown(CounterAction.increment, sentAs: "") == "increment")
+        #expect(shown(CounterAction.add(sku: "A1", quantity: 2), sentAs: "") == #"add (sku: "A1", quantity: 2)"#)
         // Values that are not enum cases read as before.
         #expect(shown("swift", sentAs: "searchText") == #""swift""#)
         #expect(shown(Point(), sentAs: "moved") == "{x: 1}")
