@@ -235,6 +235,24 @@ struct CommandLineTests {
         #expect(changes.first?["old"] as? Bool == false && changes.first?["new"] as? Bool == true)
     }
 
+    @Test("log says each change as its move from the old value, however it reads: all, by kind, from a step, or by text")
+    func logGivesTheOldValue() throws {
+        let rename = #"items[id: 3].title: "Bread" → "Sourdough""#
+        for arguments in [[], ["--kind", "change"], ["--from", "37"], ["--grep", "Sourdough"], ["--source", "TodoSample#1", "--kind", "change", "--from", "30"]] {
+            let result = try CommandRunner.run(["log", "Fixtures/todo.rewind"] + arguments)
+            #expect(result.status == 0)
+            let line = try #require(result.standardOutput.split(separator: "\n").first { $0.hasPrefix("#37 ") }, "\(arguments)")
+            #expect(line.hasSuffix(rename), "\(arguments)")
+        }
+        // JSON Lines carry `old` beside `value`, the value the state held before: a missing optional is null.
+        let json = try CommandRunner.run(["log", "Fixtures/todo.rewind", "--json", "--kind", "change"])
+        let objects = try json.standardOutput.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let editing = try #require(objects.first { $0["seq"] as? Int == 34 })
+        #expect(editing["path"] as? String == "editing" && editing["old"] is NSNull && editing["value"] as? Int == 3)
+        let nextID = try #require(objects.first { $0["seq"] as? Int == 5 })
+        #expect(nextID["old"] as? Int == 1 && nextID["value"] as? Int == 2)
+    }
+
     @Test("--kind takes the words rows show and the JSON names alike; an unknown kind lists both")
     func kindWords() throws {
         let words = try CommandRunner.run(["log", "Fixtures/demo.rewind", "--kind", "dispatch,finished", "--json"])

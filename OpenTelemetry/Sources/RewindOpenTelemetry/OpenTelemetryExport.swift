@@ -30,8 +30,9 @@ public enum OpenTelemetryExport {
                 var walker = StateWalker()
                 var count = 0
                 for event in journal.events() {
+                    let old = walker.valueBefore(event)
                     let state = walker.advance(event)?.after
-                    mapping.record(TelemetryEvent(event, state: state))
+                    mapping.record(TelemetryEvent(event, state: state, old: old))
                     count += 1
                     if count % 10_000 == 0 { progress?(count) }
                 }

@@ -21,6 +21,11 @@ struct TelemetryEvent: Sendable {
     var value: String?
     /// A didDispatch's or didMutate's duration.
     var duration: Duration?
+    /// A change's old value as JSON, where it is known (a recording's export walks the states).
+    var old: String?
+    /// What the event did as the viewer's row and `rewind log` say it: `items[id: 2].done: false →
+    /// true`, `setEnabled true`, `saved (itemCount: 4)`.
+    var summary: String?
 }
 
 extension TelemetryEvent {
@@ -29,14 +34,19 @@ extension TelemetryEvent {
         var path: String?
         var value: StateValue?
         var duration: Duration?
+        var summary: String?
         switch event.kind {
         case .change(let changed, let newValue, _):
             path = changed.description
             value = newValue.tree(options: options)
+            // Live, the old value is not at hand: the change reads `path = value`.
+            summary = value.map { RecordedEvent.changeSummary(path: changed.description, new: $0) }
         case .activity(let activity):
             value = activity.tree(options: options)
+            summary = value?.payloadDescription(sentAs: event.name, limit: .max)
         case .willDispatch(let input):
             value = input?.tree(options: options)
+            summary = value?.payloadDescription(sentAs: event.name, limit: .max)
         case .didDispatch(let time):
             duration = time
         case .didMutate(let time, _):
@@ -51,22 +61,26 @@ extension TelemetryEvent {
             name: event.name, source: event.source.description, sourceID: event.source.instanceID,
             framework: event.source.framework.rawValue, parent: event.parent,
             file: event.callSite.file.description, line: event.callSite.line,
-            path: path, value: value.map(JSONText.value), duration: duration
+            path: path, value: value.map(JSONText.value), duration: duration, old: nil,
+            summary: summary.flatMap { $0.isEmpty ? nil : $0 }
         )
     }
 
     /// An event read back from a journal, with its source's state after it (which carries a
-    /// creation's or a replacement's value).
-    init(_ event: RecordedEvent, state: StateValue?) {
+    /// creation's or a replacement's value) and, for a change, the value its path held before
+    /// (``Rewind/StateWalker/valueBefore(_:)``).
+    init(_ event: RecordedEvent, state: StateValue?, old: StateValue?? = .none) {
         let stateValue: StateValue? = switch event.kind {
         case .replace, .created: state
         default: nil
         }
+        let summary = event.summary(old: old)
         self.init(
             sequence: event.sequence, wallNanoseconds: event.wallNanoseconds, kind: event.kind, name: event.name,
             source: event.source.description, sourceID: event.source.instanceID, framework: event.source.framework,
             parent: event.parent, file: event.file, line: event.line, path: event.path,
-            value: (event.value ?? stateValue).map(JSONText.value), duration: event.duration
+            value: (event.value ?? stateValue).map(JSONText.value), duration: event.duration,
+            old: old.map { JSONText.value($0 ?? .null) }, summary: summary.isEmpty ? nil : summary
         )
     }
 }

@@ -13,7 +13,9 @@ import Tracing
 /// - every span, span event and log record carries `rewind.seq`, `rewind.source`,
 ///   `rewind.framework`, `rewind.kind`, `rewind.code.file`, `rewind.code.line`, and where there is
 ///   one `rewind.parent` (the causing dispatch's sequence number), `rewind.path` and `rewind.value`
-///   (JSON, redacted as for every logger).
+///   (JSON, redacted as for every logger), a change's `rewind.old` where it is known (a recording's
+///   export), and `rewind.summary`: what the event did as the viewer's rows say it
+///   (`items[id: 2].done: false → true`, `setEnabled true`).
 ///
 /// Not thread-safe: one thread drives it. It waits while swift-otel's queues are full (see
 /// ``DeliveryLedger``), so that thread must not be the app's.
@@ -132,6 +134,8 @@ struct TelemetryMapping {
         if let parent = event.parent { add("rewind.parent", String(parent)) }
         if let path = event.path { add("rewind.path", path) }
         if let value = event.value { add("rewind.value", value) }
+        if let old = event.old { add("rewind.old", old) }
+        if let summary = event.summary { add("rewind.summary", summary) }
     }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {

@@ -40,6 +40,7 @@ struct JournalExportTests {
         #expect(Set(records.keys) == Set(recordEvents.map(\.sequence)))
         var walker = StateWalker()
         for event in events {
+            let old = walker.valueBefore(event)
             let state = walker.advance(event)?.after
             guard let record = records[event.sequence] else { continue }
             let fields = Received.attributes(record["attributes"])
@@ -49,7 +50,13 @@ struct JournalExportTests {
             #expect(fields["rewind.parent"] == event.parent.map { String($0) })
             let value = event.value ?? ([.created, .replace].contains(event.kind) ? state : nil)
             #expect(fields["rewind.value"] == value.map(JSONText.value))
+            // What the event did, as the viewer's row says it, with a change's old value.
+            #expect(fields["rewind.summary"] == (event.summary(old: old).isEmpty ? nil : event.summary(old: old)))
+            #expect(fields["rewind.old"] == old.map { JSONText.value($0 ?? .null) })
         }
+        // The list changes read as what changed in the list, as in the viewer and `rewind log`.
+        let summaries = Set(received.records.compactMap { Received.attributes($0["attributes"])["rewind.summary"] })
+        #expect(summaries.isSuperset(of: ["items[id: 2].done: false → true", #"items −[id: 2] "Eggs""#, "nextID: 1 → 2", "saved (itemCount: 4)"]))
     }
 
     @Test("a commit made after its dispatch ended is still that dispatch's child span; a payload sent under a secret name arrives redacted")

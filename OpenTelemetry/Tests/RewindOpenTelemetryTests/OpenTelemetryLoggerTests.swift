@@ -93,6 +93,9 @@ struct OpenTelemetryLoggerTests {
         #expect(recordFields["rewind.value"] == #"["tea"]"#)
         #expect(recordFields["rewind.parent"] == dispatchSequence)
         #expect(recordFields["rewind.kind"] == "change")
+        // Live, the old value is not at hand: the change reads as its new value.
+        #expect(recordFields["rewind.summary"] == #"items = ["tea"]"#)
+        #expect(recordFields["rewind.old"] == nil)
 
         // Redaction applies before export.
         let token = try #require(received.record("change apiToken"))
@@ -103,6 +106,7 @@ struct OpenTelemetryLoggerTests {
         let activity = try #require(received.record("activity"))
         let activityFields = Received.attributes(activity["attributes"])
         #expect(activityFields["rewind.value"] == #"{"checkedOut":{"count":1}}"#)
+        #expect(activityFields["rewind.summary"] == "checkedOut (count: 1)")
         #expect(activityFields["rewind.parent"] == Received.attributes(received.span("dispatch check out")?["attributes"])["rewind.seq"])
         #expect(received.span("dispatch check out") != nil)
         #expect(received.span("dispatch sign in") != nil)

@@ -5,14 +5,26 @@ extension RecordedEvent {
     /// duration, a dropped range. Values are cut with `…` after about `valueLimit` characters;
     /// control characters are shown escaped.
     ///
+    /// A change reads as its path and new value; given the value its path held before
+    /// (`old`: `.some(nil)` when the path was missing, which an optional left out as `nil` is), it
+    /// reads as the move, as the viewer's rows say it:
+    ///
+    /// - `quantity: 0 → -1`, an optional that was missing reading `nil`;
+    /// - a whole list or object replaced, as what changed in it (``ChangeSummary``):
+    ///   `items[id: 2].done: false → true`;
+    /// - a write of the value already there: `isOn = true (unchanged)` (``unchangedMark``);
+    /// - `path = new` when the move does not fit `valueLimit` columns, as `columns` measures text
+    ///   (characters unless told: a terminal passes cell widths, where `ラ` takes two).
+    ///
     /// ```swift
-    /// event.summary()               // "count = 1"
-    /// event.summary(valueLimit: 8)  // "items = [{id: …"
+    /// event.summary()                            // "count = 1"
+    /// event.summary(valueLimit: 8)               // "items = [{id: …"
+    /// event.summary(old: .some(.integer(0)))     // "count: 0 → 1"
     /// ```
-    public func summary(valueLimit: Int = .max) -> String {
+    public func summary(valueLimit: Int = .max, old: StateValue?? = .none, columns: (String) -> Int = { $0.count }) -> String {
         switch kind {
         case .change:
-            return "\(VisibleText.escaped(path ?? "")) = \((value ?? .null).compactDescription(limit: valueLimit))"
+            return Self.changeSummary(path: path ?? "", new: value ?? .null, old: old, valueLimit: valueLimit, columns: columns)
         case .activity:
             return (value ?? .null).payloadDescription(sentAs: name, limit: valueLimit)
         case .willDispatch:
@@ -25,4 +37,22 @@ extension RecordedEvent {
             return ""
         }
     }
+
+    /// A change's summary from its parts, by the rule of ``summary(valueLimit:old:columns:)``: for
+    /// changes that are not (yet) recorded events, as a live exporter sees them.
+    public static func changeSummary(
+        path: String, new: StateValue, old: StateValue?? = .none, valueLimit: Int = .max, columns: (String) -> Int = { $0.count }
+    ) -> String {
+        let path = VisibleText.escaped(path)
+        let newText = new.compactDescription(limit: valueLimit)
+        guard case .some(let old) = old else { return "\(path) = \(newText)" }
+        if (old ?? .null) == new { return "\(path) = \(newText)\(unchangedMark)" }
+        if let old, let summary = ChangeSummary.text(path: path, old: old, new: new, limit: valueLimit) { return summary }
+        let move = "\(path): \(old?.compactDescription(limit: valueLimit) ?? "nil") → \(newText)"
+        return valueLimit == .max || columns(move) <= valueLimit ? move : "\(path) = \(newText)"
+    }
+
+    /// What a change's summary ends with when it wrote the value its path already held (Ricemill
+    /// republishes every output): ` (unchanged)`.
+    public static let unchangedMark = " (unchanged)"
 }

@@ -89,6 +89,27 @@ public struct StateWalker: Sendable {
         return (before, after)
     }
 
+    /// Goes on for one source from a fold a reader rebuilt (``JournalReader/stateFold(of:at:)``),
+    /// in place of what the walker had for it — for readers that skip steps and pick a source up
+    /// again where they join it.
+    public mutating func resume(_ source: UInt64, from fold: StateFold) {
+        folds[source] = fold
+    }
+
+    /// The value a change's path holds now, before the change is applied: what the change moved
+    /// it from (`.some(nil)` when the path is missing, as an optional left out as `nil` is);
+    /// `.none` when `event` is not a change or its source has no state yet.
+    ///
+    /// ```swift
+    /// let old = walker.valueBefore(event)   // .some(.int(0)) for "count: 0 → 1"
+    /// walker.advance(event)
+    /// ```
+    public func valueBefore(_ event: RecordedEvent) -> StateValue?? {
+        guard event.kind == .change, let text = event.path, let path = StatePath(recordedChange: text),
+              let state = folds[event.source.instanceID]?.current else { return .none }
+        return .some(state[path])
+    }
+
     /// A source's state now, if it has one.
     public func state(of source: UInt64) -> StateValue? {
         folds[source]?.current

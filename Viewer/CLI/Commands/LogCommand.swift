@@ -7,7 +7,7 @@ struct LogCommand: ParsableCommand {
         commandName: "log",
         abstract: "List events, one aligned line each (or JSON Lines), with filters.",
         discussion: """
-            Kinds: \(Event.Category.allCases.map { $0.rawValue }.joined(separator: ", ")).
+            Kinds: \(Event.Category.namesForHelp).
             Examples:
               rewind log Fixtures/todo.rewind --kind didMutate,activity
               rewind log Fixtures/todo.rewind --json | jq -c 'select(.kind == "change")'
@@ -44,12 +44,20 @@ struct LogCommand: ParsableCommand {
             valueLimit = isatty(STDOUT_FILENO) == 1
                 ? max(8, (TerminalSession.size()?.width ?? 80) - EventText.fixedColumnsWidth - text.sourceWidth) : .max
         }
+        // Changes read `quantity: 0 → -1`: without a text search every step of the sources shown is
+        // read (kinds are left out here) so their states walk along; a search rebuilds them.
+        let kinds = filter.kinds
+        var stepsRead = filter
+        if grep == nil { stepsRead.kinds = nil }
+        var oldValues = OldValues(reader: reader, seesEveryStep: grep == nil)
         let progress = ReadProgress(reading: file)
-        for event in reader.events(matching: filter).reportingProgress(progress.update) {
+        for event in reader.events(matching: stepsRead).reportingProgress(progress.update) {
+            let old = oldValues.before(event)
+            if let kinds, !kinds.contains(event.kind) { continue }
             if json {
-                output.line(EventText.json(event))
+                output.line(EventText.json(event, old: old))
             } else {
-                output.line(text.line(event, valueLimit: valueLimit, highlighting: grep))
+                output.line(text.line(event, old: old, valueLimit: valueLimit, highlighting: grep))
             }
         }
         progress.finish()

@@ -20,7 +20,7 @@ struct EventText {
             (summary.source.instanceID, style.paint(VisibleText.padded(VisibleText.escaped(summary.source.description), to: sourceWidth), .cyan))
         }) { first, _ in first }
         kindColumns = Dictionary(uniqueKeysWithValues: Event.Category.allCases.map { kind in
-            (kind, style.paint(VisibleText.padded(kind.rawValue, to: Self.kindWidth), TerminalStyle.color(for: kind)))
+            (kind, style.paint(VisibleText.padded(kind.word, to: Self.kindWidth), TerminalStyle.color(for: kind)))
         })
     }
 
@@ -42,17 +42,18 @@ struct EventText {
     }
 
     /// The widths of the fixed columns: `#SEQ`, relative time, kind, name, call site.
-    static let sequenceWidth = 6, timeWidth = 10, kindWidth = 13, nameWidth = 16, callSiteWidth = 26
+    static let sequenceWidth = 6, timeWidth = 10, kindWidth = 9, nameWidth = 16, callSiteWidth = 26
 
     /// The columns before an event's summary take this many characters plus the source column
     /// (each column and a space after it).
     static let fixedColumnsWidth = [sequenceWidth, timeWidth, kindWidth, nameWidth, callSiteWidth].reduce(0) { $0 + $1 + 1 } + 1
 
-    /// `#12    +00:00.012  Counter#1  didMutate     add step         Counter.swift:21  count = 1`,
-    /// values cut after `valueLimit` characters. With `highlighting`, the first place the text
+    /// `#12    +00:00.012  Counter#1  change    add step         Counter.swift:21  count: 0 → 1`,
+    /// the kind in the viewer's words, a change with its `old` value when known (see
+    /// ``RecordedEvent/summary(valueLimit:old:columns:)``), values cut after `valueLimit` columns. With `highlighting`, the first place the text
     /// occurs is marked (in colour); where the line does not show it (a description, or the cut
     /// part of a value), the matched field is added with the text in its context.
-    func line(_ event: RecordedEvent, valueLimit: Int = .max, highlighting match: String? = nil) -> String {
+    func line(_ event: RecordedEvent, old: StateValue?? = .none, valueLimit: Int = .max, highlighting match: String? = nil) -> String {
         // One string grown in place: `rewind log` formats millions of these.
         var line = ""
         line.reserveCapacity(160)
@@ -66,12 +67,12 @@ struct EventText {
             append(VisibleText.escaped(event.source.description), width: sourceWidth, color: .cyan, to: &line)
         }
         line += " "
-        line += kindColumns[event.kind] ?? event.kind.rawValue
+        line += kindColumns[event.kind] ?? event.kind.word
         line += " "
         append(highlight(VisibleText.escaped(event.name), match), width: Self.nameWidth, color: nil, to: &line)
         line += " "
         line += callSiteColumn(event)
-        var summary = event.summary(valueLimit: valueLimit)
+        var summary = event.summary(valueLimit: valueLimit, old: old, columns: CellWidth.of)
         // The value was cut to the limit; a path before it (`items = …`) is cut here, in cells.
         if valueLimit != .max { summary = CellWidth.fitted(summary, to: valueLimit) }
         if !summary.isEmpty {
@@ -121,12 +122,12 @@ struct EventText {
         EventFormatter.elapsed(nanoseconds: EventTime.wallNanoseconds(from: startNanoseconds, to: wall))
     }
 
-    /// The event as one JSON object with stable keys; `state` is added by export.
-    /// One event as a JSON object; with `state`, the state after it, and with `change` (the
+    /// One event as a JSON object with stable keys; with `old` (a change's value before it, `null`
+    /// when the path was missing), `old`; with `state`, the state after it, and with `change` (the
     /// source's state before and after the event), what it changed: `changes`, one object per
     /// changed path — `{"path": "items[id: 2].done", "old": false, "new": true}`, `old` or `new`
     /// left out where the path was added or removed — named as blame names them.
-    static func json(_ event: RecordedEvent, state: StateValue? = nil, change: (before: StateValue, after: StateValue)? = nil) -> JSONText.Object {
+    static func json(_ event: RecordedEvent, old: StateValue?? = .none, state: StateValue? = nil, change: (before: StateValue, after: StateValue)? = nil) -> JSONText.Object {
         JSONText.buildObject { object in
             object.field("seq", event.sequence)
             object.field("time", EventTime.iso8601(wallNanoseconds: event.wallNanoseconds))
@@ -146,6 +147,7 @@ struct EventText {
                 object.field("duration_ns", duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
             }
             if let path = event.path { object.field("path", path) }
+            if case .some(let old) = old { object.field("old", old ?? .null) }
             if let value = event.value { object.field("value", value) }
             if let dropped = event.dropped {
                 object.raw("dropped", JSONText.object {

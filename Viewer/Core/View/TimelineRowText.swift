@@ -114,25 +114,12 @@ struct TimelineRowText {
         let name = VisibleText.escaped(event.name)
         switch event.kind {
         case .change:
-            let path = VisibleText.escaped(event.path ?? "")
-            let new = (event.value ?? .null).compactDescription(limit: max(8, room))
-            // A whole list or object replaced: what changed in it, from its diff.
-            if case .some(.some(let old)) = row.oldValue, let value = event.value,
-               let summary = ChangeSummary.text(path: path, old: old, new: value, limit: room) {
-                return [Piece(text: CellWidth.fitted(summary, to: room), style: .plain)]
-            }
-            if case .some(let old) = row.oldValue {
-                // A key path's field always exists in the type: not recorded means an optional
-                // that was nil (Codable leaves nil out), so it reads as `nil`, as it does after.
-                // A write of the value already there (Ricemill republishes) is said to be one.
-                if let old, old == event.value {
-                    return [Piece(text: CellWidth.fitted("\(path) = \(new)", to: room), style: .plain), Piece(text: CellWidth.fitted(" (unchanged)", to: max(0, room - CellWidth.of("\(path) = \(new)"))), style: ViewerView.dim)]
-                }
-                let oldText = old?.compactDescription(limit: room) ?? "nil"
-                let both = "\(path): \(oldText) → \(new)"
-                if CellWidth.of(both) <= room { return [Piece(text: both, style: .plain)] }
-            }
-            return [Piece(text: CellWidth.fitted("\(path) = \(new)", to: room), style: .plain)]
+            // The move from the old value when the row knows it (``RecordedEvent/summary(valueLimit:old:)``);
+            // a write of the value already there is marked, dimmed.
+            let text = event.summary(valueLimit: max(8, room), old: row.oldValue, columns: CellWidth.of)
+            guard text.hasSuffix(RecordedEvent.unchangedMark) else { return [Piece(text: CellWidth.fitted(text, to: room), style: .plain)] }
+            let assignment = CellWidth.fitted(String(text.dropLast(RecordedEvent.unchangedMark.count)), to: room)
+            return [Piece(text: assignment, style: .plain), Piece(text: CellWidth.fitted(RecordedEvent.unchangedMark, to: max(0, room - CellWidth.of(assignment))), style: ViewerView.dim)]
         case .willDispatch:
             var text = name
             if let input = event.value?.payloadDescription(sentAs: event.name, limit: max(8, room)), !input.isEmpty { text += " " + input }
