@@ -317,6 +317,25 @@ struct ViewerFrameTests {
         }
     }
 
+    @Test("search finds a change typed as its row shows the move: a scalar's old → new, a list's element by id")
+    func searchMatchesTheMove() throws {
+        let program = try ViewerFixtures.program("demo.rewind", width: 120, height: 40)
+        let cases = [("nextID: 1 → 2", "nextID: 1 → 2"), ("items[id: 2].done: false → true", "items[id: 2].done: false → true"),
+                     ("title: \"Bread\" → \"Sourdough\"", "items[id: 3].title: \"Bread\" → \"Sourdough\""), ("editing: nil → 3", "editing: nil → 3")]
+        for (typed, row) in cases {
+            program.press(.character("g"))
+            program.press(contentsOf: ViewerFixtures.typing("/" + typed) + [.enter])
+            let step = try #require(program.model.page.step, "\(typed)")
+            #expect(step.event.kind == .change, "\(typed)")
+            #expect(step.event.summary(old: step.row.oldValue) == row, "\(typed)")
+        }
+        // A move that never happened is not found, though each value was written at some point.
+        program.press(.character("g"))
+        program.press(contentsOf: ViewerFixtures.typing("/nextID: 1 → 3") + [.enter])
+        #expect(program.model.page.step?.event.sequence == 1)
+        #expect(program.frame().plainText.contains("no match for \"nextID: 1 → 3\""))
+    }
+
     @Test("search matches are marked in the rows and the detail pane")
     func searchHighlight() throws {
         let program = try ViewerFixtures.program("demo.rewind", width: 200, height: 60, keys: ViewerFixtures.typing("/Coffee") + [.enter, .character("d")])

@@ -31,17 +31,49 @@ public struct SearchQuery: Sendable, Equatable {
 
     /// The text of an event that a search looks at: its fields, and its row's text as the screen
     /// shows it (`isOn true`: the name, then the summary), so that what is typed from the screen
-    /// is found.
-    static func haystack(_ event: RecordedEvent) -> String {
+    /// is found; a change's row with its move when `old` is given (`nextID: 1 → 2`).
+    static func haystack(_ event: RecordedEvent, old: StateValue?? = .none) -> String {
         let summary = event.summary()
-        let row = summary.isEmpty ? event.name : event.name.isEmpty ? summary : event.name + " " + summary
+        var fields = [event.name, event.source.description, event.description, summary, row(event.name, summary)]
+        if case .some = old {
+            let move = event.summary(old: old)
+            fields += [move, row(event.name, move)]
+        }
         // One field a line: `^` and `$` of a regular expression anchor to a field (`/~^increment$`).
-        return [event.name, event.source.description, event.description, summary, row].joined(separator: "\n")
+        return fields.joined(separator: "\n")
     }
 
-    /// Whether an event matches.
+    private static func row(_ name: String, _ summary: String) -> String {
+        summary.isEmpty ? name : name.isEmpty ? summary : name + " " + summary
+    }
+
+    /// Whether an event matches, its fields and its row as the screen shows it without the old
+    /// value (a move, `nextID: 1 → 2`, needs the state before: ``matches(_:old:)``).
     public func matches(_ event: RecordedEvent) -> Bool {
         !ranges(in: Self.haystack(event), limit: 1).isEmpty
+    }
+
+    /// Whether an event matches with a change's row read as its move from `old`.
+    public func matches(_ event: RecordedEvent, old: StateValue??) -> Bool {
+        !ranges(in: Self.haystack(event, old: old), limit: 1).isEmpty
+    }
+
+    /// Whether the query asks for a change's move (it has `→`, as a change row shows it), which
+    /// only the state before the change can tell.
+    public var asksForMove: Bool { text.contains("→") }
+
+    /// Whether a change may match as its move, judged without the state before it: the text after
+    /// the arrow must be in the new value, as the row shows it, unless the change replaced a list
+    /// or object (whose row names what changed in it).
+    public func mayMatchMove(_ event: RecordedEvent) -> Bool {
+        guard asksForMove, event.kind == .change else { return false }
+        guard literal != nil, let arrow = text.range(of: "→") else { return true }
+        switch event.value {
+        case .array, .object: return true
+        default:
+            let after = text[arrow.upperBound...].trimmingCharacters(in: .whitespaces)
+            return after.isEmpty || (event.value ?? .null).compactDescription(limit: .max).localizedCaseInsensitiveContains(after)
+        }
     }
 
     /// Where the query occurs in `text` (for highlighting), at most `limit` places.
@@ -66,8 +98,15 @@ public struct SearchQuery: Sendable, Equatable {
     /// Text every match contains, for skipping blocks with their search filters: the literal, or
     /// for a regular expression its longest run of three or more literal characters that every
     /// match must contain (``requiredText(inExpression:)``).
+    /// A move (`nextID: 1 → 2`) is not in any block's text: what it requires is the path it starts
+    /// with, when that has three or more characters.
     public var requiredText: String? {
-        literal ?? Self.requiredText(inExpression: String(text.dropFirst()))
+        if asksForMove {
+            guard let literal else { return nil }
+            let path = literal.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            return path.utf8.count >= 3 ? String(path) : nil
+        }
+        return literal ?? Self.requiredText(inExpression: String(text.dropFirst()))
     }
 
     /// The longest run of literal characters every match of `pattern` contains, if one of three or

@@ -32,7 +32,7 @@ extension Timeline {
                     wrapped = true
                     candidate = forward ? 0 : count - 1
                 }
-                if wrapped && candidate == start { return .some(timeline.event(at: start).map(query.matches) == true ? start : nil) }
+                if wrapped && candidate == start { return .some(timeline.event(at: start).map { timeline.matches(query, $0) } == true ? start : nil) }
                 visited += 1
                 work += 1
                 if let (block, _) = timeline.location(of: candidate), block != checkedBlock {
@@ -48,7 +48,7 @@ extension Timeline {
                         continue
                     }
                 }
-                if let event = timeline.event(at: candidate), query.matches(event), timeline.isVisible(candidate, folding: folding) {
+                if let event = timeline.event(at: candidate), timeline.matches(query, event), timeline.isVisible(candidate, folding: folding) {
                     return .some(candidate)
                 }
                 candidate += forward ? 1 : -1
@@ -80,7 +80,7 @@ extension Timeline {
             if timeline.isFiltered {
                 let end = budget >= Int.max / 1024 ? timeline.count : min(timeline.count, next + budget * 512)
                 while next < end {
-                    if let event = timeline.event(at: next), query.matches(event) { record(next) }
+                    if let event = timeline.event(at: next), timeline.matches(query, event) { record(next) }
                     next += 1
                 }
                 return next >= timeline.count
@@ -91,7 +91,7 @@ extension Timeline {
                 read += 1
                 if !timeline.blockMayMatch(next, query).mayMatch { continue }
                 guard let events = timeline.events(inBlock: next), let first = timeline.firstPosition(ofBlock: next) else { continue }
-                for (index, event) in events.enumerated() where query.matches(event) { record(first + index) }
+                for (index, event) in events.enumerated() where timeline.matches(query, event) { record(first + index) }
             }
             return next >= timeline.reader.blocks.count
         }
@@ -138,6 +138,23 @@ extension Timeline {
 }
 
 extension Timeline {
+    /// Whether an event matches a query as its row reads: a change's row as its move from the old
+    /// value (`nextID: 1 → 2`) when the query asks for one, the state before it rebuilt only for
+    /// the changes that may match.
+    func matches(_ query: SearchQuery, _ event: RecordedEvent) -> Bool {
+        if query.matches(event) { return true }
+        guard query.mayMatchMove(event) else { return false }
+        return query.matches(event, old: valueBefore(event))
+    }
+
+    /// The value a change's path held before it (``StateWalker/valueBefore(_:)``), from the state
+    /// the journal has just before the change.
+    func valueBefore(_ event: RecordedEvent) -> StateValue?? {
+        let source = event.source.instanceID
+        guard event.kind == .change, event.sequence > 0, let fold = try? reader.stateFold(of: source, at: event.sequence - 1) else { return .none }
+        return StateWalker(folds: [source: fold]).valueBefore(event)
+    }
+
     /// Whether a block may hold an event the query matches: its search filter decides for the text
     /// every match contains (the literal, or a regular expression's required run) when the block
     /// has one; without one, a plain word is first looked for in the block's string table (no
