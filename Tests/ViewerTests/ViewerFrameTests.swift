@@ -158,7 +158,9 @@ struct ViewerFrameTests {
         #expect(current() == 44)
         program.press(contentsOf: ViewerFixtures.typing("f") + Array(repeating: .backspace, count: 40) + ViewerFixtures.typing("path:nextID") + [.enter])
         #expect(program.timeline.count > 0)
-        #expect((0..<program.timeline.count).allSatisfy { program.timeline.event(at: $0)!.path == "nextID" || program.timeline.event(at: $0)!.kind == .didMutate })
+        // As blame lists them: the creation that set it first, then each change.
+        #expect(program.timeline.event(at: 0)?.kind == .created)
+        #expect((1..<program.timeline.count).allSatisfy { program.timeline.event(at: $0)!.path == "nextID" })
         program.press(contentsOf: ViewerFixtures.typing("f") + Array(repeating: .backspace, count: 40) + [.enter])
         #expect(program.timeline.count == 67)
         program.press(contentsOf: ViewerFixtures.typing("fnonsense") + [.enter])
@@ -314,6 +316,32 @@ struct ViewerFrameTests {
             let event = try #require(program.model.page.step?.event, "\(typed)")
             #expect(event.name == name, "\(typed)")
             if !typed.hasPrefix("~") { #expect((event.name + " " + event.summary()).trimmingCharacters(in: .whitespaces) == typed) }
+        }
+    }
+
+    @Test("f path: shows the steps blame lists, by blame's rule: an element by id wherever it moves, a position without the steps that only moved another element there")
+    func pathFilterAgreesWithBlame() throws {
+        let program = try ViewerFixtures.program("todo.rewind", width: 120, height: 40)
+        func shown(_ filter: String) -> [UInt64] {
+            program.press(contentsOf: ViewerFixtures.typing("f") + Array(repeating: .backspace, count: 60) + ViewerFixtures.typing(filter) + [.enter])
+            return (0..<program.timeline.count).compactMap { program.timeline.event(at: $0)?.sequence }
+        }
+        // As `rewind blame Fixtures/todo.rewind 'items[1].done'` and `'items[id: 2].done'` list them.
+        #expect(shown("path:items[1].done") == [11, 25, 46])
+        #expect(shown("path:items[id: 2].done") == [11, 25, 50])
+        #expect(shown("change path:items[id: 2].done") == [11, 25, 50])
+        #expect(shown("mutated path:items[id: 2].done") == [])
+        // For paths that follow no position, the steps whose value differs before and after, from whole states.
+        let events = Array(try JournalReader(path: ViewerFixtures.root + "/Fixtures/todo.rewind").events())
+        for text in ["items", "items[id: 3].title", "nextID", "editing", "filter"] {
+            let path = try FollowedPath(parsing: text)
+            var walker = StateWalker()
+            let expected = events.compactMap { event -> UInt64? in
+                guard let (before, after) = walker.advance(event), path.value(in: before ?? .null) != path.value(in: after) else { return nil }
+                return event.sequence
+            }
+            #expect(!expected.isEmpty)
+            #expect(shown("path:" + text) == expected, "\(text)")
         }
     }
 

@@ -41,7 +41,7 @@ struct BlameCommand: ParsableCommand {
             output.line([
                 VisibleText.padded("#\(event.sequence)", to: 6), text.relativeTime(event.wallNanoseconds),
                 VisibleText.padded(VisibleText.escaped(event.source.description), to: text.sourceWidth),
-                VisibleText.padded(event.kind.rawValue, to: 10), VisibleText.padded(VisibleText.escaped(event.name), to: 16),
+                VisibleText.padded(event.kind.word, to: 9), VisibleText.padded(VisibleText.escaped(event.name), to: 16),
                 VisibleText.padded(change, to: 30), VisibleText.escaped(event.callSite),
             ].joined(separator: " "))
         }

@@ -66,10 +66,14 @@ public final class Timeline {
     /// can answer keys (and cancel) in between.
     struct FilterJob {
         let filter: TimelineFilter
+        private var matcher: TimelineFilter.Matcher
         var block = 0
         var found: [(block: Int32, index: Int32)] = []
 
-        init(_ filter: TimelineFilter) { self.filter = filter }
+        init(_ filter: TimelineFilter) {
+            self.filter = filter
+            matcher = TimelineFilter.Matcher(filter)
+        }
 
         /// Reads up to `budget` blocks; returns whether the whole journal has been read.
         mutating func step(_ timeline: Timeline, budget: Int) -> Bool {
@@ -79,7 +83,7 @@ public final class Timeline {
                 guard filter.mayMatch(timeline.reader.blocks[block]) else { continue }
                 read += 1
                 guard let events = timeline.events(inBlock: block) else { continue }
-                for (index, event) in events.enumerated() where filter.matches(event) {
+                for (index, event) in events.enumerated() where matcher.shows(event) {
                     found.append((Int32(block), Int32(index)))
                 }
             }

@@ -1,12 +1,16 @@
 import Rewind
 
 /// What the timeline shows, as typed after `f`: words that include or (with `!`) exclude kinds and
-/// sources, and `path:KEYPATH` for the steps that changed a key path or anything under it.
+/// sources, and `path:KEYPATH` for the steps that changed a key path's value or anything under it
+/// — the steps blame lists, by blame's rule (``Rewind/PathWalker``): `items[id: 3].done` follows
+/// one item wherever it moves, `items[1].done` whatever item is second, without the steps that only
+/// moved another item there.
 ///
 /// ```
 /// change,activity            only changes and activities
-/// !change !willMutate        everything but changes and commit starts
+/// !change !mutate            everything but changes and commit starts
 /// TodoSample path:items      the todo list's steps that changed `items`
+/// path:items[id: 2].done     the steps that changed the done of the item whose id is 2
 /// ```
 public struct TimelineFilter: Sendable, Equatable {
     /// Kinds to show (`nil`: all) and to hide.
@@ -15,17 +19,17 @@ public struct TimelineFilter: Sendable, Equatable {
     /// Sources to show (`nil`: all) and to hide, by instance number.
     public var sources: Set<UInt64>?
     public var excludedSources: Set<UInt64> = []
-    /// Only steps that changed this path (or below it).
-    public var changedPath: StatePath?
+    /// Only steps that changed this path's value (or anything below it).
+    public var changedPath: FollowedPath?
 
     /// Reads a filter typed as words; `sources` are the journal's, to resolve names.
     public init(parsing text: String, sources: [RecordedSource]) throws(TimelineFilterError) {
-        for word in text.split(separator: " ").map(String.init) {
+        for word in Self.words(text) {
             let excluded = word.hasPrefix("!")
             let body = excluded ? String(word.dropFirst()) : word
             if body.hasPrefix("path:") {
                 guard !excluded else { throw TimelineFilterError("'\(word)': a key path can only be included") }
-                do { changedPath = try StatePath(parsing: String(body.dropFirst(5))) } catch { throw TimelineFilterError(error.description) }
+                do { changedPath = try FollowedPath(parsing: String(body.dropFirst(5))) } catch { throw TimelineFilterError(error.description) }
                 continue
             }
             let kindNames = body.split(separator: ",").map(String.init)
@@ -47,29 +51,52 @@ public struct TimelineFilter: Sendable, Equatable {
         return true
     }
 
-    /// Whether the timeline shows `event`.
-    public func matches(_ event: RecordedEvent) -> Bool {
+    /// Whether `event` is of a kind and a source the filter shows. Whether it changed the path is
+    /// for a ``Matcher``, which follows the path through every step in order.
+    public func matchesKindAndSource(_ event: RecordedEvent) -> Bool {
         if let kinds, !kinds.contains(event.kind) { return false }
         if excludedKinds.contains(event.kind) { return false }
         if let sources, !sources.contains(event.source.instanceID) { return false }
         if excludedSources.contains(event.source.instanceID) { return false }
-        if let changedPath, !Self.event(event, changes: changedPath) { return false }
         return true
     }
 
-    /// Whether an event changed `path` or something under it: a change at such a path (or above
-    /// it, replacing it whole), or a state diff touching it. Keyframes say nothing about what
-    /// changed and do not count.
-    static func event(_ event: RecordedEvent, changes path: StatePath) -> Bool {
-        func overlaps(_ other: StatePath) -> Bool { path.isPrefix(of: other) || other.isPrefix(of: path) }
-        switch event.stateStep {
-        case .change(let text, _)?:
-            return StatePath(recordedChange: text).map(overlaps) ?? text.hasPrefix(path.description)
-        case .record(.diff(let changes))?:
-            return changes.changedPaths.contains(where: overlaps)
-        default:
-            return false
+    /// Decides, event by event in journal order, whether the timeline shows each: kinds and
+    /// sources, and whether the step changed the path's value (blame's rule).
+    public struct Matcher: Sendable {
+        public let filter: TimelineFilter
+        private var walker: PathWalker?
+
+        public init(_ filter: TimelineFilter) {
+            self.filter = filter
+            walker = filter.changedPath.map { PathWalker(path: $0) }
         }
+
+        /// Whether the timeline shows `event`; give it every event of the sources shown, in order.
+        public mutating func shows(_ event: RecordedEvent) -> Bool {
+            guard walker != nil else { return filter.matchesKindAndSource(event) }
+            // The walker sees every step, shown or not: the next one's value depends on it.
+            let values = walker?.advance(event)
+            guard filter.matchesKindAndSource(event), let (old, new) = values, old != new else { return false }
+            return walker?.lastStepMovedElement == false
+        }
+    }
+
+    /// The words of a filter: spaces separate them, except inside `[…]` (`path:items[id: 2].done`).
+    private static func words(_ text: String) -> [String] {
+        var words: [String] = [], word = "", depth = 0
+        for character in text {
+            if character == "[" { depth += 1 }
+            if character == "]" { depth = max(0, depth - 1) }
+            if character == " ", depth == 0 {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+            } else {
+                word.append(character)
+            }
+        }
+        if !word.isEmpty { words.append(word) }
+        return words
     }
 }
 
