@@ -25,6 +25,11 @@ struct ViewerFrameTests {
         ("damaged-80x24", "counter-flipped-byte.rewind", 80, 24, []),
         // Answers on the message line: the search's count (and, in `keys()`, blame's change).
         ("demo-search-80x24", "demo.rewind", 80, 24, ViewerFixtures.typing("/Coffee") + [.enter]),
+        // A todo list changed through whole-list updates: each row says what changed in the list;
+        // the overview strip marks the cursor (◆), bookmarks (●) and search hits (•).
+        ("todo-lists-80x24", "todo.rewind", 80, 24, jump(11) + [.character("m")] + jump(50) + ViewerFixtures.typing("/Sourdough") + [.enter]),
+        ("todo-lists-120x40", "todo.rewind", 120, 40, jump(25) + [.character("m")] + jump(46)),
+        ("demo-overview-200x60", "demo.rewind", 200, 60, jump(30) + [.character("m")] + jump(200) + [.character("m")] + ViewerFixtures.typing("/Sourdough") + [.enter]),
     ])
     func golden(name: String, file: String, width: Int, height: Int, keys: [Key]) throws {
         let program = try ViewerFixtures.program(file, width: width, height: height, keys: keys)
@@ -343,6 +348,43 @@ struct ViewerFrameTests {
             #expect(!expected.isEmpty)
             #expect(shown("path:" + text) == expected, "\(text)")
         }
+    }
+
+    @Test("the overview strip: a click on a cell goes to its first step; { and } go slice by slice from end to end")
+    func overviewJumps() throws {
+        let program = try ViewerFixtures.program("demo.rewind", width: 120, height: 40)
+        let strip = program.model.overviewColumns
+        #expect(strip.count >= 60)
+        func current() -> UInt64? { program.model.page.step?.event.sequence }
+        program.press(.click(column: strip.upperBound - 1, row: 0))
+        let last = try #require(current())
+        #expect(last > 255)
+        program.press(.click(column: strip.lowerBound, row: 0))
+        #expect(current() == 1)
+        program.press(.click(column: strip.lowerBound + strip.count / 2, row: 0))
+        let middle = try #require(current())
+        #expect((120...145).contains(middle))
+        // The cursor's cell is the one clicked.
+        let marks = program.model.page.overview.marks(cells: strip.count, cursor: middle, hits: [], bookmarks: [])
+        #expect(marks.firstIndex(of: .cursor) == strip.count / 2)
+        // } from the first step reaches the end slice by slice, always forward; { comes back.
+        program.press(.character("g"))
+        var visited: [UInt64] = [1]
+        while true {
+            program.press(.character("}"))
+            guard let step = current(), step != visited.last else { break }
+            visited.append(step)
+        }
+        #expect(visited == visited.sorted() && Set(visited).count == visited.count)
+        #expect(visited.count >= strip.count - 2)
+        #expect(program.model.message == "at the recording's last slice")
+        program.press(.character("{"))
+        #expect(current()! < visited.last!)
+        // Under a filter, a cell's first shown step.
+        program.press(contentsOf: ViewerFixtures.typing("factivity") + [.enter])
+        program.press(.click(column: strip.lowerBound + strip.count / 2, row: 0))
+        #expect(program.model.page.step?.event.kind == .activity)
+        #expect(current()! >= middle)
     }
 
     @Test("search finds a change typed as its row shows the move: a scalar's old → new, a list's element by id")

@@ -57,8 +57,14 @@ struct ViewerTerminalTests {
         try Self.openViewer("demo.rewind", session: "mouse", ready: "step 1 of 263")
         // What a terminal sends for a left click at column 5, row 8 (SGR mouse reporting, 1-based).
         try Self.tmux(["send-keys", "-t", "mouse", "-l", "\u{1B}[<0;5;8M\u{1B}[<0;5;8m"])
-        let text = try Self.screen(session: "mouse") { $0.contains("step 6 of 263") }
+        var text = try Self.screen(session: "mouse") { $0.contains("step 6 of 263") }
         #expect(text.contains("step 6 of 263"))
+        // A click on the overview strip's last cell (the title line, column 119) goes to the end.
+        try Self.tmux(["send-keys", "-t", "mouse", "-l", "\u{1B}[<0;119;1M\u{1B}[<0;119;1m"])
+        text = try Self.screen(session: "mouse") { $0.contains("◆ \n") || $0.contains("◆\n") }
+        let firstLine = try #require(text.split(separator: "\n").first)
+        #expect(firstLine.hasSuffix("◆"))
+        #expect(!text.contains("step 6 of 263"))
     }
 
     @Test("y reaches the terminal's clipboard: tmux (set-clipboard on) receives the selected value through OSC 52")
@@ -135,8 +141,8 @@ struct ViewerTerminalTests {
         #expect(text.contains("/Jam"))
 
         try Self.tmux(["send-keys", "-t", "viewer", "?"])
-        text = try Self.screen { $0.contains("this help") }
-        #expect(text.contains("fold / unfold every dispatch"))
+        text = try Self.screen { $0.contains("next slice of the top strip") }
+        #expect(text.contains("fold / unfold a dispatch or node; z all"))
 
         try Self.tmux(["send-keys", "-t", "viewer", "Escape", "q"])
         text = try Self.screen { $0.contains("VIEWER-EXITED") }

@@ -37,6 +37,9 @@ public enum ViewerCommand: Sendable, Equatable {
     case move(from: Int, rows: Int, top: Int, screenRows: Int, folding: Folding, pinned: UInt64?)
     /// Jump to a step by sequence number; whatever folded dispatch hides it unfolds.
     case jump(sequence: UInt64, top: Int, screenRows: Int, folding: Folding, pinned: UInt64?)
+    /// Go to a place in the recording (from the overview strip): the first shown step at or after
+    /// `sequence`, or the last one.
+    case jumpToPlace(sequence: UInt64, top: Int, screenRows: Int, folding: Folding, pinned: UInt64?)
     case search(SearchQuery, from: Int, forward: Bool, folding: Folding)
     case countHits(SearchQuery)
     case filter(TimelineFilter?, text: String?)

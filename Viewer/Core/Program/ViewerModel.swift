@@ -91,6 +91,18 @@ public struct ViewerModel: Sendable {
     /// The widths of the two columns: the timeline gets half, for its values.
     var leftWidth: Int { max(24, min(width - 20, width / 2)) }
     var rightWidth: Int { max(0, width - leftWidth - 1) }
+    /// The title line's text: the journal's name, after how much was lost when it is damaged
+    /// (first, so that the strip beside it never cuts it off).
+    var titleText: String {
+        let name = title.isEmpty ? page.path : title
+        return page.isDamaged ? " rewind  ⚠ damaged: \(page.lostEventCount) events lost  \(name)" : " rewind  \(name)"
+    }
+    /// The columns of the title line the overview strip takes: what the title leaves, and at
+    /// least half the line (the title is cut for it); none on a very narrow screen.
+    var overviewColumns: Range<Int> {
+        let start = min(CellWidth.of(titleText) + 2, width / 2)
+        return width - 1 - start >= 8 ? start..<(width - 1) : 0..<0
+    }
     /// The rows of the state pane and of the lower pane (each with a title row).
     var stateHeight: Int { max(2, bodyHeight * 55 / 100) }
     var lowerHeight: Int { max(1, bodyHeight - stateHeight) }
@@ -101,8 +113,9 @@ public struct HitCount: Sendable, Equatable {
     /// Matches found so far, and whether counting is finished.
     public var total: Int
     public var isComplete: Bool
-    /// The positions of the first matches (up to a limit), in order.
+    /// The positions of the first matches (up to a limit), in order, and their steps.
     public var positions: [Int]
+    public var sequences: [UInt64] = []
 
     /// `3/17` for the cursor on the third of 17 matches (`3/17+` while counting).
     func label(at position: Int) -> String {

@@ -119,19 +119,17 @@ public final class ViewerProgram {
             }
             let newTop = timeline.top(showing: cursor, previousTop: top, rows: screenRows, folding: folding)
             pending.append(.pageLoaded(timeline.page(PageRequest(cursor: cursor, top: newTop, rows: screenRows, folding: folding, pinned: pinned))))
-        case .jump(let sequence, let top, let screenRows, var folding, let pinned):
+        case .jump(let sequence, let top, let screenRows, let folding, let pinned):
             guard let cursor = timeline.position(ofSequence: sequence), timeline.event(at: cursor)?.sequence == sequence else {
                 pending.append(.failed(timeline.isHiddenByFilter(sequence: sequence)
                     ? "step \(sequence) is hidden by the filter (f, then Enter on nothing, shows every step)"
                     : "step \(sequence) is not in the timeline"))
                 return
             }
-            // A jump shows its step even inside a folded dispatch: whatever hides it unfolds.
-            while let event = timeline.event(at: cursor), let hiding = timeline.foldedAncestor(of: event, at: cursor, folding: folding) {
-                folding.unfold(hiding.sequence)
-            }
-            let newTop = timeline.top(showing: cursor, previousTop: top, rows: screenRows, folding: folding)
-            pending.append(.pageLoaded(timeline.page(PageRequest(cursor: cursor, top: newTop, rows: screenRows, folding: folding, pinned: pinned))))
+            show(cursor, top: top, screenRows: screenRows, folding: folding, pinned: pinned)
+        case .jumpToPlace(let sequence, let top, let screenRows, let folding, let pinned):
+            guard timeline.count > 0 else { return }
+            show(timeline.position(ofSequence: sequence) ?? timeline.count - 1, top: top, screenRows: screenRows, folding: folding, pinned: pinned)
         case .search(let query, let from, let forward, let folding):
             foreground = .search(Timeline.SearchJob(query, from: from, forward: forward, folding: folding))
         case .countHits(let query):
@@ -158,6 +156,16 @@ public final class ViewerProgram {
 
     /// Where the step on screen is in the timeline as it is now (after a filter changed it), or
     /// the next step it keeps.
+    /// Loads the page with the cursor on `cursor`, unfolding whatever folded dispatch hides it.
+    private func show(_ cursor: Int, top: Int, screenRows: Int, folding: Folding, pinned: UInt64?) {
+        var folding = folding
+        while let event = timeline.event(at: cursor), let hiding = timeline.foldedAncestor(of: event, at: cursor, folding: folding) {
+            folding.unfold(hiding.sequence)
+        }
+        let newTop = timeline.top(showing: cursor, previousTop: top, rows: screenRows, folding: folding)
+        pending.append(.pageLoaded(timeline.page(PageRequest(cursor: cursor, top: newTop, rows: screenRows, folding: folding, pinned: pinned))))
+    }
+
     private func positionOfShownStep() -> Int {
         model.page.step.flatMap { timeline.position(ofSequence: $0.event.sequence) } ?? 0
     }
@@ -201,7 +209,7 @@ public final class ViewerProgram {
         if foreground == nil, background, var job = hitCount {
             let done = job.step(timeline, budget: budget == .max ? .max : max(1, budget / 4))
             hitCount = done ? nil : job
-            pending.append(.hitsCounted(job.query, HitCount(total: job.total, isComplete: done, positions: job.positions)))
+            pending.append(.hitsCounted(job.query, HitCount(total: job.total, isComplete: done, positions: job.positions, sequences: job.sequences)))
         }
     }
 

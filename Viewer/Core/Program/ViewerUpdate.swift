@@ -106,6 +106,8 @@ extension ViewerModel {
         case .character("Y"): return copySelected(path: true)
         case .character("'"): return jumpToBookmark(forward: true)
         case .character("`"): return jumpToBookmark(forward: false)
+        case .character("{"): return moveInOverview(forward: false)
+        case .character("}"): return moveInOverview(forward: true)
         case .character("b"): return startBlame(forward: false)
         case .character("B"): return startBlame(forward: true)
         case .character("d"):
@@ -268,6 +270,29 @@ extension ViewerModel {
         return [.search(search, from: position, forward: forward, folding: folding)]
     }
 
+    // MARK: Overview
+
+    /// To the first step of a cell of the overview strip.
+    private func jumpToOverviewCell(_ cell: Int, of cells: Int) -> [ViewerCommand] {
+        guard let sequence = page.overview.sequence(atFraction: Double(cell) / Double(cells)) else { return [] }
+        return [.jumpToPlace(sequence: sequence, top: timelineTop, screenRows: timelineRows, folding: folding, pinned: pinned)]
+    }
+
+    /// `{` and `}`: to the first step of the previous or next cell of the overview strip that
+    /// holds events — a slice of the recording at a time, whatever its length.
+    private mutating func moveInOverview(forward: Bool) -> [ViewerCommand] {
+        let cells = overviewColumns.count
+        guard cells > 0, let cursor = page.step?.event.sequence else { return [] }
+        let counts = page.overview.eventCounts(cells: cells)
+        let here = page.overview.cell(ofSequence: cursor, cells: cells)
+        let candidates = forward ? Array((here + 1)..<cells) : Array((0..<here).reversed())
+        guard let target = candidates.first(where: { counts[$0] > 0 }) else {
+            message = forward ? "at the recording's last slice" : "at the recording's first slice"
+            return []
+        }
+        return jumpToOverviewCell(target, of: cells)
+    }
+
     // MARK: Pin, blame, folding
 
     /// The pane under a cell: the timeline on the left, the state and the lower pane on the right
@@ -281,6 +306,10 @@ extension ViewerModel {
     /// A click selects what is under it: a timeline row (the step), a state row (for blame and
     /// copy), or the lower pane.
     private mutating func click(column: Int, row: Int) -> [ViewerCommand] {
+        let strip = overviewColumns
+        if row == 0, strip.contains(column) {
+            return jumpToOverviewCell(column - strip.lowerBound, of: strip.count)
+        }
         guard let pane = pane(atColumn: column, row: row) else { return [] }
         focus = pane
         switch pane {

@@ -77,6 +77,8 @@ public struct Page: Sendable {
     public var path: String
     /// The folding the page was read with (a jump unfolds what hid its step).
     public var folding = Folding()
+    /// The whole recording, for the overview strip.
+    public var overview = Overview.empty
 
     /// An empty page (nothing read yet).
     static let empty = Page(top: 0, cursor: 0, rows: [], step: nil, eventCount: 0, startNanoseconds: 0, spanNanoseconds: 0, sources: [], isDamaged: false, lostEventCount: 0, path: "")
@@ -108,7 +110,7 @@ extension Timeline {
             startNanoseconds: reader.timeSpan?.lowerBound ?? 0,
             spanNanoseconds: reader.timeSpan.map { EventTime.wallNanoseconds(from: $0.lowerBound, to: $0.upperBound) } ?? 0,
             sources: sources, isDamaged: !reader.damage.isEmpty, lostEventCount: reader.lostEventCount, path: reader.path,
-            folding: request.folding
+            folding: request.folding, overview: overview
         )
     }
 

@@ -69,6 +69,8 @@ extension Timeline {
         /// The next block to read (unfiltered) or the next position to look at (filtered).
         private var next = 0
         private(set) var positions: [Int] = []
+        /// The steps of the remembered matches, for the overview strip.
+        private(set) var sequences: [UInt64] = []
         private(set) var total = 0
         static let rememberedPositions = 100_000
 
@@ -80,7 +82,7 @@ extension Timeline {
             if timeline.isFiltered {
                 let end = budget >= Int.max / 1024 ? timeline.count : min(timeline.count, next + budget * 512)
                 while next < end {
-                    if let event = timeline.event(at: next), timeline.matches(query, event) { record(next) }
+                    if let event = timeline.event(at: next), timeline.matches(query, event) { record(next, event.sequence) }
                     next += 1
                 }
                 return next >= timeline.count
@@ -91,14 +93,17 @@ extension Timeline {
                 read += 1
                 if !timeline.blockMayMatch(next, query).mayMatch { continue }
                 guard let events = timeline.events(inBlock: next), let first = timeline.firstPosition(ofBlock: next) else { continue }
-                for (index, event) in events.enumerated() where timeline.matches(query, event) { record(first + index) }
+                for (index, event) in events.enumerated() where timeline.matches(query, event) { record(first + index, event.sequence) }
             }
             return next >= timeline.reader.blocks.count
         }
 
-        private mutating func record(_ position: Int) {
+        private mutating func record(_ position: Int, _ sequence: UInt64) {
             total += 1
-            if positions.count < Self.rememberedPositions { positions.append(position) }
+            if positions.count < Self.rememberedPositions {
+                positions.append(position)
+                sequences.append(sequence)
+            }
         }
     }
 

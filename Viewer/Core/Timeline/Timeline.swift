@@ -19,6 +19,8 @@ public final class Timeline {
     private var groupEnds: [UInt64: UInt64] = [:]
     /// The journal's sources, in order of appearance.
     public private(set) var sources: [RecordedSource] = []
+    /// The overview strip, made again when blocks are added or found damaged.
+    private var overviewCache: (blocks: Int, damage: Int, overview: Overview)?
 
     /// Opens the timeline of a journal.
     public init(reader: JournalReader) {
@@ -52,6 +54,14 @@ public final class Timeline {
             matches = job.found
         }
         return true
+    }
+
+    /// The whole recording as the overview strip shows it (from the block index alone).
+    var overview: Overview {
+        if let cache = overviewCache, cache.blocks == reader.blocks.count, cache.damage == reader.damage.count { return cache.overview }
+        let overview = Overview(reader: reader)
+        overviewCache = (reader.blocks.count, reader.damage.count, overview)
+        return overview
     }
 
     // MARK: Filtering

@@ -6,7 +6,7 @@ enum DetailLines {
         guard let step else { return [] }
         let event = step.event
         var lines = [
-            "kind      \(event.kind.rawValue)",
+            "kind      \(event.kind.word)" + (event.kind.word == event.kind.rawValue ? "" : " (\(event.kind.rawValue))"),
             "source    \(VisibleText.escaped(event.source.description))  (\(VisibleText.escaped(event.source.framework)) \(VisibleText.escaped(event.source.typeName)) #\(event.source.instanceID))",
         ]
         if !event.name.isEmpty { lines.append("name      \(VisibleText.escaped(event.name))") }
@@ -16,7 +16,7 @@ enum DetailLines {
             lines.append("call site \(VisibleText.escaped(event.callSite))" + (event.function.isEmpty ? "" : " in \(VisibleText.escaped(event.function))"))
         }
         if let parent = event.parent {
-            let name = step.parent.map { " \($0.kind.rawValue) \(VisibleText.escaped($0.name))" } ?? ""
+            let name = step.parent.map { " \($0.kind.word) \(VisibleText.escaped($0.name))" } ?? ""
             lines.append("parent    #\(parent)\(name)")
         }
         if let duration = event.duration { lines.append("duration  \(EventFormatter.format(duration))") }

@@ -40,12 +40,35 @@ public enum ViewerView {
 
     private static func drawTitle(_ screen: inout ScreenBuffer, _ model: ViewerModel) {
         let page = model.page
+        let style = page.isDamaged ? CellStyle(color: 31, reverse: true, bold: true) : titleStyle
         screen.write(String(repeating: " ", count: model.width), row: 0, column: 0, style: titleStyle)
-        var title = " rewind  \(model.title.isEmpty ? page.path : model.title)"
-        if page.isDamaged {
-            title += "  ⚠ damaged: \(page.lostEventCount) events lost, showing what survived"
+        let strip = model.overviewColumns
+        let titleRoom = strip.isEmpty ? model.width : strip.lowerBound - 1
+        screen.write(CellWidth.fitted(model.titleText, to: titleRoom), row: 0, column: 0, limit: titleRoom, style: style)
+        drawOverview(&screen, model, columns: strip)
+    }
+
+    /// The overview strip (``Overview``) on the title line, on the normal background so that the
+    /// sparkline reads.
+    private static func drawOverview(_ screen: inout ScreenBuffer, _ model: ViewerModel, columns: Range<Int>) {
+        guard !columns.isEmpty else { return }
+        let marks = model.page.overview.marks(
+            cells: columns.count, cursor: model.page.step?.event.sequence,
+            hits: model.hits?.sequences ?? [], bookmarks: model.bookmarks
+        )
+        for (offset, mark) in marks.enumerated() {
+            screen.write(Overview.glyph(mark), row: 0, column: columns.lowerBound + offset, limit: 1, style: overviewStyle(mark))
         }
-        screen.write(title, row: 0, column: 0, style: page.isDamaged ? CellStyle(color: 31, reverse: true, bold: true) : titleStyle)
+    }
+
+    private static func overviewStyle(_ mark: Overview.Mark) -> CellStyle {
+        switch mark {
+        case .cursor: CellStyle(color: 33, reverse: true, bold: true)
+        case .damage: warning
+        case .bookmark: CellStyle(color: 35, bold: true)
+        case .hit: CellStyle(color: 33, bold: true)
+        case .density: CellStyle(color: 36)
+        }
     }
 
     /// Writes text with the search's matches marked.
@@ -167,7 +190,7 @@ public enum ViewerView {
         let page = model.page
         var status = " step \(page.eventCount == 0 ? 0 : model.position + 1) of \(page.eventCount)"
         if let event = page.step?.event {
-            status += "  #\(event.sequence)  \(EventTime.iso8601(wallNanoseconds: event.wallNanoseconds))  \(event.source.description)  \(event.kind.rawValue) \(event.name)"
+            status += "  #\(event.sequence)  \(EventTime.iso8601(wallNanoseconds: event.wallNanoseconds))  \(event.source.description)  \(event.kind.word) \(event.name)"
             if !event.callSite.isEmpty { status += "  \(event.callSite)" }
         }
         if let filter = model.filterText { status += "  filter: \(filter)" }
@@ -215,9 +238,10 @@ public enum ViewerView {
         "←/→ h/l      step backward / forward (by shown rows)",
         "↑/↓ j/k PgUp/PgDn  move; wheel, click: under pointer",
         "g/G Home/End first / last step;  :N Enter  jump",
+        "{ }          previous / next slice of the top strip",
+        "  (click it) ▁▃█ events ◆ step • match ● mark ✗ lost",
         "Tab          switch pane: timeline, state, lower",
-        "Enter Space  fold / unfold a dispatch or state node",
-        "z            fold / unfold every dispatch",
+        "Enter Space  fold / unfold a dispatch or node; z all",
         "d            lower pane: diff / step detail",
         "< > + -      pan lower pane; expand / collapse all",
         "/text Enter  search (names, values); /~regex",

@@ -1,0 +1,64 @@
+@testable import RewindViewer
+import Testing
+
+@Suite("Overview strip")
+struct OverviewTests {
+    /// Blocks of 100 events, one step each, 1 ms apart, with a burst: block 2 holds 100 events
+    /// in 1 ms where the others take 100 ms.
+    static let spans: [Overview.Span] = (0..<5).map { block in
+        let first = UInt64(block * 100 + 1)
+        let start = Int64([0, 100, 200, 201, 301][block]) * 1_000_000
+        let length: Int64 = block == 2 ? 1_000_000 : 99_000_000
+        return Overview.Span(firstSequence: first, lastSequence: first + 99, firstWall: start, lastWall: start + length, eventCount: 100)
+    }
+
+    @Test("cells are slices of time: every event is counted once, and a burst is the busiest cell")
+    func densityByTime() {
+        let overview = Overview(spans: Self.spans, damaged: [])
+        let counts = overview.eventCounts(cells: 40)
+        #expect(abs(counts.reduce(0, +) - 500) < 0.001)
+        let busiest = counts.indices.max { counts[$0] < counts[$1] }!
+        #expect(busiest == overview.cell(ofSequence: 250, cells: 40))
+        let marks = overview.marks(cells: 40, cursor: nil, hits: [], bookmarks: [])
+        #expect(marks[busiest] == .density(8))
+        #expect(marks.allSatisfy { $0 != .density(0) })
+        #expect(marks.map(Overview.glyph).joined().contains("█"))
+    }
+
+    @Test("a place and its first step agree: the step found for a cell falls in that cell")
+    func placesAndSteps() throws {
+        let overview = Overview(spans: Self.spans, damaged: [])
+        #expect(overview.sequence(atFraction: 0) == 1)
+        #expect(overview.sequence(atFraction: 1) == 500)
+        for cell in 0..<40 {
+            let sequence = try #require(overview.sequence(atFraction: Double(cell) / 40))
+            #expect(overview.cell(ofSequence: sequence, cells: 40) >= cell, "cell \(cell)")
+            #expect(overview.cell(ofSequence: sequence, cells: 40) <= cell + 1, "cell \(cell)")
+        }
+    }
+
+    @Test("the cursor outranks damage, damage a bookmark, a bookmark a hit; damage covers its whole range")
+    func marksByRank() {
+        let overview = Overview(spans: Self.spans, damaged: [301...400])
+        let cells = 40
+        let cell = { overview.cell(ofSequence: $0, cells: cells) }
+        let marks = overview.marks(cells: cells, cursor: 50, hits: [50, 120, 130, 450], bookmarks: [120, 330])
+        #expect(marks[cell(50)] == .cursor)
+        #expect(marks[cell(120)] == .bookmark)
+        #expect(marks[cell(450)] == .hit)
+        #expect(marks[cell(330)] == .damage)
+        #expect((cell(301)...cell(400)).allSatisfy { marks[$0] == .damage })
+        #expect(Set(marks.map(Overview.glyph)).isSuperset(of: ["◆", "●", "•", "✗"]))
+    }
+
+    @Test("every event at one instant: cells are slices of steps")
+    func oneInstant() {
+        let spans = Self.spans.map { Overview.Span(firstSequence: $0.firstSequence, lastSequence: $0.lastSequence, firstWall: 7, lastWall: 7, eventCount: 100) }
+        let overview = Overview(spans: spans, damaged: [])
+        #expect(overview.cell(ofSequence: 1, cells: 10) == 0)
+        #expect(overview.cell(ofSequence: 250, cells: 10) == 4)
+        #expect(overview.cell(ofSequence: 500, cells: 10) == 9)
+        #expect(overview.sequence(atFraction: 0.5) == 251)
+        #expect(Overview.empty.marks(cells: 10, cursor: nil, hits: [], bookmarks: []) == Array(repeating: .density(0), count: 10))
+    }
+}
