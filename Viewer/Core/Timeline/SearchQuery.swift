@@ -12,10 +12,14 @@ public struct SearchQuery: Sendable, Equatable {
     /// The literal text, when the query is not a regular expression.
     let literal: String?
     private let expression: NSRegularExpressionBox?
+    /// Whether the query asks for a change's move (it has `→`, as a change row shows it), which
+    /// only the state before the change can tell.
+    public let asksForMove: Bool
 
     /// Reads a query; a malformed regular expression is an error with a one-line reason.
     public init(_ text: String) throws(SearchQueryError) {
         self.text = text
+        asksForMove = text.contains("→")
         if text.hasPrefix("~") {
             do {
                 expression = NSRegularExpressionBox(try NSRegularExpression(pattern: String(text.dropFirst()), options: [.caseInsensitive, .anchorsMatchLines]))
@@ -58,9 +62,6 @@ public struct SearchQuery: Sendable, Equatable {
         !ranges(in: Self.haystack(event, old: old), limit: 1).isEmpty
     }
 
-    /// Whether the query asks for a change's move (it has `→`, as a change row shows it), which
-    /// only the state before the change can tell.
-    public var asksForMove: Bool { text.contains("→") }
 
     /// Whether a change may match as its move, judged without the state before it: the text after
     /// the arrow must be in the new value, as the row shows it, unless the change replaced a list
@@ -98,6 +99,7 @@ public struct SearchQuery: Sendable, Equatable {
     /// Text every match contains, for skipping blocks with their search filters: the literal, or
     /// for a regular expression its longest run of three or more literal characters that every
     /// match must contain (``requiredText(inExpression:)``).
+    ///
     /// A move (`nextID: 1 → 2`) is not in any block's text: what it requires is the path it starts
     /// with, when that has three or more characters.
     public var requiredText: String? {

@@ -114,7 +114,7 @@ struct TimelineRowText {
         let name = VisibleText.escaped(event.name)
         switch event.kind {
         case .change:
-            // The move from the old value when the row knows it (``RecordedEvent/summary(valueLimit:old:)``);
+            // The move from the old value when the row knows it (`RecordedEvent.summary(valueLimit:old:columns:)`);
             // a write of the value already there is marked, dimmed.
             let text = event.summary(valueLimit: max(8, room), old: row.oldValue, columns: CellWidth.of)
             guard text.hasSuffix(RecordedEvent.unchangedMark) else { return [Piece(text: CellWidth.fitted(text, to: room), style: .plain)] }
