@@ -36,6 +36,16 @@ struct CommandLineTests {
         ("bad-malformed-key-path", ["blame", "Fixtures/todo.rewind", "items[x"]),
         ("bad-unknown-kind", ["log", "Fixtures/todo.rewind", "--kind", "mutation"]),
         ("bad-usage", ["diff", "Fixtures/todo.rewind"]),
+        // Conditions over the recorded state: every step, the first, the last, a count, JSON;
+        // no step (exit 1); a malformed condition (exit 2, the column named).
+        ("query-todo-all", ["query", "Fixtures/todo.rewind", "changed(items[id: 2].done)"]),
+        ("query-todo-first", ["query", "Fixtures/todo.rewind", "items.count >= 3 && filter == \"active\"", "--first"]),
+        ("query-todo-last", ["query", "Fixtures/todo.rewind", "kind == dispatch", "--last"]),
+        ("query-demo-count", ["query", "Fixtures/demo.rewind", "count != old(count)", "--source", "CounterSample", "--count"]),
+        ("query-demo-count-json", ["query", "Fixtures/demo.rewind", "kind == activity", "--count", "--json"]),
+        ("query-demo-json", ["query", "Fixtures/demo.rewind", "kind == dispatch && name == \"setStep\"", "--json"]),
+        ("query-none", ["query", "Fixtures/todo.rewind", "nextID > 1000"]),
+        ("bad-condition", ["query", "Fixtures/todo.rewind", "count > && x"]),
     ])
     func golden(name: String, arguments: [String]) throws {
         try CommandRunner.expectGolden(name, arguments)

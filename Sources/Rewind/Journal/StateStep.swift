@@ -105,8 +105,13 @@ public struct StateWalker: Sendable {
     /// walker.advance(event)
     /// ```
     public func valueBefore(_ event: RecordedEvent) -> StateValue?? {
-        guard event.kind == .change, let text = event.path, let path = StatePath(recordedChange: text),
-              let state = folds[event.source.instanceID]?.current else { return .none }
+        Self.valueBefore(event, in: folds[event.source.instanceID]?.current)
+    }
+
+    /// The value a change's path holds in `state`, the state before the change (see the instance
+    /// method).
+    public static func valueBefore(_ event: RecordedEvent, in state: StateValue?) -> StateValue?? {
+        guard event.kind == .change, let text = event.path, let path = StatePath(recordedChange: text), let state else { return .none }
         return .some(state[path])
     }
 

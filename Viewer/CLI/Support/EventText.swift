@@ -122,13 +122,13 @@ struct EventText {
         EventFormatter.elapsed(nanoseconds: EventTime.wallNanoseconds(from: startNanoseconds, to: wall))
     }
 
-    /// One event as a JSON object with stable keys; with `old` (a change's value before it, `null`
+    /// One event as a JSON object with stable keys, `schema_version` first (``CommandJSON``); with `old` (a change's value before it, `null`
     /// when the path was missing), `old`; with `state`, the state after it, and with `change` (the
     /// source's state before and after the event), what it changed: `changes`, one object per
     /// changed path — `{"path": "items[id: 2].done", "old": false, "new": true}`, `old` or `new`
     /// left out where the path was added or removed — named as blame names them.
     static func json(_ event: RecordedEvent, old: StateValue?? = .none, state: StateValue? = nil, change: (before: StateValue, after: StateValue)? = nil) -> JSONText.Object {
-        JSONText.buildObject { object in
+        CommandJSON.object { object in
             object.field("seq", event.sequence)
             object.field("time", EventTime.iso8601(wallNanoseconds: event.wallNanoseconds))
             object.field("monotonic_ns", event.monotonicNanoseconds)

@@ -1,0 +1,95 @@
+extension Condition {
+    /// Whether the condition holds at a step.
+    public func isTrue(at step: ConditionStep) -> Bool {
+        Self.isTrue(root, step)
+    }
+
+    private static func isTrue(_ node: Node, _ step: ConditionStep) -> Bool {
+        switch node {
+        case .not(let inner): !isTrue(inner, step)
+        case .and(let left, let right): isTrue(left, step) && isTrue(right, step)
+        case .or(let left, let right): isTrue(left, step) || isTrue(right, step)
+        case .changed(let path): lookUp(path, in: step.before) != lookUp(path, in: step.after)
+        case .compare(let left, let comparison, let right): compare(value(left, step), comparison, value(right, step))
+        case .literal, .path, .old, .step: value(node, step) == .bool(true)
+        }
+    }
+
+    /// A node's value at a step: `.null` for a key path that is missing.
+    private static func value(_ node: Node, _ step: ConditionStep) -> StateValue {
+        switch node {
+        case .literal(let value): value
+        case .path(let path): lookUp(path, in: step.after)
+        case .old(let path): lookUp(path, in: step.before)
+        case .step(.kind): .string(step.event.kind.word)
+        case .step(.name): .string(step.event.name)
+        case .step(.seq): .unsignedInteger(step.event.sequence)
+        case .step(.source): .string(step.event.source.description)
+        case .not, .and, .or, .changed, .compare: .bool(isTrue(node, step))
+        }
+    }
+
+    /// A key path's value in a state; `count` of a list or text (where it has no such field) is
+    /// its length.
+    static func lookUp(_ path: FollowedPath, in state: StateValue?) -> StateValue {
+        guard let state else { return .null }
+        if let value = path.value(in: state) { return value }
+        guard case .key("count")? = path.components.last else { return .null }
+        let container = FollowedPath(components: Array(path.components.dropLast())).value(in: state)
+        switch container {
+        case .array(let elements)?: return .integer(Int64(elements.count))
+        case .string(let text)?: return .integer(Int64(text.count))
+        case .object(let fields)?: return .integer(Int64(fields.count))
+        default: return .null
+        }
+    }
+
+    private static func compare(_ left: StateValue, _ comparison: Comparison, _ right: StateValue) -> Bool {
+        switch comparison {
+        case .equal: return same(left, right)
+        case .notEqual: return !same(left, right)
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            guard let order = order(left, right) else { return false }
+            switch comparison {
+            case .less: return order < 0
+            case .lessOrEqual: return order <= 0
+            case .greater: return order > 0
+            default: return order >= 0
+            }
+        }
+    }
+
+    /// Equal values; numbers compare by value (`3 == 3.0`), whatever their recorded type.
+    private static func same(_ left: StateValue, _ right: StateValue) -> Bool {
+        if let order = numericOrder(left, right) { return order == 0 }
+        return left == right
+    }
+
+    /// -1, 0 or 1 for two numbers or two texts; `nil` for anything else.
+    private static func order(_ left: StateValue, _ right: StateValue) -> Int? {
+        if let order = numericOrder(left, right) { return order }
+        if case .string(let a) = left, case .string(let b) = right { return a < b ? -1 : a == b ? 0 : 1 }
+        return nil
+    }
+
+    private static func numericOrder(_ left: StateValue, _ right: StateValue) -> Int? {
+        switch (left, right) {
+        case (.integer(let a), .integer(let b)): return a < b ? -1 : a == b ? 0 : 1
+        case (.unsignedInteger(let a), .unsignedInteger(let b)): return a < b ? -1 : a == b ? 0 : 1
+        case (.integer(let a), .unsignedInteger(let b)): return a < 0 || UInt64(a) < b ? -1 : UInt64(a) == b ? 0 : 1
+        case (.unsignedInteger(let a), .integer(let b)): return b < 0 || a > UInt64(b) ? 1 : a == UInt64(b) ? 0 : -1
+        default:
+            guard let a = number(left), let b = number(right), !a.isNaN, !b.isNaN else { return nil }
+            return a < b ? -1 : a == b ? 0 : 1
+        }
+    }
+
+    private static func number(_ value: StateValue) -> Double? {
+        switch value {
+        case .integer(let value): Double(value)
+        case .unsignedInteger(let value): Double(value)
+        case .floatingPoint(let value): value
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,90 @@
+/// A condition over one step of a recording — the state after the step, the state before it, and
+/// the step itself — for questions like "the first step where `cart.total` went negative". `rewind
+/// query`, `rewind watch` and the viewer's `w` read the same grammar:
+///
+/// ```
+/// count > 10                          a key path compared with a value
+/// cart.total < 0 && items.count >= 3   && || ! and parentheses; .count of a list or text
+/// items[id: 3].done == true            list elements by id (or by position: items[2].done)
+/// changed(items[id: 3])                the step changed it
+/// status != old(status)                old(…) is the value before the step
+/// kind == dispatch && name == "add"    the step's kind (as rows say it), name, seq and source
+/// state.name == "Ada"                  a state field named like a step field
+/// ```
+///
+/// Values are numbers, `"text"`, `true`, `false` and `nil` (a path that is missing or nil). `==`
+/// and `!=` compare any two values; `<`, `<=`, `>`, `>=` compare numbers with numbers and text with
+/// text, and are false for anything else. A key path alone is true when its value is `true`.
+///
+/// ```swift
+/// let condition = try Condition(parsing: "cart.total < 0")
+/// condition.isTrue(at: ConditionStep(event: event, before: before, after: after))
+/// ```
+public struct Condition: Sendable, Equatable, CustomStringConvertible {
+    /// The condition as written.
+    public let text: String
+    let root: Node
+
+    /// Reads a condition; a mistake is an error that names the column.
+    public init(parsing text: String) throws(ConditionSyntaxError) {
+        self.text = text
+        var parser = try ConditionParser(text)
+        root = try parser.parseWhole()
+    }
+
+    public var description: String { text }
+
+    /// One node of a condition.
+    indirect enum Node: Sendable, Equatable {
+        case literal(StateValue)
+        /// A key path's value after the step.
+        case path(FollowedPath)
+        /// A key path's value before the step.
+        case old(FollowedPath)
+        /// Whether the step changed a key path's value.
+        case changed(FollowedPath)
+        case step(StepField)
+        case not(Node)
+        case and(Node, Node)
+        case or(Node, Node)
+        case compare(Node, Comparison, Node)
+    }
+
+    /// What a condition can ask of the step itself.
+    enum StepField: String, Sendable, CaseIterable {
+        case kind, name, seq, source
+    }
+
+    enum Comparison: String, Sendable, CaseIterable {
+        case equal = "==", notEqual = "!=", lessOrEqual = "<=", greaterOrEqual = ">=", less = "<", greater = ">"
+    }
+}
+
+/// What a condition is judged on: a step, and its source's state before and after it (the same
+/// state when the step does not move it).
+public struct ConditionStep: Sendable {
+    public var event: RecordedEvent
+    public var before: StateValue?
+    public var after: StateValue?
+
+    public init(event: RecordedEvent, before: StateValue?, after: StateValue?) {
+        self.event = event
+        self.before = before
+        self.after = after
+    }
+}
+
+/// Why a condition could not be read: where (a column, from 1) and what was expected there.
+public struct ConditionSyntaxError: Error, Equatable, CustomStringConvertible {
+    /// The condition as given.
+    public var text: String
+    /// The column (from 1) where reading failed.
+    public var column: Int
+    /// What was wrong there.
+    public var reason: String
+
+    /// One line: `malformed condition at column 9: expected a value — count > && x`.
+    public var description: String {
+        "malformed condition at column \(column): \(reason) — \(VisibleText.escaped(text))"
+    }
+}

@@ -1,0 +1,293 @@
+/// Reads the grammar of ``Condition`` by recursive descent (no evaluation of code):
+///
+/// ```
+/// condition  := or
+/// or         := and ("||" and)*
+/// and        := unary ("&&" unary)*
+/// unary      := "!" unary | comparison
+/// comparison := operand (("==" | "!=" | "<" | "<=" | ">" | ">=") operand)?
+/// operand    := "(" or ")" | number | "text" | true | false | nil
+///             | changed "(" keypath ")" | old "(" keypath ")"
+///             | kind | name | seq | source | keypath
+/// ```
+struct ConditionParser {
+    private let text: String
+    private let tokens: [Token]
+    private var index = 0
+
+    struct Token: Equatable {
+        enum Kind: Equatable {
+            case word(String)
+            case number(StateValue)
+            case text(String)
+            case symbol(String)
+            case end
+        }
+        var kind: Kind
+        /// Character offset in the text.
+        var offset: Int
+    }
+
+    init(_ text: String) throws(ConditionSyntaxError) {
+        self.text = text
+        var tokenizer = Tokenizer(text)
+        tokens = try tokenizer.all()
+    }
+
+    mutating func parseWhole() throws(ConditionSyntaxError) -> Condition.Node {
+        guard current.kind != .end else { throw failure("expected a condition, such as count > 10") }
+        let node = try parseOr()
+        guard current.kind == .end else { throw failure("expected && or || or the end, found \(describe(current))") }
+        return node
+    }
+
+    // MARK: Grammar
+
+    private mutating func parseOr() throws(ConditionSyntaxError) -> Condition.Node {
+        var node = try parseAnd()
+        while current.kind == .symbol("||") {
+            advance()
+            node = .or(node, try parseAnd())
+        }
+        return node
+    }
+
+    private mutating func parseAnd() throws(ConditionSyntaxError) -> Condition.Node {
+        var node = try parseUnary()
+        while current.kind == .symbol("&&") {
+            advance()
+            node = .and(node, try parseUnary())
+        }
+        return node
+    }
+
+    private mutating func parseUnary() throws(ConditionSyntaxError) -> Condition.Node {
+        if current.kind == .symbol("!") {
+            advance()
+            return .not(try parseUnary())
+        }
+        return try parseComparison()
+    }
+
+    private mutating func parseComparison() throws(ConditionSyntaxError) -> Condition.Node {
+        let leftToken = current
+        let left = try parseOperand()
+        guard case .symbol(let symbol) = current.kind, let comparison = Condition.Comparison(rawValue: symbol) else {
+            if current.kind == .symbol("=") { throw failure("write == to compare") }
+            return left
+        }
+        advance()
+        let rightToken = current
+        let right = try parseOperand()
+        // `kind == dispatch`: the other side names a kind, in the rows' words or as JSON names it.
+        if left == .step(.kind) { return .compare(left, comparison, try kindValue(right, at: rightToken)) }
+        if right == .step(.kind) { return .compare(try kindValue(left, at: leftToken), comparison, right) }
+        return .compare(left, comparison, right)
+    }
+
+    private mutating func parseOperand() throws(ConditionSyntaxError) -> Condition.Node {
+        let token = current
+        switch token.kind {
+        case .symbol("("):
+            advance()
+            let node = try parseOr()
+            guard current.kind == .symbol(")") else { throw failure("expected ) to close the ( at column \(token.offset + 1)") }
+            advance()
+            return node
+        case .number(let value):
+            advance()
+            return .literal(value)
+        case .text(let value):
+            advance()
+            return .literal(.string(value))
+        case .word(let word):
+            advance()
+            if (word == "changed" || word == "old"), current.kind == .symbol("(") {
+                advance()
+                let pathToken = current
+                guard case .word(let pathText) = pathToken.kind else { throw failure("expected a key path inside \(word)(…)") }
+                advance()
+                let path = try keyPath(pathText, at: pathToken)
+                guard current.kind == .symbol(")") else { throw failure("expected ) after the key path") }
+                advance()
+                return word == "changed" ? .changed(path) : .old(path)
+            }
+            switch word {
+            case "true": return .literal(.bool(true))
+            case "false": return .literal(.bool(false))
+            case "nil", "null": return .literal(.null)
+            default: break
+            }
+            if let field = Condition.StepField(rawValue: word) { return .step(field) }
+            return .path(try keyPath(word.hasPrefix("state.") ? String(word.dropFirst(6)) : word, at: token))
+        case .end:
+            throw failure("expected a value or a key path at the end")
+        default:
+            throw failure("expected a value or a key path, found \(describe(token))")
+        }
+    }
+
+    // MARK: Pieces
+
+    private func keyPath(_ text: String, at token: Token) throws(ConditionSyntaxError) -> FollowedPath {
+        do {
+            return try FollowedPath(parsing: text)
+        } catch {
+            // The path's own offset, counted from where the token starts (and its `state.` prefix).
+            let prefix = self.text.dropFirst(token.offset).hasPrefix("state.") && !text.hasPrefix("state.") ? 6 : 0
+            throw ConditionSyntaxError(text: self.text, column: token.offset + prefix + error.offset + 1, reason: error.reason)
+        }
+    }
+
+    /// The kind a word or text names, as a literal of the rows' word.
+    private func kindValue(_ node: Condition.Node, at token: Token) throws(ConditionSyntaxError) -> Condition.Node {
+        let name: String
+        if case .path(let path) = node, path.components.count == 1, case .key(let key) = path.components[0] {
+            name = key
+        } else if case .literal(.string(let text)) = node {
+            name = text
+        } else {
+            throw ConditionSyntaxError(text: text, column: token.offset + 1, reason: "compare kind with a kind: \(Event.Category.namesForHelp)")
+        }
+        guard let category = Event.Category(named: name) else {
+            throw ConditionSyntaxError(text: text, column: token.offset + 1, reason: "unknown kind '\(VisibleText.escaped(name))'; kinds are: \(Event.Category.namesForHelp)")
+        }
+        return .literal(.string(category.word))
+    }
+
+    private var current: Token { tokens[min(index, tokens.count - 1)] }
+
+    private mutating func advance() { index += 1 }
+
+    private func failure(_ reason: String) -> ConditionSyntaxError {
+        ConditionSyntaxError(text: text, column: current.offset + 1, reason: reason)
+    }
+
+    private func describe(_ token: Token) -> String {
+        switch token.kind {
+        case .word(let word): "'\(VisibleText.escaped(word))'"
+        case .number(let value): "the number \(value.compactDescription(limit: 20))"
+        case .text: "a text"
+        case .symbol(let symbol): "'\(symbol)'"
+        case .end: "the end"
+        }
+    }
+}
+
+extension ConditionParser {
+    /// Splits a condition into tokens: symbols, numbers, quoted text, and words — a word being a
+    /// key path with its dots and brackets (`items[id: "a b"].done`), read whole.
+    struct Tokenizer {
+        private let characters: [Character]
+        private let text: String
+        private var offset = 0
+        private var read: [Token] = []
+
+        init(_ text: String) {
+            self.text = text
+            characters = Array(text)
+        }
+
+        mutating func all() throws(ConditionSyntaxError) -> [Token] {
+            while let token = try next() { read.append(token) }
+            read.append(Token(kind: .end, offset: characters.count))
+            return read
+        }
+
+        private static let symbols = ["==", "!=", "<=", ">=", "&&", "||", "<", ">", "!", "(", ")", "="]
+
+        private mutating func next() throws(ConditionSyntaxError) -> Token? {
+            while offset < characters.count, characters[offset].isWhitespace { offset += 1 }
+            guard offset < characters.count else { return nil }
+            let start = offset
+            let character = characters[offset]
+            if character == "\"" { return Token(kind: .text(try quoted()), offset: start) }
+            if character.isNumber || (character == "-" && offset + 1 < characters.count && characters[offset + 1].isNumber) {
+                return Token(kind: .number(try number()), offset: start)
+            }
+            if character.isLetter || character == "_" { return Token(kind: .word(try word()), offset: start) }
+            for symbol in Self.symbols where matches(symbol) {
+                offset += symbol.count
+                return Token(kind: .symbol(symbol), offset: start)
+            }
+            throw ConditionSyntaxError(text: text, column: start + 1, reason: "unexpected '\(VisibleText.escaped(String(character)))'")
+        }
+
+        private func matches(_ symbol: String) -> Bool {
+            let symbolCharacters = Array(symbol)
+            guard offset + symbolCharacters.count <= characters.count else { return false }
+            return Array(characters[offset..<(offset + symbolCharacters.count)]) == symbolCharacters
+        }
+
+        private mutating func quoted() throws(ConditionSyntaxError) -> String {
+            let start = offset
+            offset += 1
+            var value = ""
+            while offset < characters.count {
+                let character = characters[offset]
+                offset += 1
+                switch character {
+                case "\"": return value
+                case "\\":
+                    guard offset < characters.count else { break }
+                    let escaped = characters[offset]
+                    offset += 1
+                    switch escaped {
+                    case "n": value.append("\n")
+                    case "t": value.append("\t")
+                    default: value.append(escaped)
+                    }
+                default: value.append(character)
+                }
+            }
+            throw ConditionSyntaxError(text: text, column: start + 1, reason: "this text has no closing \"")
+        }
+
+        private mutating func number() throws(ConditionSyntaxError) -> StateValue {
+            let start = offset
+            offset += 1
+            while offset < characters.count, characters[offset].isNumber || characters[offset] == "." || characters[offset] == "e" || characters[offset] == "E"
+                    || ((characters[offset] == "-" || characters[offset] == "+") && (characters[offset - 1] == "e" || characters[offset - 1] == "E")) {
+                offset += 1
+            }
+            let literal = String(characters[start..<offset])
+            if let integer = Int64(literal) { return .integer(integer) }
+            if let number = Double(literal), number.isFinite { return .floatingPoint(number) }
+            throw ConditionSyntaxError(text: text, column: start + 1, reason: "'\(literal)' is not a number")
+        }
+
+        /// A key path: letters, digits, `_` and `.`, and bracket groups (quotes inside read whole).
+        private mutating func word() throws(ConditionSyntaxError) -> String {
+            let start = offset
+            while offset < characters.count {
+                let character = characters[offset]
+                if character.isLetter || character.isNumber || character == "_" || character == "." {
+                    offset += 1
+                } else if character == "[" {
+                    try skipBrackets()
+                } else {
+                    break
+                }
+            }
+            return String(characters[start..<offset])
+        }
+
+        private mutating func skipBrackets() throws(ConditionSyntaxError) {
+            let start = offset
+            var inQuotes = false
+            offset += 1
+            while offset < characters.count {
+                let character = characters[offset]
+                offset += 1
+                if inQuotes {
+                    if character == "\\" { offset += 1 } else if character == "\"" { inQuotes = false }
+                } else if character == "\"" {
+                    inQuotes = true
+                } else if character == "]" {
+                    return
+                }
+            }
+            throw ConditionSyntaxError(text: text, column: start + 1, reason: "this [ has no closing ]")
+        }
+    }
+}

@@ -1,0 +1,46 @@
+extension JournalReader {
+    /// The steps where a condition holds, in order, each with its source's state before and after
+    /// it — read lazily, so `first` stops at the first one. Each source's state is walked by the
+    /// one rule of ``StateWalker``.
+    ///
+    /// ```swift
+    /// let negative = try Condition(parsing: "cart.total < 0")
+    /// if let step = reader.steps(where: negative).first { print(step.event.sequence) }
+    /// ```
+    public func steps(where condition: Condition, source: UInt64? = nil) -> ConditionSteps {
+        ConditionSteps(events: events(matching: EventFilter(sourceIDs: source.map { [$0] })), condition: condition)
+    }
+}
+
+/// The steps where a condition holds (``JournalReader/steps(where:source:)``).
+public struct ConditionSteps: Sequence {
+    let events: JournalEvents
+    let condition: Condition
+
+    /// The same steps, with `progress` told each block reading reaches (see
+    /// ``JournalEvents/reportingProgress(_:)``).
+    public func reportingProgress(_ progress: @escaping (_ block: Int, _ of: Int) -> Void) -> ConditionSteps {
+        ConditionSteps(events: events.reportingProgress(progress), condition: condition)
+    }
+
+    public struct Iterator: IteratorProtocol {
+        var events: JournalEvents.Iterator
+        let condition: Condition
+        var walker = StateWalker()
+
+        public mutating func next() -> ConditionStep? {
+            while let event = events.next() {
+                let before = walker.state(of: event.source.instanceID)
+                walker.advance(event)
+                let after = walker.state(of: event.source.instanceID)
+                let step = ConditionStep(event: event, before: before, after: after)
+                if condition.isTrue(at: step) { return step }
+            }
+            return nil
+        }
+    }
+
+    public func makeIterator() -> Iterator {
+        Iterator(events: events.makeIterator(), condition: condition)
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+@testable import Rewind
+import Testing
+import TemporaryFiles
+
+@Suite("Conditions over recorded state")
+struct ConditionTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures").path
+
+    static func steps(_ condition: String, in file: String = "todo") throws -> [UInt64] {
+        let reader = try JournalReader(path: fixtures + "/\(file).rewind")
+        return reader.steps(where: try Condition(parsing: condition)).map(\.event.sequence)
+    }
+
+    @Test("each expression holds at exactly the steps it should, over the todo fixture", arguments: [
+        // Key paths compared with values, && and ||, .count of a list and of a text.
+        ("items.count >= 3 && filter == \"active\"", Array(42...59) as [UInt64]),
+        ("title.count == 9", Array(1...67)),
+        ("nextID > 2.5", Array(12...67)),
+        ("nextID == 4 || nextID == 5", Array(19...54)),
+        ("!(filter == \"all\")", Array(42...59)),
+        // Elements by position and by id; a nested list's count.
+        ("items[0].title == \"Coffee\"", Array(29...67)),
+        ("items[1].tags.count == 1 && items[1].done", Array(46...67)),
+        ("items[id: 3].title == \"Sourdough\"", Array(37...67)),
+        // changed(…) and old(…): what the step did.
+        ("changed(items[id: 2].done)", [11, 25, 50]),
+        ("changed(items) || changed(nextID)", [1, 4, 5, 11, 12, 18, 19, 25, 29, 30, 37, 46, 50, 54, 55, 64]),
+        ("filter != old(filter)", [1, 42, 60]),
+        // The step's own kind (as rows say it, or as JSON names it), name and number.
+        ("kind == dispatch && name == \"toggle\"", [23, 44, 62]),
+        ("kind == willDispatch", [2, 9, 16, 23, 32, 44, 52, 62]),
+        ("seq > 60 && kind == mutated", [61, 65]),
+        ("source == \"TodoSample#1\" && seq <= 2", [1, 2]),
+        // A missing path is nil; comparing across types is false, not an error.
+        ("nothing == nil && title != nil", Array(1...67)),
+        ("title > 3", []),
+    ])
+    func table(condition: String, expected: [UInt64]) throws {
+        #expect(try Self.steps(condition) == expected, "\(condition)")
+    }
+
+    @Test("a mistake names its column and what was expected there", arguments: [
+        ("count > && x", 9, "expected a value or a key path"),
+        ("count = 3", 7, "write == to compare"),
+        ("items[id: 3.done == true", 6, "no closing ]"),
+        ("\"abc", 1, "no closing \""),
+        ("kind == dispatched", 9, "unknown kind 'dispatched'"),
+        ("(count > 1", 11, "expected ) to close the ( at column 1"),
+        ("", 1, "expected a condition"),
+        ("count > 1 extra", 11, "expected && or || or the end"),
+        ("changed(3)", 9, "expected a key path inside changed"),
+        ("count # 3", 7, "unexpected '#'"),
+        ("items[x] == 1", 7, "expected an index"),
+    ])
+    func errors(condition: String, column: Int, reason: String) {
+        #expect(throws: ConditionSyntaxError.self) { try Condition(parsing: condition) }
+        do {
+            _ = try Condition(parsing: condition)
+        } catch {
+            #expect(error.column == column, "\(condition): \(error.description)")
+            #expect(error.reason.contains(reason), "\(condition): \(error.description)")
+            #expect(!error.description.contains("\n"))
+        }
+    }
+
+    @Test("random conditions: the steps a query finds are those a scan of every state rebuilt from scratch finds", arguments: 1...6 as ClosedRange<UInt64>)
+    func againstBruteForce(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        let directory = TemporaryDirectory()
+        let file = directory.file("board-\(seed).rewind")
+        _ = try JournalRandomAccessTests.record(to: file, steps: 200, seed: seed)
+        for (path, leaves) in [(file, Self.boardLeaves), (Self.fixtures + "/todo.rewind", Self.todoLeaves)] {
+            let reader = try JournalReader(path: path)
+            // Brute force: each step's state before and after, rebuilt by the reader on its own.
+            let steps = try reader.events().map { event in
+                let source = event.source.instanceID
+                let before = event.sequence > 1 ? try reader.state(of: source, at: event.sequence - 1) : nil
+                return ConditionStep(event: event, before: before, after: try reader.state(of: source, at: event.sequence))
+            }
+            for _ in 0..<40 {
+                let text = Self.randomCondition(leaves, &random, depth: 2)
+                let condition = try Condition(parsing: text)
+                let found = reader.steps(where: condition).map(\.event.sequence)
+                #expect(found == steps.filter(condition.isTrue).map(\.event.sequence), "\(text)")
+            }
+        }
+    }
+
+    static let todoLeaves = ["nextID > 3", "items.count == 4", "filter == \"active\"", "changed(items)", "changed(nextID)",
+                             "items[id: 1].done", "editing == nil", "kind == change", "old(nextID) == 3", "items[0].id != 4"]
+    static let boardLeaves = ["selected > 5", "selected == nil", "changed(selected)", "changed(items)", "items.count >= 2",
+                              "kind == change", "kind == mutated", "title != old(title)", "items[0].done", "seq > 100", "items[id: 103].done"]
+
+    static func randomCondition(_ leaves: [String], _ random: inout SplitMix, depth: Int) -> String {
+        guard depth > 0, random.next() % 3 != 0 else { return leaves[Int(random.next() % UInt64(leaves.count))] }
+        let left = randomCondition(leaves, &random, depth: depth - 1), right = randomCondition(leaves, &random, depth: depth - 1)
+        switch random.next() % 3 {
+        case 0: return "(\(left)) && (\(right))"
+        case 1: return "(\(left)) || (\(right))"
+        default: return "!(\(left))"
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import Rewind
+
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "The steps where a condition over the recorded state holds (exit 1 when none does).",
+        discussion: """
+            A condition compares key paths of the state after each step with values and with each \
+            other; old(PATH) is the value before the step, changed(PATH) whether the step changed it, \
+            and kind, name, seq and source are the step's own:
+              rewind query Fixtures/todo.rewind 'items.count >= 3 && filter == "active"' --first
+              rewind query Fixtures/todo.rewind 'changed(items[id: 2].done)'
+              rewind query Fixtures/demo.rewind 'count != old(count) && kind == change' --count
+              rewind query Fixtures/demo.rewind 'kind == dispatch && name == "setStep"' --json
+            Values: numbers, "text", true, false, nil; && || ! ( ); .count of a list is its length.
+            """
+    )
+
+    enum Answer: String, EnumerableFlag {
+        case first, last, all, count
+
+        static func help(for value: Answer) -> ArgumentHelp? {
+            switch value {
+            case .first: "Only the first step where it holds."
+            case .last: "Only the last step where it holds."
+            case .all: "Every step where it holds (the default)."
+            case .count: "How many steps it holds at."
+            }
+        }
+    }
+
+    @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
+    @Argument(help: "The condition, e.g. 'cart.total < 0' or 'changed(items[id: 3])'.") var condition: String
+    @Option(help: "Only this source's steps: a label, Type#id, a type name or an id.") var source: String?
+    @Flag var answer: Answer = .all
+    @Flag(help: "Write JSON: one object per step (JSON Lines), or {\"count\": N} with --count.") var json = false
+    @OptionGroup var colors: ColorOptions
+
+    func run() throws {
+        let parsed: Condition
+        do { parsed = try Condition(parsing: condition) } catch { throw CommandFailure(error.description) }
+        let reader = try JournalOpening.open(file)
+        let sourceID = try source.map { try JournalOpening.source($0, in: reader).instanceID }
+        let output = Output(style: colors.style())
+        let text = EventText(reader: reader, style: output.style)
+        let progress = ReadProgress(reading: file)
+        var count = 0
+        var last: ConditionStep?
+        for step in reader.steps(where: parsed, source: sourceID).reportingProgress(progress.update) {
+            count += 1
+            switch answer {
+            case .count: continue
+            case .last: last = step
+            case .first, .all: write(step, to: output, text: text)
+            }
+            if answer == .first { break }
+        }
+        progress.finish()
+        if let last { write(last, to: output, text: text) }
+        if answer == .count {
+            if json {
+                output.line(CommandJSON.object { $0.field("count", count) })
+            } else {
+                output.line(String(count))
+            }
+        }
+        output.flush()
+        JournalOpening.warnAboutDamage(in: reader)
+        guard count > 0 else {
+            if !json && answer != .count { Output.error("no step where \(VisibleText.escaped(condition))") }
+            throw ExitCode(ExitStatus.no)
+        }
+    }
+
+    private func write(_ step: ConditionStep, to output: Output, text: EventText) {
+        let old = StateWalker.valueBefore(step.event, in: step.before)
+        if json {
+            output.line(EventText.json(step.event, old: old))
+        } else {
+            output.line(text.line(step.event, old: old))
+        }
+    }
+}
