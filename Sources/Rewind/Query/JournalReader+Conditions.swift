@@ -25,22 +25,42 @@ public struct ConditionSteps: Sequence {
 
     public struct Iterator: IteratorProtocol {
         var events: JournalEvents.Iterator
-        let condition: Condition
-        var walker = StateWalker()
+        var scan: ConditionScan
 
         public mutating func next() -> ConditionStep? {
             while let event = events.next() {
-                let before = walker.state(of: event.source.instanceID)
-                walker.advance(event)
-                let after = walker.state(of: event.source.instanceID)
-                let step = ConditionStep(event: event, before: before, after: after)
-                if condition.isTrue(at: step) { return step }
+                if let step = scan.step(event) { return step }
             }
             return nil
         }
     }
 
     public func makeIterator() -> Iterator {
-        Iterator(events: events.makeIterator(), condition: condition)
+        Iterator(events: events.makeIterator(), scan: ConditionScan(condition))
+    }
+}
+
+/// Judges a condition at each step of a journal given in order, walking each source's state: for
+/// readers that take events as they come (`rewind watch` on a journal being written).
+///
+/// ```swift
+/// var scan = ConditionScan(try Condition(parsing: "count > 10"))
+/// for event in newEvents { if let step = scan.step(event) { print(step.event.sequence) } }
+/// ```
+public struct ConditionScan: Sendable {
+    public let condition: Condition
+    private var walker = StateWalker()
+
+    public init(_ condition: Condition) {
+        self.condition = condition
+    }
+
+    /// Takes the next event; the step, with its source's state before and after, when the
+    /// condition holds there.
+    public mutating func step(_ event: RecordedEvent) -> ConditionStep? {
+        let before = walker.state(of: event.source.instanceID)
+        walker.advance(event)
+        let step = ConditionStep(event: event, before: before, after: walker.state(of: event.source.instanceID))
+        return condition.isTrue(at: step) ? step : nil
     }
 }

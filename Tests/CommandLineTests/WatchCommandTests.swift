@@ -1,0 +1,86 @@
+import Foundation
+@testable import Rewind
+import TemporaryFiles
+import Testing
+
+@Suite("rewind watch on a journal being written")
+struct WatchCommandTests {
+    /// A counter that writes its journal as a live app does: events, then a flush.
+    final class LiveCounter {
+        let journal: JournalLogger
+        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Counter"))
+        private var count = 0
+
+        init(path: String) throws {
+            journal = try JournalLogger(path: path)
+            channel.emit(.created(state: CapturedValue(["count": 0])), callSite: CallSite(), to: journal)
+        }
+
+        func increment(times: Int) throws {
+            for _ in 0..<times {
+                count += 1
+                channel.emit(.change(path: ChangedPath(name: "count"), value: CapturedValue(count), state: CapturedValue(["count": count])), name: "increment", callSite: CallSite(), to: journal)
+            }
+            try journal.flush()
+        }
+    }
+
+    /// Reads the child's output until it holds `lines` lines (blocking on the pipe, no sleeping).
+    static func read(_ handle: FileHandle, until lines: Int, into text: inout String) {
+        while text.split(separator: "\n").count < lines {
+            let data = handle.availableData
+            guard !data.isEmpty else { return }
+            text += String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    @Test("matches recorded so far come first, then each one as the writer flushes it; it ends when the writer closes")
+    func followsTheWriter() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("live.rewind")
+        let counter = try LiveCounter(path: path)
+        try counter.increment(times: 3)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandRunner.binary)
+        process.arguments = ["watch", path, "count >= 3 && changed(count)"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        // Should the command hang, end it rather than the test run.
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        defer { watchdog.cancel() }
+
+        var text = ""
+        Self.read(output.fileHandleForReading, until: 1, into: &text)
+        #expect(text.contains("count: 2 → 3"))
+        try counter.increment(times: 2)
+        Self.read(output.fileHandleForReading, until: 3, into: &text)
+        #expect(text.contains("count: 3 → 4") && text.contains("count: 4 → 5"))
+        try counter.increment(times: 1)
+        counter.journal.close()
+        text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.split(separator: "\n").count == 4)
+        #expect(text.contains("count: 5 → 6"))
+        let said = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said.contains("the writer closed") && said.contains("4 steps matched"))
+    }
+
+    @Test("on a closed journal it answers at once: exit 1 when nothing matched, 2 for a malformed condition")
+    func closedJournal() throws {
+        let none = try CommandRunner.run(["watch", "Fixtures/todo.rewind", "nextID > 1000"])
+        #expect(none.status == 1 && none.standardOutput.isEmpty)
+        let some = try CommandRunner.run(["watch", "Fixtures/todo.rewind", "changed(items[id: 2].done)", "--json"])
+        #expect(some.status == 0)
+        #expect(some.standardOutput.split(separator: "\n").map { $0.contains("\"schema_version\":1") } == [true, true, true])
+        let bad = try CommandRunner.run(["watch", "Fixtures/todo.rewind", "nextID >"])
+        #expect(bad.status == 2 && bad.standardError.contains("column 9"))
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import Rewind
+
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Print each step where a condition holds as a journal being written gets it, until the writer closes it.",
+        discussion: """
+            For a terminal beside a running app: the steps recorded so far come first, then each new \
+            one as the writer flushes it (every 100 ms by default). It ends when the writer closes \
+            the journal (exit 0, or 1 when no step matched) or at Ctrl-C. The condition is the one \
+            'rewind query' reads:
+              rewind watch session.rewind 'cart.total < 0'
+              rewind watch session.rewind 'changed(items) && kind == change' --json
+            """
+    )
+
+    @Argument(help: "The journal (.rewind file), being written or not.", completion: .file(extensions: ["rewind"])) var file: String
+    @Argument(help: "The condition, e.g. 'cart.total < 0'.") var condition: String
+    @Option(help: "Only this source's steps: a label, Type#id, a type name or an id.") var source: String?
+    @Flag(help: "Write JSON Lines: one object per step.") var json = false
+    @OptionGroup var colors: ColorOptions
+
+    func run() throws {
+        let parsed: Condition
+        do { parsed = try Condition(parsing: condition) } catch { throw CommandFailure(error.description) }
+        let reader = try JournalOpening.open(file)
+        // A source named before it has written anything is looked for again as blocks arrive.
+        var sourceID = reader.isClosedByWriter
+            ? try source.map { try JournalOpening.source($0, in: reader).instanceID }
+            : source.flatMap { try? JournalOpening.source($0, in: reader).instanceID }
+        let output = Output(style: colors.style())
+        var scan = ConditionScan(parsed)
+        var nextBlock = 0
+        var matched = 0
+        while true {
+            while nextBlock < reader.blocks.count {
+                defer { nextBlock += 1 }
+                let events: [RecordedEvent]
+                do {
+                    events = try reader.events(inBlock: nextBlock)
+                } catch {
+                    reader.recordDamage(blockAt: nextBlock, reason: "the block does not read back")
+                    JournalOpening.warnAboutDamage(in: reader)
+                    continue
+                }
+                // The line's columns are made for the sources known now; a source that appears
+                // later gets its own name in its line.
+                let text = EventText(reader: reader, style: output.style)
+                for event in events {
+                    guard let step = scan.step(event), source == nil || sourceID == event.source.instanceID else { continue }
+                    matched += 1
+                    let old = StateWalker.valueBefore(step.event, in: step.before)
+                    if json { output.line(EventText.json(step.event, old: old)) } else { output.line(text.line(step.event, old: old)) }
+                }
+            }
+            output.flush()
+            if reader.isClosedByWriter { break }
+            usleep(100_000)
+            reader.refresh()
+            if sourceID == nil, let source { sourceID = try? JournalOpening.source(source, in: reader).instanceID }
+        }
+        Output.error("the writer closed \(VisibleText.escaped(file)): \(matched) step\(matched == 1 ? "" : "s") matched")
+        if matched == 0 { throw ExitCode(ExitStatus.no) }
+    }
+}
