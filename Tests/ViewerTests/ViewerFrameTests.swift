@@ -30,6 +30,8 @@ struct ViewerFrameTests {
         ("todo-lists-80x24", "todo.rewind", 80, 24, jump(11) + [.character("m")] + jump(50) + ViewerFixtures.typing("/Sourdough") + [.enter]),
         ("todo-lists-120x40", "todo.rewind", 120, 40, jump(25) + [.character("m")] + jump(46)),
         ("demo-overview-200x60", "demo.rewind", 200, 60, jump(30) + [.character("m")] + jump(200) + [.character("m")] + ViewerFixtures.typing("/Sourdough") + [.enter]),
+        // A watched condition: its steps marked (•) in the rows and the strip, counted on the message line.
+        ("todo-watch-80x24", "todo.rewind", 80, 24, ViewerFixtures.typing("wkind == change && changed(nextID)") + [.enter, .character("n"), .character("n")]),
     ])
     func golden(name: String, file: String, width: Int, height: Int, keys: [Key]) throws {
         let program = try ViewerFixtures.program(file, width: width, height: height, keys: keys)
@@ -385,6 +387,46 @@ struct ViewerFrameTests {
         program.press(.click(column: strip.lowerBound + strip.count / 2, row: 0))
         #expect(program.model.page.step?.event.kind == .activity)
         #expect(current()! >= middle)
+    }
+
+    @Test("w watches a condition: its steps are marked in the rows and the strip, n/N go between them, the message line counts them")
+    func watchACondition() throws {
+        let program = try ViewerFixtures.program("todo.rewind", width: 100, height: 30)
+        func current() -> UInt64? { program.model.page.step?.event.sequence }
+        program.press(contentsOf: ViewerFixtures.typing("wchanged(items[id: 2].done)") + [.enter])
+        let watch = try #require(program.model.watch)
+        #expect(watch.isComplete && watch.total == 3 && watch.sequences == [11, 25, 50])
+        program.press(.character("n"))
+        #expect(current() == 11)
+        program.press(.character("n"))
+        #expect(current() == 25)
+        var frame = program.frame().plainText
+        #expect(frame.contains("watch changed(items[id: 2].done) 2/3"))
+        // The other matches on screen are marked where the cursor's ▶ goes.
+        #expect(frame.split(separator: "\n").contains { $0.hasPrefix("•#11 ") })
+        let strip = program.model.overviewColumns
+        let marks = program.model.page.overview.marks(cells: strip.count, cursor: 25, hits: watch.sequences, bookmarks: [])
+        #expect(marks.filter { $0 == .hit }.count == 2)
+        program.press(.character("n"))
+        #expect(current() == 50)
+        program.press(.character("n"))
+        #expect(current() == 11 && program.model.message == "watch wrapped around the end")
+        program.press(.character("N"))
+        #expect(current() == 50)
+        // A search asked later takes n/N back; a watch asked again takes them again.
+        program.press(contentsOf: ViewerFixtures.typing("/Coffee") + [.enter])
+        #expect(program.model.find == .search)
+        let found = try #require(current())
+        program.press(.character("n"))
+        #expect(current() != found && !(watch.sequences.contains(current()!)))
+        #expect(try SearchQuery("Coffee").matches(program.model.page.step!.event))
+        // A malformed condition says where; an empty one stops watching.
+        program.press(contentsOf: ViewerFixtures.typing("w") + Array(repeating: .backspace, count: 40) + ViewerFixtures.typing("count >") + [.enter])
+        #expect(program.model.message?.contains("column 8") == true)
+        program.press(contentsOf: ViewerFixtures.typing("w") + Array(repeating: .backspace, count: 40) + [.enter])
+        #expect(program.model.watch == nil && program.model.message == "stopped watching")
+        frame = program.frame().plainText
+        #expect(!frame.contains("•#"))
     }
 
     @Test("search finds a change typed as its row shows the move: a scalar's old → new, a list's element by id")

@@ -12,6 +12,8 @@ public enum ViewerMessage: Sendable {
     case searchFinished(SearchQuery, found: Int?, wrapped: Bool)
     /// Counting a search's matches went on (or ended).
     case hitsCounted(SearchQuery, HitCount)
+    /// Finding the watched condition's steps went on (or ended).
+    case watchCounted(WatchMatches)
     /// A filter is in place (`nil`: cleared) and shows this many events; `cursor` is where the step
     /// shown before now is (or the next one the filter keeps).
     case filterApplied(text: String?, count: Int, cursor: Int)
@@ -42,6 +44,8 @@ public enum ViewerCommand: Sendable, Equatable {
     case jumpToPlace(sequence: UInt64, top: Int, screenRows: Int, folding: Folding, pinned: UInt64?)
     case search(SearchQuery, from: Int, forward: Bool, folding: Folding)
     case countHits(SearchQuery)
+    /// Find every step where a condition holds (`nil`: stop watching).
+    case watch(Condition?)
     case filter(TimelineFilter?, text: String?)
     case blame(FollowedPath, source: UInt64, from: Int, forward: Bool)
     /// Stop the long work under way.

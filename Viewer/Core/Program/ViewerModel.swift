@@ -21,6 +21,12 @@ public struct ViewerModel: Sendable {
         case jump(String)
         case search(String)
         case filter(String)
+        case watch(String)
+    }
+
+    /// What n/N go to: the last search's matches or the watch's steps, whichever was asked last.
+    public enum Find: Sendable {
+        case search, watch
     }
 
     /// The screen size.
@@ -53,6 +59,10 @@ public struct ViewerModel: Sendable {
     /// The last search, for n/N and highlighting; its hits once counted.
     public var search: SearchQuery?
     public var hits: HitCount?
+    /// The watched condition (`w`) and the steps where it holds, once counted.
+    public var watch: WatchMatches?
+    /// What n/N go to.
+    public var find = Find.search
     /// What blame follows, and what it found last.
     public var blame: BlameResult?
     /// The line being typed, if any.
@@ -125,6 +135,38 @@ public struct HitCount: Sendable, Equatable {
             if positions[middle] < position { low = middle + 1 } else { high = middle }
         }
         let index = low < positions.count && positions[low] == position ? "\(low + 1)" : "-"
+        return "\(index)/\(total)\(isComplete ? "" : "+")"
+    }
+}
+
+/// The steps where the watched condition holds (the viewer's `w`), as counted so far.
+public struct WatchMatches: Sendable, Equatable {
+    public var condition: Condition
+    /// Matches found so far, and whether counting is finished.
+    public var total = 0
+    public var isComplete = false
+    /// The steps of the first matches (up to a limit), in order.
+    public var sequences: [UInt64] = []
+
+    /// Whether the condition holds at a step (among those remembered).
+    func contains(_ sequence: UInt64) -> Bool {
+        let index = firstIndex(atOrAfter: sequence)
+        return index < sequences.count && sequences[index] == sequence
+    }
+
+    /// The index of the first remembered match at or after `sequence`.
+    func firstIndex(atOrAfter sequence: UInt64) -> Int {
+        var low = 0, high = sequences.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sequences[middle] < sequence { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// `3/17` for a step that is the third of 17 matches (`-/17` between matches, `+` while counting).
+    func label(at sequence: UInt64?) -> String {
+        let index = sequence.map { contains($0) ? "\(firstIndex(atOrAfter: $0) + 1)" : "-" } ?? "-"
         return "\(index)/\(total)\(isComplete ? "" : "+")"
     }
 }

@@ -31,6 +31,7 @@ public final class ViewerProgram {
 
     private var foreground: Job?
     private var hitCount: Timeline.HitCountJob?
+    private var watchJob: Timeline.WatchJob?
     private var pending: [ViewerMessage] = []
     /// Texts `y` copied, until the run loop writes them to the terminal (OSC 52).
     public private(set) var copied: [String] = []
@@ -68,7 +69,7 @@ public final class ViewerProgram {
 
     /// Finishes the work left for between keys.
     public func finishBackgroundWork() {
-        while foreground != nil || hitCount != nil {
+        while foreground != nil || hitCount != nil || watchJob != nil {
             runSlice(budget: .max)
             drain()
         }
@@ -89,7 +90,7 @@ public final class ViewerProgram {
             let frame = self.frame()
             terminal.write(frame.changes(from: previous, colors: model.colors))
             previous = frame
-            let busy = foreground != nil || hitCount != nil
+            let busy = foreground != nil || hitCount != nil || watchJob != nil
             guard let keys = terminal.keys(timeout: busy ? 0 : (model.following ? 250 : 1000)) else { return }
             for key in keys { pending.append(.key(key)) }
             if keys.isEmpty && !busy { pending.append(.tick) }
@@ -134,6 +135,8 @@ public final class ViewerProgram {
             foreground = .search(Timeline.SearchJob(query, from: from, forward: forward, folding: folding))
         case .countHits(let query):
             hitCount = Timeline.HitCountJob(query)
+        case .watch(let condition):
+            watchJob = condition.map(Timeline.WatchJob.init)
         case .filter(let filter, let text):
             guard let filter else {
                 timeline.apply(nil, matches: nil)
@@ -210,6 +213,11 @@ public final class ViewerProgram {
             let done = job.step(timeline, budget: budget == .max ? .max : max(1, budget / 4))
             hitCount = done ? nil : job
             pending.append(.hitsCounted(job.query, HitCount(total: job.total, isComplete: done, positions: job.positions, sequences: job.sequences)))
+        }
+        if foreground == nil, background, var job = watchJob {
+            let done = job.step(timeline, budget: budget == .max ? .max : max(1, budget / 4))
+            watchJob = done ? nil : job
+            pending.append(.watchCounted(WatchMatches(condition: job.condition, total: job.total, isComplete: done, sequences: job.sequences)))
         }
     }
 

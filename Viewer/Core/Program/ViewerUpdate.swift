@@ -35,6 +35,9 @@ extension ViewerModel {
         case .hitsCounted(let query, let count):
             if query == search { hits = count }
             return []
+        case .watchCounted(let matches):
+            if matches.condition == watch?.condition { watch = matches }
+            return []
         case .filterApplied(let text, let count, let cursor):
             progress = nil
             filterText = text
@@ -97,6 +100,7 @@ extension ViewerModel {
         case .tab: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + 1) % Pane.allCases.count]
         case .character(":"): prompt = .jump("")
         case .character("/"): prompt = .search("")
+        case .character("w"): prompt = .watch(watch?.condition.text ?? "")
         case .character("f"): prompt = .filter(filterText ?? "")
         case .character("n"): return repeatSearch(forward: true)
         case .character("N"): return repeatSearch(forward: false)
@@ -239,6 +243,7 @@ extension ViewerModel {
                 let query = try SearchQuery(text)
                 if query != search { hits = nil }
                 search = query
+                find = .search
                 return [.search(query, from: position, forward: true, folding: folding)] + (hits == nil ? [.countHits(query)] : [])
             } catch {
                 message = error.description
@@ -252,22 +257,61 @@ extension ViewerModel {
             } catch {
                 message = error.description
             }
+        case (.watch(let text), .enter):
+            prompt = nil
+            let trimmed = text.trimmingSpaces
+            guard !trimmed.isEmpty else {
+                if watch != nil { message = "stopped watching" }
+                watch = nil
+                find = .search
+                return [.watch(nil)]
+            }
+            do {
+                let condition = try Condition(parsing: trimmed)
+                watch = WatchMatches(condition: condition)
+                find = .watch
+                return [.watch(condition)]
+            } catch {
+                message = error.description
+            }
         case (.jump(let text), _):
             if let edited = edit(text), edited.allSatisfy(\.isNumber) { prompt = .jump(edited) }
         case (.search(let text), _):
             if let edited = edit(text) { prompt = .search(edited) }
         case (.filter(let text), _):
             if let edited = edit(text) { prompt = .filter(edited) }
+        case (.watch(let text), _):
+            if let edited = edit(text) { prompt = .watch(edited) }
         }
         return []
     }
 
     private mutating func repeatSearch(forward: Bool) -> [ViewerCommand] {
+        if find == .watch, let watch { return jumpToWatched(watch, forward: forward) }
         guard let search else {
             message = "no search yet: press / to search"
             return []
         }
         return [.search(search, from: position, forward: forward, folding: folding)]
+    }
+
+    /// n/N while watching: to the next (previous) step where the condition holds, round the ends
+    /// once every step has been looked at.
+    private mutating func jumpToWatched(_ watch: WatchMatches, forward: Bool) -> [ViewerCommand] {
+        let steps = watch.sequences
+        let current = page.step?.event.sequence ?? 0
+        let index = watch.firstIndex(atOrAfter: current)
+        let next = index < steps.count && steps[index] == current ? index + 1 : index
+        var target = forward ? (next < steps.count ? steps[next] : nil) : (index > 0 ? steps[index - 1] : nil)
+        if target == nil {
+            guard watch.isComplete, let wrapped = forward ? steps.first : steps.last else {
+                message = watch.isComplete ? "no step where \(watch.condition.text)" : "no \(forward ? "later" : "earlier") step found yet: still looking"
+                return []
+            }
+            target = wrapped
+            message = "watch wrapped around the end"
+        }
+        return [.jump(sequence: target!, top: timelineTop, screenRows: timelineRows, folding: folding, pinned: pinned)]
     }
 
     // MARK: Overview

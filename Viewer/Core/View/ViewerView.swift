@@ -54,7 +54,7 @@ public enum ViewerView {
         guard !columns.isEmpty else { return }
         let marks = model.page.overview.marks(
             cells: columns.count, cursor: model.page.step?.event.sequence,
-            hits: model.hits?.sequences ?? [], bookmarks: model.bookmarks
+            hits: (model.hits?.sequences ?? []) + (model.watch?.sequences ?? []), bookmarks: model.bookmarks
         )
         for (offset, mark) in marks.enumerated() {
             screen.write(Overview.glyph(mark), row: 0, column: columns.lowerBound + offset, limit: 1, style: overviewStyle(mark))
@@ -99,6 +99,10 @@ public enum ViewerView {
             var x = 0
             for piece in layout.pieces(row, isCursor: isCursor) {
                 x = writeMarked(&screen, piece.text, row: line + 2, column: x, limit: width - x, style: piece.style, search: piece.isSequence ? nil : model.search, onCursor: isCursor)
+            }
+            // A step where the watched condition holds is marked where the cursor's ▶ goes.
+            if !isCursor, let sequence = row.event?.sequence, model.watch?.contains(sequence) == true {
+                screen.write("•", row: line + 2, column: 0, limit: 1, style: CellStyle(color: 33, bold: true))
             }
         }
         if page.rows.isEmpty {
@@ -203,6 +207,7 @@ public enum ViewerView {
         case .jump(let text)?: screen.write(":\(text)▏  step number, Enter to jump, Esc to cancel", row: hintRow, column: 0)
         case .search(let text)?: screen.write("/\(text)▏  text, or ~regex; Enter, Esc", row: hintRow, column: 0)
         case .filter(let text)?: screen.write("filter: \(text)▏  kinds, sources, !excluded, path:KEYPATH; empty clears", row: hintRow, column: 0)
+        case .watch(let text)?: screen.write("watch: \(text)▏  a condition: count > 10, changed(items), kind == dispatch; empty stops", row: hintRow, column: 0)
         case nil:
             if let message = model.message {
                 screen.write(" \(message)", row: hintRow, column: 0, style: changed)
@@ -223,6 +228,9 @@ public enum ViewerView {
         var answers: [String] = []
         if let search = model.search {
             answers.append("/\(search.text)" + (model.hits.map { " \($0.label(at: model.position))" } ?? ""))
+        }
+        if let watch = model.watch {
+            answers.append("watch \(watch.condition.text) \(watch.label(at: model.page.step?.event.sequence))")
         }
         if let blame = model.blame, blame.position == model.position {
             let path = blame.path.description
@@ -245,14 +253,14 @@ public enum ViewerView {
         "d            lower pane: diff / step detail",
         "< > + -      pan lower pane; expand / collapse all",
         "/text Enter  search (names, values); /~regex",
-        "n/N          next / previous match (wraps around)",
+        "n/N          next / previous match or watched step",
         "f            filter: dispatch,change  !activity",
         "             TodoSample  !Flux  path:items",
         "b/B          last / next change of the selected path",
-        "p            pin / unpin the diff base",
+        "w cond Enter watch: steps where count > 10 … (n/N)",
+        "p  F         pin the diff base; follow a live journal",
         "m  ' `       bookmark the step; next / previous mark",
         "y/Y          copy the selected value / path (OSC 52)",
-        "F            follow a journal being written",
         "Esc cancel a search or prompt   ? help   q quit",
     ]
 
