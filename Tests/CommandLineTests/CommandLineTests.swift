@@ -46,6 +46,9 @@ struct CommandLineTests {
         ("query-demo-json", ["query", "Fixtures/demo.rewind", "kind == dispatch && name == \"setStep\"", "--json"]),
         ("query-none", ["query", "Fixtures/todo.rewind", "nextID > 1000"]),
         ("bad-condition", ["query", "Fixtures/todo.rewind", "count > && x"]),
+        // What led to each write: its commit and the dispatches above it, with their inputs.
+        ("blame-why", ["blame", "Fixtures/demo.rewind", "step", "--why"]),
+        ("blame-why-json", ["blame", "Fixtures/todo.rewind", "items[id: 2].done", "--why", "--json"]),
     ])
     func golden(name: String, arguments: [String]) throws {
         try CommandRunner.expectGolden(name, arguments)

@@ -8,13 +8,20 @@ struct BlameCommand: ParsableCommand {
         discussion: """
             Examples:  rewind blame Fixtures/todo.rewind 'items[id: 2].done'   (the item whose id is 2, wherever it is)
                        rewind blame Fixtures/todo.rewind 'items[1].done'       (whatever item is second)
-            Followed by position, a step that moves another item into that position (an insertion             or removal before it) is not a change of the value, and is not listed; follow one item             by its id, as the viewer does, to see all of its changes.
+                       rewind blame Fixtures/todo.rewind 'items[id: 2].done' --why   (and what led to each write)
+            Followed by position, a step that moves another item into that position (an insertion \
+            or removal before it) is not a change of the value, and is not listed; follow one item \
+            by its id, as the viewer does, to see all of its changes. With --why, each write is \
+            followed by the commit it was made in and the dispatches that led to it (their recorded \
+            parent links, also for a commit made later through a dispatch's context), nearest first.
             """
     )
 
     @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
     @Argument(help: "The key path, e.g. items[id: 3].done, items[3].done or user.name.") var keyPath: String
     @Option(help: "Only this source.") var source: String?
+    @Flag(help: "Show what led to each write: its commit and the chain of dispatches.") var why = false
+    @Flag(help: "Write JSON Lines: one object per write (with its chain, with --why).") var json = false
     @OptionGroup var colors: ColorOptions
 
     func run() throws {
@@ -26,9 +33,11 @@ struct BlameCommand: ParsableCommand {
         let text = EventText(reader: reader, style: output.style)
         // Only the changes that touch the path are applied, not whole states rebuilt.
         var walker = PathWalker(path: path)
+        var commits = OpenCommits()
         var found = 0, moves = 0
         let progress = ReadProgress(reading: file)
         for event in reader.events().reportingProgress(progress.update) {
+            let commit = commits.take(event)
             guard let (old, new) = walker.advance(event) else { continue }
             if let chosen, event.source.instanceID != chosen.instanceID { continue }
             guard old != new else { continue }
@@ -37,6 +46,11 @@ struct BlameCommand: ParsableCommand {
                 continue
             }
             found += 1
+            let chain = why ? (commit.map { [$0] } ?? []) + reader.causes(of: event) : []
+            if json {
+                output.line(Self.json(event, path: path, old: old, new: new, chain: why ? chain : nil))
+                continue
+            }
             let change = "\(old?.compactDescription(limit: 40) ?? "(absent)") → \(new?.compactDescription(limit: 40) ?? "(absent)")"
             output.line([
                 VisibleText.padded("#\(event.sequence)", to: 6), text.relativeTime(event.wallNanoseconds),
@@ -44,13 +58,68 @@ struct BlameCommand: ParsableCommand {
                 VisibleText.padded(event.kind.word, to: 9), VisibleText.padded(VisibleText.escaped(event.name), to: 16),
                 VisibleText.padded(change, to: 30), VisibleText.escaped(event.callSite),
             ].joined(separator: " "))
+            for cause in chain { output.line("       ← " + cause.causeText(of: event)) }
         }
-        if found == 0 { output.line("no step changed \(path)") }
-        if moves > 0 {
+        if found == 0 && !json { output.line("no step changed \(path)") }
+        if moves > 0 && !json {
             output.line("(\(moves) step\(moves == 1 ? "" : "s") moved another element to \(path) by an insertion or removal before it; follow one element with [id: …] to see its own changes)")
         }
         progress.finish()
         output.flush()
         JournalOpening.warnAboutDamage(in: reader)
+    }
+
+    /// One write as JSON: the step, the path as followed, old and new (left out when absent), and
+    /// with --why the chain that led to it.
+    private static func json(_ event: RecordedEvent, path: FollowedPath, old: StateValue?, new: StateValue?, chain: [RecordedEvent]?) -> JSONText.Object {
+        CommandJSON.object { object in
+            object.field("seq", event.sequence)
+            object.field("source", event.source.description)
+            object.field("kind", event.kind.rawValue)
+            object.field("name", event.name)
+            object.field("file", event.file)
+            object.field("line", event.line)
+            object.field("path", path.description)
+            if let old { object.field("old", old) }
+            if let new { object.field("new", new) }
+            if let chain {
+                let links = chain.map { cause in
+                    JSONText.object { link in
+                        link.field("relation", cause.kind == .willMutate ? "commit" : "dispatch")
+                        link.field("seq", cause.sequence)
+                        link.field("source", cause.source.description)
+                        link.field("kind", cause.kind.rawValue)
+                        link.field("name", cause.name)
+                        if let value = cause.value { link.field("input", value) }
+                        link.field("file", cause.file)
+                        link.field("line", cause.line)
+                    }
+                }
+                object.raw("why", "[" + links.joined(separator: ",") + "]")
+            }
+        }
+    }
+}
+
+/// The commits still open per source, as events go by: which commit a change was made in, and
+/// which commit a `didMutate` ended.
+struct OpenCommits {
+    private var open: [UInt64: [RecordedEvent]] = [:]
+
+    /// Takes the next event; returns the commit it belongs to (its `willMutate`), if any.
+    mutating func take(_ event: RecordedEvent) -> RecordedEvent? {
+        let source = event.source.instanceID
+        switch event.kind {
+        case .willMutate:
+            open[source, default: []].append(event)
+            return nil
+        case .didMutate:
+            return open[source]?.popLast()
+        case .released:
+            open[source] = nil
+            return nil
+        default:
+            return open[source]?.last
+        }
     }
 }

@@ -49,7 +49,10 @@ public struct Page: Sendable {
         /// The diff from the base to the state after.
         public var diffLines: [DiffRenderer.Line]
         /// The dispatch it happened inside, if any.
-        public var parent: RecordedEvent?
+        public var parent: RecordedEvent? { causes.first }
+        /// What led to it, nearest first: the dispatch it happened in, the one that one happened
+        /// in, … (``Rewind/JournalReader/causes(of:limit:)``).
+        public var causes: [RecordedEvent]
         /// Whether the step's own state record does not rebuild (an altered journal), as opposed to
         /// a source that has recorded no state yet.
         public var stateIsUnbuildable = false
@@ -172,7 +175,7 @@ extension Timeline {
         return Page.Step(
             event: event, row: row, before: before, after: after, afterSequence: afterSequence, base: base,
             changedPaths: changed, diffLines: DiffRenderer(valueWidth: 400).lines(from: base ?? .null, to: after ?? .null),
-            parent: event.parent.flatMap { self.event(sequence: $0, near: row.position) },
+            causes: reader.causes(of: event, limit: 16),
             stateIsUnbuildable: after == nil && (event.carriesState || before != nil)
         )
     }

@@ -15,9 +15,12 @@ enum DetailLines {
         if !event.callSite.isEmpty {
             lines.append("call site \(VisibleText.escaped(event.callSite))" + (event.function.isEmpty ? "" : " in \(VisibleText.escaped(event.function))"))
         }
-        if let parent = event.parent {
-            let name = step.parent.map { " \($0.kind.word) \(VisibleText.escaped($0.name))" } ?? ""
-            lines.append("parent    #\(parent)\(name)")
+        if let parent = event.parent, step.causes.isEmpty {
+            lines.append("parent    #\(parent) (not readable)")
+        }
+        // What led here, as `blame --why` says it: each dispatch, with its input, nearest first.
+        for (index, cause) in step.causes.enumerated() {
+            lines.append((index == 0 ? "caused by " : "          ") + cause.causeText(of: event))
         }
         if let duration = event.duration { lines.append("duration  \(EventFormatter.format(duration))") }
         if !bookmarks.isEmpty {

@@ -1,0 +1,63 @@
+import Cycler
+import Foundation
+@testable import Rewind
+import TemporaryFiles
+import Testing
+
+@Suite("blame --why: what led to each write")
+struct BlameWhyTests {
+    /// A checkout whose dispatch starts another (a charge), which commits: a chain two dispatches deep.
+    final class Checkout: CyclerType, Sendable {
+        struct State: Codable, Equatable { var total = 0; var status = "idle" }
+        let state: Storage<State> = .init(.init())
+
+        func checkout() {
+            dispatch("checkout") { _ in
+                self.charge(amount: 5)
+                self.commit("confirm") { $0.update("confirmed", \.status) }
+            }
+        }
+
+        func charge(amount: Int) {
+            dispatch("charge") { context in
+                context.commit("add to total") { $0.update($0.value.total + amount, \.total) }
+            }
+        }
+    }
+
+    static func record() throws -> (directory: TemporaryDirectory, path: String) {
+        let directory = TemporaryDirectory()
+        let path = directory.file("checkout.rewind")
+        let journal = try JournalLogger(path: path)
+        let checkout = Checkout()
+        checkout.set(logger: journal)
+        checkout.checkout()
+        journal.close()
+        return (directory, path)
+    }
+
+    @Test("each write is followed by its commit and every dispatch up the chain, nearest first, in text and JSON")
+    func chain() throws {
+        let (directory, path) = try Self.record()
+        _ = directory
+        let reader = try JournalReader(path: path)
+        let write = try #require(reader.events().first { $0.kind == .change && $0.path == "total" })
+        #expect(reader.causes(of: write).map(\.name) == ["charge", "checkout"])
+
+        let text = try CommandRunner.run(["blame", path, "total", "--why"])
+        #expect(text.status == 0)
+        let lines = text.standardOutput.split(separator: "\n").map(String.init)
+        let at = try #require(lines.firstIndex { $0.contains("0 → 5") })
+        #expect(lines[at + 1].contains("← #") && lines[at + 1].contains("commit add to total"))
+        #expect(lines[at + 2].contains("dispatch charge"))
+        #expect(lines[at + 3].contains("dispatch checkout"))
+
+        let json = try CommandRunner.run(["blame", path, "total", "--why", "--json"])
+        let objects = try json.standardOutput.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let charged = try #require(objects.first { $0["new"] as? Int == 5 })
+        let why = try #require(charged["why"] as? [[String: Any]])
+        #expect(why.map { $0["relation"] as? String } == ["commit", "dispatch", "dispatch"])
+        #expect(why.map { $0["name"] as? String } == ["add to total", "charge", "checkout"])
+        #expect(charged["schema_version"] as? Int == 1 && charged["old"] as? Int == 0)
+    }
+}
