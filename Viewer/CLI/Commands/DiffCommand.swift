@@ -16,6 +16,7 @@ struct DiffCommand: ParsableCommand {
 
     @Argument(help: "FILE A B, or FILE1 FILE2.", completion: .file(extensions: ["rewind"])) var arguments: [String]
     @Option(help: "With FILE A B: the source to compare (default: the source of the event at B).") var source: String?
+    @Flag(help: "Write the answer as one JSON object (the exit code is the same).") var json = false
 
     func validate() throws {
         guard arguments.count == 2 || arguments.count == 3 else {
@@ -48,6 +49,20 @@ struct DiffCommand: ParsableCommand {
             throw CommandFailure(error)
         }
         let output = Output(style: colors.style())
+        if json {
+            let equal = before == after
+            output.line(CommandJSON.object { object in
+                object.field("file", arguments[0])
+                object.field("source", chosen.description)
+                object.field("from", first)
+                object.field("to", second)
+                object.field("equal", equal)
+                object.raw("changes", CommandJSON.changes(from: before ?? .null, to: after ?? .null))
+            })
+            output.flush()
+            if !equal { throw ExitCode(ExitStatus.no) }
+            return
+        }
         output.line("\(VisibleText.escaped(chosen.description)): step \(first) → step \(second)")
         let lines = DiffRenderer().lines(from: before ?? .null, to: after ?? .null)
         guard !lines.isEmpty else {
@@ -72,16 +87,30 @@ struct DiffCommand: ParsableCommand {
             position += 1
             switch (a, b) {
             case (nil, nil):
-                output.line("the recordings match: \(position - 1) events")
+                if json {
+                    output.line(recordingsJSON(match: true, compared: position - 1) { _ in })
+                } else {
+                    output.line("the recordings match: \(position - 1) events")
+                }
                 output.flush()
                 JournalOpening.warnAboutDamage(in: left)
                 JournalOpening.warnAboutDamage(in: right)
                 return
             case (let a?, nil):
+                if json {
+                    output.line(recordingsJSON(match: false, compared: position - 1) { $0.field("shorter", arguments[1]) })
+                    output.flush()
+                    throw ExitCode(ExitStatus.no)
+                }
                 output.line("\(arguments[1]) ends after \(position - 1) events; \(arguments[0]) goes on with step \(a.sequence) (\(a.kind.rawValue) \(VisibleText.escaped(a.name)))")
                 output.flush()
                 throw ExitCode(ExitStatus.no)
             case (nil, let b?):
+                if json {
+                    output.line(recordingsJSON(match: false, compared: position - 1) { $0.field("shorter", arguments[0]) })
+                    output.flush()
+                    throw ExitCode(ExitStatus.no)
+                }
                 output.line("\(arguments[0]) ends after \(position - 1) events; \(arguments[1]) goes on with step \(b.sequence) (\(b.kind.rawValue) \(VisibleText.escaped(b.name)))")
                 output.flush()
                 throw ExitCode(ExitStatus.no)
@@ -98,6 +127,22 @@ struct DiffCommand: ParsableCommand {
                 if a.value != b.value { differences.append("value \((a.value ?? .null).compactDescription(limit: 60)) vs \((b.value ?? .null).compactDescription(limit: 60))") }
                 let leftState = leftTimeline.state(of: a.source.instanceID), rightState = rightTimeline.state(of: b.source.instanceID)
                 if differences.isEmpty && leftState == rightState { continue }
+                if json {
+                    output.line(recordingsJSON(match: false, compared: position) { object in
+                        object.raw("divergence", JSONText.object { divergence in
+                            divergence.field("position", position)
+                            divergence.field("left_seq", a.sequence)
+                            divergence.field("right_seq", b.sequence)
+                            divergence.field("source", a.source.description)
+                            divergence.field("kind", a.kind.rawValue)
+                            divergence.field("name", a.name)
+                            divergence.raw("event_differences", CommandJSON.array(differences.map(JSONText.string)))
+                            divergence.raw("state_changes", CommandJSON.changes(from: leftState ?? .null, to: rightState ?? .null))
+                        })
+                    })
+                    output.flush()
+                    throw ExitCode(ExitStatus.no)
+                }
                 output.line("the recordings diverge at event \(position): \(arguments[0]) step \(a.sequence) vs \(arguments[1]) step \(b.sequence)")
                 output.line("  \(VisibleText.escaped(a.source.description)) \(a.kind.rawValue) \(VisibleText.escaped(a.name)) at \(VisibleText.escaped(a.callSite))")
                 for difference in differences { output.line("  event: \(VisibleText.escaped(difference))") }
@@ -112,4 +157,15 @@ struct DiffCommand: ParsableCommand {
         }
     }
 
+    /// The answer for two recordings: `{"schema_version", "left", "right", "match", "events_compared", …}`
+    /// with `divergence` (where they first differ) or `shorter` (the one that ends first).
+    private func recordingsJSON(match: Bool, compared: Int, _ rest: (inout JSONText.Object) -> Void) -> JSONText.Object {
+        CommandJSON.object { object in
+            object.field("left", arguments[0])
+            object.field("right", arguments[1])
+            object.field("match", match)
+            object.field("events_compared", compared)
+            rest(&object)
+        }
+    }
 }

@@ -23,7 +23,7 @@ struct InfoCommand: ParsableCommand {
         do { verification = try reader.verify() } catch { throw CommandFailure(error) }
         let integrity = Self.integrity(verification)
         if json {
-            output.line(JSONText.object { object in
+            output.line(CommandJSON.object { object in
                 object.field("file", file)
                 object.field("format_version", reader.header.formatVersion)
                 object.field("writer", reader.header.writerVersion)
@@ -40,7 +40,7 @@ struct InfoCommand: ParsableCommand {
                 object.field("has_index", reader.hasIndex)
                 object.field("clean", verification.isClean)
                 object.field("integrity", integrity)
-                object.raw("damage", "[" + verification.damage.map { JSONText.string($0.description) }.joined(separator: ",") + "]")
+                object.raw("damage", CommandJSON.array(verification.damage.map(CommandJSON.damage)))
                 object.raw("sources", "[" + reader.sources.map { summary in
                     JSONText.object {
                         $0.field("id", summary.source.instanceID)

@@ -9,12 +9,19 @@ struct VerifyCommand: ParsableCommand {
     )
 
     @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
+    @Flag(help: "Write the report as one JSON object (the exit code is the same).") var json = false
 
     func run() throws {
         let reader = try JournalOpening.open(file, warnAboutDamage: false)
         let report: JournalVerification
         do { report = try reader.verify() } catch { throw CommandFailure(error) }
         let output = Output()
+        if json {
+            output.line(Self.json(report, file: file))
+            output.flush()
+            if !report.isClean { throw ExitCode(ExitStatus.no) }
+            return
+        }
         let name = VisibleText.escaped(file)
         if report.isClean {
             output.line("\(name): clean — \(report.goodBlocks) blocks, \(report.goodEvents) events, index present")
@@ -28,5 +35,26 @@ struct VerifyCommand: ParsableCommand {
         output.line("  readable: \(report.goodBlocks) blocks, \(report.goodEvents) events; 'rewind recover \(name) -o OUT' writes a clean copy")
         output.flush()
         throw ExitCode(ExitStatus.no)
+    }
+
+    /// `{"schema_version", "file", "clean", "blocks", "events", "lost_events", "damage": […],
+    /// "index_problem", "unbuildable_states": [{"seq", "source", "reason"}]}`.
+    static func json(_ report: JournalVerification, file: String) -> JSONText.Object {
+        CommandJSON.object { object in
+            object.field("file", file)
+            object.field("clean", report.isClean)
+            object.field("blocks", report.goodBlocks)
+            object.field("events", report.goodEvents)
+            object.field("lost_events", report.lostEventCount)
+            object.raw("damage", CommandJSON.array(report.damage.map(CommandJSON.damage)))
+            object.field("index_problem", report.indexProblem)
+            object.raw("unbuildable_states", CommandJSON.array(report.unbuildableStates.map { problem in
+                JSONText.object {
+                    $0.field("seq", problem.sequence)
+                    $0.field("source", problem.source)
+                    $0.field("reason", problem.reason)
+                }
+            }))
+        }
     }
 }

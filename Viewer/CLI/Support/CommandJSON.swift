@@ -14,4 +14,41 @@ enum CommandJSON {
             build(&object)
         }
     }
+
+    /// A JSON array of already-made objects.
+    static func array(_ items: [String]) -> String {
+        "[" + items.joined(separator: ",") + "]"
+    }
+
+    /// One damaged stretch: `{"bytes_from", "bytes_to", "first_seq", "last_seq", "reason", "description"}`
+    /// (the steps `null` when the damaged frame did not say).
+    static func damage(_ damage: JournalDamage) -> String {
+        JSONText.object { object in
+            object.field("bytes_from", damage.byteRange.lowerBound)
+            object.field("bytes_to", damage.byteRange.upperBound)
+            object.field("first_seq", damage.sequences?.lowerBound)
+            object.field("last_seq", damage.sequences?.upperBound)
+            object.field("reason", damage.reason)
+            object.field("description", damage.description)
+        }
+    }
+
+    /// What changed from one state to another, one object per changed path —
+    /// `{"path": "items[id: 2].done", "old": false, "new": true}`, `old` or `new` left out where
+    /// the path was added or removed — named as blame names them: `export`'s and `diff`'s `changes`.
+    static func changes(from before: StateValue, to after: StateValue) -> String {
+        array(diff(before, after).changes.map { change in
+            JSONText.object { item in
+                let old: StateValue?, new: StateValue?
+                switch change.operation {
+                case .changed(let from, let to): (old, new) = (from, to)
+                case .added(let value): (old, new) = (nil, value)
+                case .removed(let value): (old, new) = (value, nil)
+                }
+                item.field("path", FollowedPath(change.path, in: new == nil ? before : after).description)
+                if let old { item.field("old", old) }
+                if let new { item.field("new", new) }
+            }
+        })
+    }
 }

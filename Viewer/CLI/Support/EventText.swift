@@ -156,26 +156,8 @@ struct EventText {
                     $0.field("to", dropped.sequences.upperBound)
                 })
             }
-            if let change { object.raw("changes", Self.changesJSON(from: change.before, to: change.after)) }
+            if let change { object.raw("changes", CommandJSON.changes(from: change.before, to: change.after)) }
             if let state { object.field("state", state) }
         }
-    }
-
-    /// The `changes` array of `export`.
-    private static func changesJSON(from before: StateValue, to after: StateValue) -> String {
-        let items = diff(before, after).changes.map { change in
-            JSONText.object { item in
-                let old: StateValue?, new: StateValue?
-                switch change.operation {
-                case .changed(let from, let to): (old, new) = (from, to)
-                case .added(let value): (old, new) = (nil, value)
-                case .removed(let value): (old, new) = (value, nil)
-                }
-                item.field("path", FollowedPath(change.path, in: new == nil ? before : after).description)
-                if let old { item.field("old", old) }
-                if let new { item.field("new", new) }
-            }
-        }
-        return "[" + items.joined(separator: ",") + "]"
     }
 }
