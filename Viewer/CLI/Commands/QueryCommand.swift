@@ -69,7 +69,7 @@ struct QueryCommand: ParsableCommand {
         output.flush()
         JournalOpening.warnAboutDamage(in: reader)
         guard count > 0 else {
-            if !json && answer != .count { Output.error("no step where \(VisibleText.escaped(condition))") }
+            if answer != .count { Output.error("no step where \(VisibleText.escaped(condition))") }
             throw ExitCode(ExitStatus.no)
         }
     }
