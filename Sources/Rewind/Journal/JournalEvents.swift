@@ -36,7 +36,7 @@ public struct JournalEvents: Sequence {
         var current: [RecordedEvent] = []
         var position = 0
         /// The block being decoded ahead, if any.
-        var ahead: BlockDecodedAhead?
+        var ahead: WorkAhead<Int, Result<[RecordedEvent], JournalReadError>>?
 
         public mutating func next() -> RecordedEvent? {
             while true {
@@ -52,13 +52,15 @@ public struct JournalEvents: Sequence {
                 blockIndex = index + 1
                 position = 0
                 let decoded: Result<[RecordedEvent], JournalReadError>
-                if let ahead, ahead.index == index {
+                if let ahead, ahead.key == index {
                     decoded = ahead.result()
                 } else {
                     decoded = Self.decode(reader, block: reader.blocks[index], filteringFor: filter.text)
                 }
-                ahead = nextCandidate(from: blockIndex).map {
-                    BlockDecodedAhead(reader: reader, index: $0, block: reader.blocks[$0], filteringFor: filter.text)
+                // Decoding reads the file with pread, and the search index behind its lock: safe
+                // beside the caller's thread.
+                ahead = nextCandidate(from: blockIndex).map { [reader, text = filter.text] index in
+                    WorkAhead(index) { Self.decode(reader, block: reader.blocks[index], filteringFor: text) }
                 }
                 switch decoded {
                 case .success(let events): current = events
@@ -98,26 +100,25 @@ public struct JournalEvents: Sequence {
     }
 }
 
-/// One block being decoded on another thread; ``result()`` waits for it.
-final class BlockDecodedAhead: @unchecked Sendable {
-    // Unchecked: `decoded` is written once, on the decoding thread, before `done` is signalled,
-    // and read only after waiting for `done`.
-    let index: Int
-    private var decoded: Result<[RecordedEvent], JournalReadError>?
+/// Work done on another thread while the caller does its own — the next block decoded while this
+/// one is used; ``result()`` waits for it. `key` says which work it is.
+final class WorkAhead<Key: Equatable & Sendable, Value: Sendable>: @unchecked Sendable {
+    // Unchecked: `value` is written once, on the working thread, before `done` is signalled, and
+    // read only after waiting for `done`.
+    let key: Key
+    private var value: Value?
     private let done = DispatchSemaphore(value: 0)
 
-    init(reader: JournalReader, index: Int, block: JournalBlock, filteringFor text: String?) {
-        self.index = index
-        // Decoding reads the file with pread, and the search index behind its lock: safe beside
-        // the caller's thread.
+    init(_ key: Key, _ work: @escaping @Sendable () -> Value) {
+        self.key = key
         DispatchQueue.global().async { [self] in
-            decoded = JournalEvents.Iterator.decode(reader, block: block, filteringFor: text)
+            value = work()
             done.signal()
         }
     }
 
-    func result() -> Result<[RecordedEvent], JournalReadError> {
+    func result() -> Value {
         done.wait()
-        return decoded!
+        return value!
     }
 }

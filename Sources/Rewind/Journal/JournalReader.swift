@@ -395,6 +395,9 @@ public final class JournalReader: @unchecked Sendable {
     /// false (following a live file), an incomplete last block is left for the next refresh.
     private func walkBlocks(final: Bool) {
         var offset = scanOffset
+        // The next block is decoded on another core while this one is added (and visited, for
+        // verify): decoding is most of a walk's time.
+        var ahead: WorkAhead<Int, Result<(events: [RecordedEvent], sources: [RecordedSource]), BlockProblem>>?
         while offset < fileSize {
             let frameBytes = readBytes(at: offset, count: JournalFormat.frameHeaderLength)
             if let frame = BlockFrame.decode(frameBytes, at: 0) {
@@ -418,7 +421,15 @@ public final class JournalReader: @unchecked Sendable {
                     }
                     continue
                 }
-                switch decodeBlock(at: offset, frame: frame) {
+                let decoded = ahead?.key == offset ? ahead!.result() : decodeBlock(at: offset, frame: frame)
+                ahead = nil
+                let next = offset + frame.totalLength
+                if next + JournalFormat.frameHeaderLength <= fileSize,
+                   let nextFrame = BlockFrame.decode(readBytes(at: next, count: JournalFormat.frameHeaderLength), at: 0),
+                   nextFrame.type != .index, next + nextFrame.totalLength <= fileSize {
+                    ahead = WorkAhead(next) { [self] in decodeBlock(at: next, frame: nextFrame) }
+                }
+                switch decoded {
                 case .success(let decoded):
                     add(block: offset, frame: frame, decoded: decoded)
                 case .failure(.damaged(let reason)):
