@@ -1,10 +1,10 @@
 import Foundation
-import Rewind
+@_spi(Fuzzing) import Rewind
 import RewindViewer
 
-/// Reading through a journal: `rewind verify`, `log`, `export`, `blame`, `log --grep` and the
-/// viewer's `/`, on a 3,000,000-event counter journal and a 300,000-event todo journal recorded by
-/// the benchmark. The commands run as a user runs them — the release `rewind` binary, output to
+/// Reading through a journal: `rewind verify`, `log`, `export`, `blame`, `query`, `log --grep` and
+/// the viewer's `/`, on a 3,000,000-event counter journal and a 300,000-event todo journal recorded
+/// by the benchmark, beside the floor: inflating every block, nothing decoded. The commands run as a user runs them — the release `rewind` binary, output to
 /// /dev/null — each the median of several runs, with its peak memory.
 enum ReadingMeasurement {
     struct Result: Codable {
@@ -42,8 +42,13 @@ enum ReadingMeasurement {
             let literal = workload == .counter ? String(workload.commits - 10) : "nowhere 12345"
             let journal = Journal(name: workload.rawValue, path: path, blamePath: blamePath, literal: literal)
             let events = reader.eventCount
+            results.append(try inflateFloor(journal: journal.name, path: path, events: events, repeats: repeats))
+            // A condition first true near the end (counter), or one that holds at a few steps (todo).
+            let condition = workload == .counter ? "count == \(workload.commits - 1000)" : "changed(items[7].done)"
             let commands: [(String, [String])] = [
                 ("verify", ["verify", path]),
+                ("query --first", ["query", path, condition, "--first"]),
+                ("query --count", ["query", path, condition, "--count"]),
                 ("log", ["log", path]),
                 ("export jsonl", ["export", path, "--format", "jsonl"]),
                 ("blame \(blamePath)", ["blame", path, blamePath]),
@@ -68,7 +73,47 @@ enum ReadingMeasurement {
                                       eventsPerSecond: Double(events) / seconds, peakResidentMegabytes: 0))
             }
         }
+        results += try tenTimesLarger(rewind: rewind, scratch: scratch)
         return results
+    }
+
+    /// A 30,000,000-event counter journal: the floor, and `query --first` for a condition first
+    /// true near its end (once each: a run takes tens of seconds).
+    static func tenTimesLarger(rewind: String, scratch: String) throws -> [Result] {
+        let path = "\(scratch)/counter-30m-reading.rewind"
+        let commits = 10_000_000
+        FileHandle.standardError.write(Data("recording the 30 M-event counter journal…\n".utf8))
+        try runChild(["--run", "counter:journal", "--file", path], environment: ["REWIND_BENCH_COMMITS": String(commits)])
+        let events = try JournalReader(path: path).eventCount
+        var results = [try inflateFloor(journal: "counter", path: path, events: events, repeats: 1)]
+        let seconds = try timeCommand(rewind, ["query", path, "count == \(commits - 1000)", "--first"])
+        results.append(Result(journal: "counter", events: events, operation: "query --first", seconds: seconds.seconds,
+                              eventsPerSecond: Double(events) / seconds.seconds, peakResidentMegabytes: seconds.megabytes))
+        FileHandle.standardError.write(Data("  30 M query --first: \(String(format: "%.2f", seconds.seconds)) s\n".utf8))
+        unlink(path)
+        return results
+    }
+
+    /// Reading and inflating every block, decoding nothing: the floor every read of the whole
+    /// journal stands on. In a child process (`--run-inflate`), so that the payloads it holds do
+    /// not count in the peak memory of the commands spawned after it.
+    static func inflateFloor(journal: String, path: String, events: Int, repeats: Int) throws -> Result {
+        var times: [Double] = []
+        for _ in 0..<repeats {
+            times.append(try JSONDecoder().decode(Double.self, from: try runChild(["--run-inflate", path])))
+        }
+        let median = times.sorted()[times.count / 2]
+        FileHandle.standardError.write(Data("  \(journal) inflate every block (floor): \(String(format: "%.3f", median)) s\n".utf8))
+        return Result(journal: journal, events: events, operation: "inflate every block (floor)", seconds: median,
+                      eventsPerSecond: Double(events) / median, peakResidentMegabytes: 0)
+    }
+
+    /// The child's side of ``inflateFloor(journal:path:events:repeats:)``: the seconds it took.
+    static func inflateEveryBlock(path: String) throws -> Double {
+        let start = EventTime.monotonicNow()
+        let payloads = try JournalFuzzing.payloads(ofJournalAt: path)
+        precondition(!payloads.isEmpty)
+        return Double(EventTime.monotonicNow() - start) / 1e9
     }
 
     /// The viewer's `/literal` from the first step, in this process: once without filters (the
@@ -109,10 +154,11 @@ enum ReadingMeasurement {
     }
 
     @discardableResult
-    static func runChild(_ arguments: [String]) throws -> Data {
+    static func runChild(_ arguments: [String], environment: [String: String] = [:]) throws -> Data {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         child.arguments = arguments
+        child.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pipe = Pipe()
         child.standardOutput = pipe
         try child.run()

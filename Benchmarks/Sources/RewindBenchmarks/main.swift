@@ -27,6 +27,12 @@ if let path = option("--run-viewer") {
     exit(0)
 }
 
+if let path = option("--run-inflate") {
+    // Child mode: every block of a journal read and inflated, nothing decoded.
+    FileHandle.standardOutput.write(try JSONEncoder().encode(try ReadingMeasurement.inflateEveryBlock(path: path)))
+    exit(0)
+}
+
 if let path = option("--run-viewer-search") {
     // Child mode: the viewer's search on a journal.
     let literal = arguments[arguments.firstIndex(of: "--run-viewer-search")! + 2]

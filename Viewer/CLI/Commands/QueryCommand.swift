@@ -75,6 +75,12 @@ struct QueryCommand: ParsableCommand {
     }
 
     private func write(_ step: ConditionStep, to output: Output, text: EventText) {
+        Self.write(step, json: json, to: output, text: text)
+    }
+
+    /// A step where a condition holds, as `query` and `watch` print it: its event's line (a change
+    /// with its move), or its JSON object with `old`.
+    static func write(_ step: ConditionStep, json: Bool, to output: Output, text: EventText) {
         let old = StateWalker.valueBefore(step.event, in: step.before)
         if json {
             output.line(EventText.json(step.event, old: old))

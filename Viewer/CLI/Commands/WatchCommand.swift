@@ -51,8 +51,7 @@ struct WatchCommand: ParsableCommand {
                 for event in events {
                     guard let step = scan.step(event), source == nil || sourceID == event.source.instanceID else { continue }
                     matched += 1
-                    let old = StateWalker.valueBefore(step.event, in: step.before)
-                    if json { output.line(EventText.json(step.event, old: old)) } else { output.line(text.line(step.event, old: old)) }
+                    QueryCommand.write(step, json: json, to: output, text: text)
                 }
             }
             output.flush()
