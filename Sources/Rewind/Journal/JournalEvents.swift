@@ -58,9 +58,11 @@ public struct JournalEvents: Sequence {
                     decoded = Self.decode(reader, block: reader.blocks[index], filteringFor: filter.text)
                 }
                 // Decoding reads the file with pread, and the search index behind its lock: safe
-                // beside the caller's thread.
+                // beside the caller's thread. It is handed the block, not the index into the
+                // reader's block list, which a live reader's refresh may grow meanwhile.
                 ahead = nextCandidate(from: blockIndex).map { [reader, text = filter.text] index in
-                    WorkAhead(index) { Self.decode(reader, block: reader.blocks[index], filteringFor: text) }
+                    let block = reader.blocks[index]
+                    return WorkAhead(index) { Self.decode(reader, block: block, filteringFor: text) }
                 }
                 switch decoded {
                 case .success(let events): current = events
