@@ -42,13 +42,24 @@ struct OverviewTests {
         let overview = Overview(spans: Self.spans, damaged: [301...400])
         let cells = 40
         let cell = { overview.cell(ofSequence: $0, cells: cells) }
-        let marks = overview.marks(cells: cells, cursor: 50, hits: [50, 120, 130, 450], bookmarks: [120, 330])
+        let marks = overview.marks(cells: cells, cursor: 50, hits: [[50, 120, 130, 450]], bookmarks: [120, 330])
         #expect(marks[cell(50)] == .cursor)
         #expect(marks[cell(120)] == .bookmark)
         #expect(marks[cell(450)] == .hit)
         #expect(marks[cell(330)] == .damage)
         #expect((cell(301)...cell(400)).allSatisfy { marks[$0] == .damage })
         #expect(Set(marks.map(Overview.glyph)).isSuperset(of: ["◆", "●", "•", "✗"]))
+    }
+
+    @Test("a long sorted list of hits marks exactly the cells its hits fall in, looked up a few times per cell")
+    func manyHits() {
+        let overview = Overview(spans: Self.spans, damaged: [])
+        for stride in [1, 7, 97] {
+            let hits = Array(Swift.stride(from: UInt64(1), through: 500, by: stride))
+            let marks = overview.marks(cells: 33, cursor: nil, hits: [hits, [3, 499]], bookmarks: [])
+            let expected = Set((hits + [3, 499]).map { overview.cell(ofSequence: $0, cells: 33) })
+            #expect(Set(marks.indices.filter { marks[$0] == .hit }) == expected, "stride \(stride)")
+        }
     }
 
     @Test("every event at one instant: cells are slices of steps")

@@ -405,7 +405,7 @@ struct ViewerFrameTests {
         // The other matches on screen are marked where the cursor's ▶ goes.
         #expect(frame.split(separator: "\n").contains { $0.hasPrefix("•#11 ") })
         let strip = program.model.overviewColumns
-        let marks = program.model.page.overview.marks(cells: strip.count, cursor: 25, hits: watch.sequences, bookmarks: [])
+        let marks = program.model.page.overview.marks(cells: strip.count, cursor: 25, hits: [watch.sequences], bookmarks: [])
         #expect(marks.filter { $0 == .hit }.count == 2)
         program.press(.character("n"))
         #expect(current() == 50)

@@ -115,7 +115,9 @@ public struct Overview: Sendable, Equatable {
     }
 
     /// The marks of `cells` cells, with the cursor's step, the search hits' and the bookmarks'.
-    public func marks(cells: Int, cursor: UInt64?, hits: [UInt64], bookmarks: [UInt64]) -> [Mark] {
+    /// Each list of hits is in increasing order (a search's, a watch's): a list of 100,000 costs
+    /// a few lookups per cell it marks, not one per hit, since it is drawn with every frame.
+    public func marks(cells: Int, cursor: UInt64?, hits: [[UInt64]], bookmarks: [UInt64]) -> [Mark] {
         guard cells > 0 else { return [] }
         let counts = eventCounts(cells: cells)
         let busiest = counts.max() ?? 0
@@ -127,7 +129,20 @@ public struct Overview: Sendable, Equatable {
             let cell = cell(ofSequence: sequence, cells: cells)
             if Self.rank(mark) < Self.rank(marks[cell]) { marks[cell] = mark }
         }
-        for sequence in hits { mark(sequence, .hit) }
+        for list in hits {
+            var index = 0
+            while index < list.count {
+                let cell = cell(ofSequence: list[index], cells: cells)
+                if Self.rank(.hit) < Self.rank(marks[cell]) { marks[cell] = .hit }
+                // On to the first hit in a later cell.
+                var low = index + 1, high = list.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if self.cell(ofSequence: list[middle], cells: cells) <= cell { low = middle + 1 } else { high = middle }
+                }
+                index = low
+            }
+        }
         for sequence in bookmarks { mark(sequence, .bookmark) }
         for range in damaged {
             let first = cell(ofSequence: range.lowerBound, cells: cells), last = cell(ofSequence: range.upperBound, cells: cells)

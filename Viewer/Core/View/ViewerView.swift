@@ -54,7 +54,7 @@ public enum ViewerView {
         guard !columns.isEmpty else { return }
         let marks = model.page.overview.marks(
             cells: columns.count, cursor: model.page.step?.event.sequence,
-            hits: (model.hits?.sequences ?? []) + (model.watch?.sequences ?? []), bookmarks: model.bookmarks
+            hits: [model.hits?.sequences ?? [], model.watch?.sequences ?? []], bookmarks: model.bookmarks
         )
         for (offset, mark) in marks.enumerated() {
             screen.write(Overview.glyph(mark), row: 0, column: columns.lowerBound + offset, limit: 1, style: overviewStyle(mark))
