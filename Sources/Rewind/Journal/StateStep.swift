@@ -101,7 +101,7 @@ public struct StateWalker: Sendable {
     /// `.none` when `event` is not a change or its source has no state yet.
     ///
     /// ```swift
-    /// let old = walker.valueBefore(event)   // .some(.int(0)) for "count: 0 → 1"
+    /// let old = walker.valueBefore(event)   // .some(.integer(0)) for "count: 0 → 1"
     /// walker.advance(event)
     /// ```
     public func valueBefore(_ event: RecordedEvent) -> StateValue?? {
