@@ -124,7 +124,7 @@ public enum RecordingTools {
         case nil, .null?:
             if required { throw ToolArgumentError("\(name) is required") }
             return nil
-        default: throw ToolArgumentError("\(name) must be \(name == "from" || name == "to" || name == "at" ? "an integer" : "a string")")
+        default: throw ToolArgumentError("\(name) must be text or a whole number")
         }
     }
 

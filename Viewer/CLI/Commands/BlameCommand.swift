@@ -37,7 +37,8 @@ struct BlameCommand: ParsableCommand {
         var found = 0, moves = 0
         let progress = ReadProgress(reading: file)
         for event in reader.events().reportingProgress(progress.update) {
-            let commit = commits.take(event)
+            // Which commit each event belongs to matters only for --why.
+            let commit = why ? commits.take(event) : nil
             guard let (old, new) = walker.advance(event) else { continue }
             if let chosen, event.source.instanceID != chosen.instanceID { continue }
             guard old != new else { continue }

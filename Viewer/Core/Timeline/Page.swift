@@ -175,7 +175,8 @@ extension Timeline {
         return Page.Step(
             event: event, row: row, before: before, after: after, afterSequence: afterSequence, base: base,
             changedPaths: changed, diffLines: DiffRenderer(valueWidth: 400).lines(from: base ?? .null, to: after ?? .null),
-            causes: reader.causes(of: event, limit: 16),
+            // Parents are almost always a few events back: looked for near the row first.
+            causes: JournalReader.causes(of: event, limit: 16) { self.event(sequence: $0, near: row.position) },
             stateIsUnbuildable: after == nil && (event.carriesState || before != nil)
         )
     }
