@@ -25,6 +25,12 @@ struct BlockBuilder {
     /// The last source appended and its place: most events come from the source before them,
     /// and a dictionary lookup per event is a measurable part of the writer's cost.
     private var lastSource: (id: UInt64, index: Int)?
+    /// What each source's steps in the block can hold, filled in when the block is sealed (see
+    /// ``BlockSummary``).
+    var stepSummaries: [UInt64: BlockSummary.Source] = [:]
+    /// Whether the block gets a summary: not when it records dropped events, after which the
+    /// states a reader folds are not the ones the writer followed.
+    var isSummarized = true
     /// The monotonic time the first event arrived, for the time-based flush.
     private(set) var openedAtMonotonic: UInt64 = 0
 

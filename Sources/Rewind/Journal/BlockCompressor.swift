@@ -8,6 +8,8 @@ struct CompressedBlock: Sendable {
     let summaries: [UInt64: JournalBlock.SourceSummary]
     /// The events it holds (a dropped-events record is not an event).
     let eventCount: Int
+    /// The summary block that follows it, framed and compressed (see ``BlockSummary``).
+    let summary: (frame: BlockFrame, payload: [UInt8])?
 
     /// Builds the block's payload, compresses it and frames it.
     init(_ builder: consuming BlockBuilder, level: Int32) {
@@ -22,6 +24,9 @@ struct CompressedBlock: Sendable {
         sources = builder.sources
         summaries = builder.sourceSummaries
         eventCount = builder.eventCount - builder.droppedRecordCount
+        summary = builder.isSummarized
+            ? BlockSummary(eventsPayloadCRC: frame.payloadCRC, sources: builder.stepSummaries).framed(describing: frame, level: level)
+            : nil
     }
 }
 

@@ -13,9 +13,12 @@ public struct JournalEvents: Sequence {
     let filter: EventFilter
     /// Told the index of each block as reading reaches it, and the number of blocks.
     var progress: ((_ block: Int, _ of: Int) -> Void)?
+    /// Says which blocks need not be read at all (a condition their summary rules out); asked on
+    /// the caller's thread, once per block.
+    var skipsBlock: ((_ block: Int) -> Bool)?
 
     public func makeIterator() -> Iterator {
-        Iterator(reader: reader, filter: filter, progress: progress)
+        Iterator(reader: reader, filter: filter, progress: progress, skipsBlock: skipsBlock)
     }
 
     /// The same events, with `progress` told the index of each block as reading reaches it (read
@@ -31,8 +34,31 @@ public struct JournalEvents: Sequence {
         let reader: JournalReader
         let filter: EventFilter
         let progress: ((Int, Int) -> Void)?
+        let skipsBlock: ((Int) -> Bool)?
         /// The next block to start on.
         var blockIndex = 0
+        /// The last candidate search: where it started and what it found (the same search is
+        /// made for the block decoded ahead and again when reading reaches it).
+        private var lastSearch: (start: Int, found: Int?)?
+        /// The block the last event returned came from.
+        var currentBlock: Int { blockIndex - 1 }
+        /// Blocks `skipsBlock` ruled out, not yet taken by ``takeSkippedBlocks()``.
+        private var skippedBlocks = Set<Int>()
+
+        /// The blocks before `block` passed over because `skipsBlock` ruled them out, since the
+        /// last call (the search for the block read ahead may have passed over later ones already).
+        mutating func takeSkippedBlocks(before block: Int) -> Set<Int> {
+            let taken = skippedBlocks.filter { $0 < block }
+            skippedBlocks.subtract(taken)
+            return taken
+        }
+
+        init(reader: JournalReader, filter: EventFilter, progress: ((Int, Int) -> Void)?, skipsBlock: ((Int) -> Bool)?) {
+            self.reader = reader
+            self.filter = filter
+            self.progress = progress
+            self.skipsBlock = skipsBlock
+        }
         var current: [RecordedEvent] = []
         var position = 0
         /// The block being decoded ahead, if any.
@@ -73,17 +99,27 @@ public struct JournalEvents: Sequence {
             }
         }
 
-        /// The first block at or after `start` that may hold a match, judged from the index.
-        private func nextCandidate(from start: Int) -> Int? {
+        /// The first block at or after `start` that may hold a match, judged from the index (and
+        /// the blocks' search filters and summaries).
+        private mutating func nextCandidate(from start: Int) -> Int? {
+            if let lastSearch, lastSearch.start == start, lastSearch.found.map({ $0 < reader.blocks.count }) ?? false {
+                return lastSearch.found
+            }
             var index = start
+            var found: Int?
             while index < reader.blocks.count {
                 if filter.mayMatch(reader.blocks[index]),
                    filter.text.flatMap({ reader.searchFilter(ofBlock: index, mayContain: $0) }) != false {
-                    return index
+                    guard skipsBlock?(index) == true else {
+                        found = index
+                        break
+                    }
+                    skippedBlocks.insert(index)
                 }
                 index += 1
             }
-            return nil
+            lastSearch = (start, found)
+            return found
         }
 
         /// The block's events; with a text being searched for, its search filter is made too if it

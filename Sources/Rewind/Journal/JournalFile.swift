@@ -64,19 +64,25 @@ final class JournalFile {
 
     /// Appends a block of events compressed by ``CompressedBlock/init(_:level:)``.
     func append(_ block: CompressedBlock) throws(JournalWriteError) {
-        try append(frame: block.frame, payload: block.payload, sources: block.sources, summaries: block.summaries)
+        try append(frame: block.frame, payload: block.payload, sources: block.sources, summaries: block.summaries, stepSummary: block.summary)
     }
 
     /// Appends a block that is already compressed and framed — a block copied from another journal
-    /// by recovery, which checked it.
-    func append(frame: BlockFrame, payload: [UInt8], sources blockSources: [RecordedSource], summaries: [UInt64: JournalBlock.SourceSummary]) throws(JournalWriteError) {
+    /// by recovery, which checked it — with its summary block after it, in one write.
+    func append(
+        frame: BlockFrame, payload: [UInt8], sources blockSources: [RecordedSource], summaries: [UInt64: JournalBlock.SourceSummary],
+        stepSummary: (frame: BlockFrame, payload: [UInt8])?
+    ) throws(JournalWriteError) {
         let offset = size
-        try write(frame.encoded() + payload)
+        var bytes = frame.encoded() + payload
+        if let stepSummary { bytes += stepSummary.frame.encoded() + stepSummary.payload }
+        try write(bytes)
         for source in blockSources where sources[source.instanceID] == nil {
             sources[source.instanceID] = source
             sourceOrder.append(source.instanceID)
         }
-        blocks.append(JournalBlock(offset: offset, frame: frame, sources: summaries))
+        let summaryOffset = stepSummary.map { _ in offset + frame.totalLength }
+        blocks.append(JournalBlock(offset: offset, frame: frame, sources: summaries, summaryOffset: summaryOffset))
     }
 
     /// Forces what was written to the disk; the disk's own failure (`EIO`, or `ENOSPC` on file

@@ -4,9 +4,11 @@ enum JournalFormat {
     /// transfers would mangle, as in PNG's signature.
     static let magic: [UInt8] = [0x89, 0x52, 0x57, 0x4E, 0x44, 0x0D, 0x0A, 0x1A]
     /// The format version this code writes and the newest it reads. Version 2 added changes whose
-    /// value is written as a diff from their source's state (flag 0x80 on a change record); a
-    /// version 1 file is a version 2 file without them, so every version up to this one reads.
-    static let version: UInt16 = 2
+    /// value is written as a diff from their source's state (flag 0x80 on a change record);
+    /// version 3 added a summary block after each events block (``BlockSummary``), which older
+    /// readers would take for damage. A version 1 or 2 file is a version 3 file without what came
+    /// later, so every version up to this one reads.
+    static let version: UInt16 = 3
     static let headerLength = 48
     static let writerVersionLength = 12
 
@@ -32,6 +34,8 @@ enum JournalFormat {
     enum BlockType: UInt8 {
         case events = 1
         case index = 2
+        /// What the events block just before it can hold (``BlockSummary``).
+        case summary = 3
     }
 }
 

@@ -20,6 +20,9 @@ enum JournalIndex {
                 writer.varint(summary.lastSequence)
             }
         }
+        // Version 3: where each block's summary block is, after the entries a version 2 index ends with.
+        writer.varint(blocks.count)
+        for block in blocks { writer.varint(block.summaryOffset.map { $0 + 1 } ?? 0) }
         return writer.bytes
     }
 
@@ -58,6 +61,20 @@ enum JournalIndex {
             }
             blocks.append(JournalBlock(offset: offset, frame: frame, sources: summaries))
         }
+        if !reader.isAtEnd {
+            guard try reader.count(atMost: blocks.count) == blocks.count else { throw .malformed("summary offsets for another number of blocks", at: reader.offset) }
+            for index in blocks.indices {
+                let stored = try reader.count(atMost: fileSize)
+                guard stored > 0 else { continue }
+                // A summary block lies after its events block and before the next one.
+                let end = index + 1 < blocks.count ? blocks[index + 1].offset : fileSize
+                guard stored - 1 >= blocks[index].offset + blocks[index].frame.totalLength, stored - 1 + JournalFormat.frameHeaderLength <= end else {
+                    throw .malformed("a summary block outside the space after its block", at: reader.offset)
+                }
+                blocks[index].summaryOffset = stored - 1
+            }
+        }
+        guard reader.isAtEnd else { throw .malformed("bytes after the index", at: reader.offset) }
         return (blocks, sources, order)
     }
 

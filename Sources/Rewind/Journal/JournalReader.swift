@@ -201,9 +201,19 @@ public final class JournalReader: @unchecked Sendable {
     /// The fold of a source's state after step `sequence` (see ``state(of:at:)``): with the recorded
     /// state too, so that a ``StateWalker`` can go on from there.
     public func stateFold(of sourceID: UInt64, at sequence: UInt64) throws(JournalReadError) -> StateFold {
+        try stateFold(of: sourceID, through: sequence, fromBlock: lastBlock(startingAtOrBefore: sequence))
+    }
+
+    /// The fold of a source's state after all of its steps in blocks `0...block`: where a reader
+    /// that skipped blocks picks the source up again.
+    public func stateFold(of sourceID: UInt64, throughBlock block: Int) throws(JournalReadError) -> StateFold {
+        try stateFold(of: sourceID, through: .max, fromBlock: block < 0 ? nil : block)
+    }
+
+    private func stateFold(of sourceID: UInt64, through sequence: UInt64, fromBlock start: Int?) throws(JournalReadError) -> StateFold {
         // Steps found in later blocks before any keyframe: applied once an earlier block gives one.
         var laterSteps: [[StateStep]] = []
-        var index = lastBlock(startingAtOrBefore: sequence)
+        var index = start
         while let current = index, current >= 0 {
             let block = blocks[current]
             if let summary = block.sources[sourceID], summary.firstSequence <= sequence {
@@ -403,12 +413,23 @@ public final class JournalReader: @unchecked Sendable {
             if let frame = BlockFrame.decode(frameBytes, at: 0) {
                 if offset + frame.totalLength > fileSize {
                     if final {
-                        damage.append(frame.type == .index
-                            ? JournalDamage(byteRange: offset..<fileSize, sequences: nil, reason: "the index is cut short (rebuilt from the blocks; no events lost)")
-                            : JournalDamage(byteRange: offset..<fileSize, sequences: frame.firstSequence...frame.lastSequence, reason: "the last block is cut short (torn tail)"))
+                        let torn: JournalDamage = switch frame.type {
+                        case .index: JournalDamage(byteRange: offset..<fileSize, sequences: nil, reason: "the index is cut short (rebuilt from the blocks; no events lost)")
+                        case .summary: JournalDamage(byteRange: offset..<fileSize, sequences: nil, reason: "the last block's summary is cut short (no events lost)")
+                        case .events: JournalDamage(byteRange: offset..<fileSize, sequences: frame.firstSequence...frame.lastSequence, reason: "the last block is cut short (torn tail)")
+                        }
+                        damage.append(torn)
                         offset = fileSize
                     }
                     break
+                }
+                if frame.type == .summary {
+                    // The summary of the block just before it; checked when a query reads it.
+                    if let last = blocks.indices.last, blocks[last].offset + blocks[last].frame.totalLength == offset {
+                        blocks[last].summaryOffset = offset
+                    }
+                    offset += frame.totalLength
+                    continue
                 }
                 if frame.type == .index {
                     // The index of a closed journal (or a stale one before a torn tail): skip it and
@@ -426,7 +447,7 @@ public final class JournalReader: @unchecked Sendable {
                 let next = offset + frame.totalLength
                 if next + JournalFormat.frameHeaderLength <= fileSize,
                    let nextFrame = BlockFrame.decode(readBytes(at: next, count: JournalFormat.frameHeaderLength), at: 0),
-                   nextFrame.type != .index, next + nextFrame.totalLength <= fileSize {
+                   nextFrame.type == .events, next + nextFrame.totalLength <= fileSize {
                     ahead = WorkAhead(next) { [self] in decodeBlock(at: next, frame: nextFrame) }
                 }
                 switch decoded {
@@ -495,6 +516,8 @@ public struct JournalBlock: Sendable, Equatable {
     var frame: BlockFrame
     /// Per source: its events in this block.
     public var sources: [UInt64: SourceSummary]
+    /// Where the block's summary block starts (see ``BlockSummary``), if it has one.
+    public var summaryOffset: Int?
 
     /// A source's events within one block.
     public struct SourceSummary: Sendable, Equatable {

@@ -70,10 +70,10 @@ extension JournalReader {
         let replacement = try FileReplacement(destination: output)
         do {
             let file = try JournalFile(path: replacement.temporaryPath, header: header, replaceExisting: false)
-            for block in walk.blocks {
+            for (index, block) in walk.blocks.enumerated() {
                 let bytes = walk.readBytes(at: block.offset + JournalFormat.frameHeaderLength, count: block.compressedLength)
                 let sources = block.sources.keys.sorted().compactMap { walk.source($0) }
-                try file.append(frame: block.frame, payload: bytes, sources: sources, summaries: block.sources)
+                try file.append(frame: block.frame, payload: bytes, sources: sources, summaries: block.sources, stepSummary: walk.summaryBlockBytes(ofBlock: index))
             }
             try file.finish(level: 1)
         } catch {

@@ -44,7 +44,7 @@ extension Condition {
         }
     }
 
-    private static func compare(_ left: StateValue, _ comparison: Comparison, _ right: StateValue) -> Bool {
+    static func compare(_ left: StateValue, _ comparison: Comparison, _ right: StateValue) -> Bool {
         switch comparison {
         case .equal: return same(left, right)
         case .notEqual: return !same(left, right)

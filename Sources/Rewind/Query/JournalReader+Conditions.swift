@@ -8,7 +8,21 @@ extension JournalReader {
     /// if let step = reader.steps(where: negative).first { print(step.event.sequence) }
     /// ```
     public func steps(where condition: Condition, source: UInt64? = nil) -> ConditionSteps {
-        ConditionSteps(events: events(matching: EventFilter(sourceIDs: source.map { [$0] })), condition: condition)
+        var events = events(matching: EventFilter(sourceIDs: source.map { [$0] }))
+        events.skipsBlock = { [self] index in !mayHold(condition, inBlock: index, source: source) }
+        return ConditionSteps(events: events, condition: condition)
+    }
+
+    /// Whether some step in a block may satisfy a condition, judged from the block's summary
+    /// alone; `true` when the block has no summary, or a source there has none.
+    func mayHold(_ condition: Condition, inBlock index: Int, source only: UInt64? = nil) -> Bool {
+        let block = blocks[index]
+        guard let summary = summary(ofBlock: index) else { return true }
+        return block.sources.contains { id, events in
+            guard only == nil || only == id else { return false }
+            guard let steps = summary.sources[id], let source = source(id) else { return true }
+            return condition.mayHold(in: steps, source: source.description, sequences: events.firstSequence...events.lastSequence)
+        }
     }
 }
 
@@ -27,11 +41,31 @@ public struct ConditionSteps: Sequence {
         var events: JournalEvents.Iterator
         var scan: ConditionScan
 
+        /// The block the last event came from.
+        var lastBlock = -1
+        /// Sources whose steps were in blocks that were skipped: their state is picked up again
+        /// from the reader when a block that is read holds them.
+        var skippedSources = Set<UInt64>()
+
         public mutating func next() -> ConditionStep? {
             while let event = events.next() {
+                if events.currentBlock != lastBlock { enterBlock(events.currentBlock) }
                 if let step = scan.step(event) { return step }
             }
             return nil
+        }
+
+        private mutating func enterBlock(_ block: Int) {
+            let reader = events.reader
+            for skipped in events.takeSkippedBlocks(before: block) { skippedSources.formUnion(reader.blocks[skipped].sources.keys) }
+            lastBlock = block
+            for source in reader.blocks[block].sources.keys where skippedSources.contains(source) {
+                skippedSources.remove(source)
+                guard events.filter.sourceIDs?.contains(source) ?? true else { continue }
+                // A block that no longer reads back leaves the source without a state, as a
+                // damaged block does when read in order.
+                scan.resume(source, from: (try? reader.stateFold(of: source, throughBlock: block - 1)) ?? StateFold())
+            }
         }
     }
 
@@ -53,6 +87,11 @@ public struct ConditionScan: Sendable {
 
     public init(_ condition: Condition) {
         self.condition = condition
+    }
+
+    /// Goes on for one source from a fold the reader rebuilt, after steps this scan did not see.
+    mutating func resume(_ source: UInt64, from fold: StateFold) {
+        walker.resume(source, from: fold)
     }
 
     /// Takes the next event; the step, with its source's state before and after, when the

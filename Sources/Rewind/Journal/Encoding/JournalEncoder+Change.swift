@@ -43,10 +43,11 @@ extension JournalEncoder {
         let applied: (StateValue) -> (tree: StateValue, change: StateChange?)? = { previous in
             settable ? path.flatMap { previous.settingChange(captured, at: $0) } : nil
         }
+        let change = (path: path, value: captured)
         if track.commitDepth > 0 {
             // The common case: a scalar set at a place the state has, changed in place.
             if capturedState == nil, settable, isScalar, let path, track.setInPlace(captured, at: path) {
-                return EncodedStep(body: body)
+                return EncodedStep(body: body, change: change)
             }
             track.reclaimState()
             // The state captured for the redaction is the state after this change already. A
@@ -60,14 +61,14 @@ extension JournalEncoder {
                 track.derivedState = derived?.tree
                 track.derivedChanges = Self.appending(derived?.change, of: captured, to: track.derivedChanges)
             }
-            return EncodedStep(body: body)
+            return EncodedStep(body: body, change: change)
         }
         // Outside a commit no didMutate follows: this event carries the state.
         if let newState = capturedState ?? state?.tree(options: options, reusing: track.lists) {
-            return EncodedStep(body: body, newState: newState)
+            return EncodedStep(body: body, newState: newState, change: change)
         }
         let derived = track.state.flatMap(applied)
-        return EncodedStep(body: body, newState: derived?.tree, knownChanges: Self.appending(derived?.change, of: captured, to: []).flatMap(Self.stateDiff))
+        return EncodedStep(body: body, newState: derived?.tree, knownChanges: Self.appending(derived?.change, of: captured, to: []).flatMap(Self.stateDiff), change: change)
     }
 
     /// The changes known so far with `change` (setting `value`) after them — a change that set

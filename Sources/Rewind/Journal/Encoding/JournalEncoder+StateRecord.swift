@@ -14,6 +14,12 @@ extension JournalEncoder {
         defer {
             track.state = newState
             track.endLending()
+            // A record inside a commit (a nested commit's end, a replacement) moves the state the
+            // commit's changes were derived from: the commit's own state is then captured whole.
+            if track.commitDepth > 0 {
+                track.derivedState = nil
+                track.derivedChanges = nil
+            }
         }
         measureStateSize(newState, track: &track)
         track.stateRecordsSinceCapture += 1
@@ -21,9 +27,13 @@ extension JournalEncoder {
         guard !needsKeyframe(track), let changes = knownChanges ?? track.state.map({ diff($0, newState) }) else {
             track.keyframedInBlock = true
             track.stateRecordsSinceKeyframe = 0
+            let changedFields = knownChanges.map(SourceSummaryRecorder.changedFields(of:))
+                ?? SourceSummaryRecorder.changedFields(from: track.state, to: newState)
+            track.summary.recorded(newState, changedFields: changedFields)
             return .keyframe(newState)
         }
         if changes.isEmpty { return nil }
+        track.summary.recorded(newState, changedFields: SourceSummaryRecorder.changedFields(of: changes))
         track.stateRecordsSinceKeyframe += 1
         if !newState.weighs(moreThan: changes.weight - 1) {
             track.stateRecordsSinceKeyframe = 0

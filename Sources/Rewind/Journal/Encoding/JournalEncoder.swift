@@ -57,7 +57,11 @@ final class JournalEncoder {
         let state = step(recorded, reportingSizeOf: event.source, track: &tracks[sourceID, default: SourceTrack()])
         builder.append(EventRecord(recorded, sequence: sequence, time: time, body: state.body, state: state.record), source: event.source, sourceID: sourceID)
         if case .released = event.kind {
-            tracks[sourceID] = nil
+            builder.stepSummaries[sourceID] = tracks[sourceID]?.summary.finished()
+            // A reader keeps the released source's last state; its summaries cannot start from it.
+            var released = SourceTrack()
+            released.stateAsReadIsUnknown = true
+            tracks[sourceID] = released
         }
         eventsEncoded += 1
         if builder.recordBytes >= configuration.blockSize || builder.allRecordBytes >= Self.largestBlock {
@@ -74,6 +78,8 @@ final class JournalEncoder {
                 track.measuredStateBytes = nil
             }
         }
+        if !track.summary.isStarted { track.startSummary() }
+        track.summary.saw(event.kind.category, name: event.name)
         let step: EncodedStep = switch event.kind {
         case .willMutate: mutationBegins(track: &track)
         case .didMutate(let duration, let state): mutationEnds(duration: duration, state: state, track: &track)
@@ -84,12 +90,19 @@ final class JournalEncoder {
         case .didDispatch(let duration): EncodedStep(body: .duration(duration))
         case .created(.none), .released: EncodedStep()
         }
-        return (step.body, step.newState.flatMap { stateRecord(for: &track, newState: $0, knownChanges: step.knownChanges) })
+        let record = step.newState.flatMap { stateRecord(for: &track, newState: $0, knownChanges: step.knownChanges) }
+        // Without a record of its own, a change is put into the state by its reader.
+        if record == nil, let change = step.change { track.summary.changed(change.path, to: change.value) }
+        track.noteReaderStep(recorded: record != nil, change: step.change)
+        return (step.body, record)
     }
 
     /// Records that a writer in drop mode dropped events.
     func encodeDropped(_ dropped: DroppedRange, source: EventSource) throws(JournalWriteError) {
         builder.append(EventRecord(dropped: dropped, time: .now()), source: source, sourceID: source.instanceID)
+        // The reader's states after a gap are not what the writer followed: no summary vouches
+        // for this block.
+        builder.isSummarized = false
         // The dropped events' changes never reached the writer, so a state derived from the
         // changes it did see would miss them: every source's next state is captured for real.
         for key in tracks.keys {
@@ -109,13 +122,19 @@ final class JournalEncoder {
     func sealBlock() throws(JournalWriteError) {
         guard !builder.isEmpty else { return }
         try writeBlockInFlight()
+        for source in builder.sources where builder.stepSummaries[source.instanceID] == nil {
+            builder.stepSummaries[source.instanceID] = tracks[source.instanceID]?.summary.finished()
+        }
         if let compressor {
             compressor.start(builder, level: configuration.compressionLevel)
         } else {
             compressedHere = CompressedBlock(builder, level: configuration.compressionLevel)
         }
         builder = BlockBuilder()
-        for key in tracks.keys { tracks[key]!.keyframedInBlock = false }
+        for key in tracks.keys {
+            tracks[key]!.keyframedInBlock = false
+            tracks[key]!.summary = SourceSummaryRecorder()
+        }
     }
 
     /// Waits for the block being compressed, if any, writes it, and rotates the file if it grew

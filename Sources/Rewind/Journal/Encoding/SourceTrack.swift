@@ -35,6 +35,44 @@ struct SourceTrack {
     var stateRecordsSinceMeasure = Int.max
     /// The state's size, measured at the last state record, until the encoder hands it on.
     var measuredStateBytes: Int?
+    /// What the source's steps in the open block can hold, for the block's summary.
+    var summary = SourceSummaryRecorder()
+
+    /// The changes since the source's last state record that carry no record of their own: a
+    /// reader puts them on top of that record's state. Kept for the next block's summary, which
+    /// starts from that state (at most ``SourceSummaryRecorder/pendingChangeLimit``).
+    var changesSinceRecord: [(path: StatePath?, value: StateValue)] = []
+    /// Set when more changes came than are kept, or the source was released (a reader keeps its
+    /// last state after that; this writer does not): the next block's summary tracks no path.
+    var stateAsReadIsUnknown = false
+
+    /// Notes a step's effect on the state a reader folds: a state record replaces it, a change
+    /// without one is put on top of it.
+    mutating func noteReaderStep(recorded: Bool, change: (path: StatePath?, value: StateValue)?) {
+        if recorded {
+            changesSinceRecord.removeAll(keepingCapacity: true)
+            stateAsReadIsUnknown = false
+        } else if let change {
+            changesSinceRecord.append(change)
+            if changesSinceRecord.count > SourceSummaryRecorder.pendingChangeLimit {
+                changesSinceRecord.removeAll()
+                stateAsReadIsUnknown = true
+            }
+        }
+    }
+
+    /// Starts the source's summary in a new block from the state it enters with, as a reader
+    /// folds it: the last recorded state — `state`, or while a commit borrows it the commit's
+    /// derived state — with the changes since on top. Every value a reader can see there is among
+    /// the values given, which is all a summary needs (it says what cannot be there).
+    mutating func startSummary() {
+        let states = [state, derivedState].compactMap { $0 }
+        if stateAsReadIsUnknown || (states.isEmpty && hasState) {
+            summary.start(entering: nil)
+        } else {
+            summary.start(entering: (states, changesSinceRecord))
+        }
+    }
 
     /// Whether the source has a recorded state (lent to the running commit or not).
     var hasState: Bool { state != nil || lentStateUndo != nil }
@@ -87,4 +125,7 @@ struct EncodedStep {
     /// What changed from the source's last state to `newState`, when the step knows it — the
     /// state record is then made from it rather than by comparing the two trees whole.
     var knownChanges: StateDiff?
+    /// A change's place and new value, which a reader puts into the state when the event carries
+    /// no state record.
+    var change: (path: StatePath?, value: StateValue)?
 }

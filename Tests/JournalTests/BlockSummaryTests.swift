@@ -1,0 +1,212 @@
+import Cycler
+import Foundation
+@testable import Rewind
+import Testing
+import TemporaryFiles
+
+@Suite("Block summaries")
+struct BlockSummaryTests {
+    /// A counter that only counts up: a question about one value is answered by one block.
+    final class Tally: CyclerType, Sendable {
+        struct State: Codable, Equatable { var count = 0; var label = "tally"; var limits = Limits() }
+        struct Limits: Codable, Equatable { var low = 0; var high = 10 }
+        let state: Storage<State> = .init(State())
+    }
+
+    static func recordTally(to path: String, steps: Int) throws -> UInt64 {
+        var configuration = JournalConfiguration()
+        configuration.blockSize = 4 * 1024
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let tally = Tally()
+        tally.set(logger: journal)
+        for step in 0..<steps {
+            tally.commit("add") { $0.update($0.value.count + 1, \.count) }
+            if step % 500 == 250 { tally.commit("relabel") { $0.update("tally \(step)", \.label) } }
+        }
+        journal.close()
+        return tally.eventSource.instanceID
+    }
+
+    /// Every claim a block's summary makes holds at every step of the block, against states the
+    /// reader rebuilds on its own: the values of each tracked path (before and after each step),
+    /// the kinds and names, the fields that changed.
+    static func expectSummariesHold(in path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        let reader = try JournalReader(path: path)
+        var walker = StateWalker()
+        var summarized = 0
+        for index in reader.blocks.indices {
+            let events = try reader.events(inBlock: index)
+            let summary = reader.summary(ofBlock: index)
+            if summary != nil { summarized += 1 }
+            for event in events {
+                let id = event.source.instanceID
+                let before = walker.state(of: id)
+                walker.advance(event)
+                let after = walker.state(of: id)
+                guard let steps = summary?.sources[id] else {
+                    #expect(summary == nil, "block \(index) has a summary without source \(id)", sourceLocation: sourceLocation)
+                    continue
+                }
+                #expect(steps.kinds.contains(event.kind), "block \(index): kind \(event.kind)", sourceLocation: sourceLocation)
+                if let names = steps.names { #expect(names.contains(event.name), "block \(index): name \(event.name)", sourceLocation: sourceLocation) }
+                for (keys, span) in steps.values {
+                    let followed = FollowedPath(components: keys.map { .key($0) })
+                    for state in [before, after] {
+                        let value = Condition.lookUp(followed, in: state)
+                        #expect(span.mayEqual(value), "block \(index), step \(event.sequence): \(keys) = \(value) is outside \(span)", sourceLocation: sourceLocation)
+                    }
+                }
+                if let changed = steps.changedFields, case .object(let fields)? = after ?? before {
+                    for field in fields.keys where Condition.lookUp(FollowedPath(components: [.key(field)]), in: before) != Condition.lookUp(FollowedPath(components: [.key(field)]), in: after) {
+                        #expect(changed.contains(field), "block \(index), step \(event.sequence): \(field) changed", sourceLocation: sourceLocation)
+                    }
+                }
+            }
+        }
+        return summarized
+    }
+
+    struct Shape: Codable {
+        struct Inner: Codable { var x: Double; var deep: [String: Int]? }
+        var n: Int
+        var opt: Int?
+        var text: String
+        var flag: Bool
+        var inner: Inner
+        var list: [Int]
+    }
+
+    /// Random events logged straight into a journal: commits whose state does not follow from
+    /// their changes, changes outside commits, replacements, optionals set to nil, blocks cut in
+    /// the middle of commits, a second source created and released.
+    static func recordRaw(to path: String, events: Int, seed: UInt64) throws {
+        var configuration = JournalConfiguration()
+        configuration.blockSize = 1024
+        configuration.keyframeInterval = 8
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        var random = SplitMix(seed: seed)
+        let sources = [EventSource(framework: .cycler, typeName: "Raw"), EventSource(framework: .cycler, typeName: "Other")]
+        var sequence: UInt64 = 0
+        func pick(_ count: Int) -> Int { Int(random.next() % UInt64(count)) }
+        func shape() -> Shape {
+            Shape(n: pick(50) - 10, opt: pick(3) == 0 ? nil : pick(9), text: ["a", "b", "c", String(repeating: "z", count: 70)][pick(4)],
+                  flag: pick(2) == 0, inner: .init(x: Double(pick(100)) / 4, deep: pick(2) == 0 ? nil : ["k": pick(5)]), list: Array(0..<pick(6)))
+        }
+        func log(_ source: EventSource, _ kind: Event.Kind, _ name: String) {
+            sequence += 1
+            journal.log(Event(sequence: sequence, time: .now(), source: source, kind: kind, name: name, description: "", callSite: CallSite(), parent: nil))
+        }
+        log(sources[0], .created(state: CapturedValue(shape())), "created")
+        for _ in 0..<events {
+            let source = sources[pick(5) == 0 ? 1 : 0]
+            switch pick(9) {
+            case 0: log(source, .willDispatch(), ["tap", "load", "save"][pick(3)])
+            case 1: log(source, .didDispatch(duration: .zero), "tap")
+            case 2: log(source, .willMutate, "edit")
+            case 3: log(source, .didMutate(duration: .zero, state: CapturedValue(shape())), "edit")
+            case 4: log(source, .change(path: ChangedPath(\Shape.n), value: CapturedValue(pick(80) - 20), state: nil), "n")
+            case 5: log(source, .change(path: ChangedPath(\Shape.opt), value: CapturedValue(pick(2) == 0 ? nil : pick(7) as Int?), state: nil), "opt")
+            case 6: log(source, .change(path: ChangedPath(\Shape.inner.x), value: CapturedValue(Double(pick(9))), state: nil), "x")
+            case 7: log(source, .replace(state: CapturedValue(shape())), "replace")
+            default: log(source, .activity(CapturedValue(pick(3))), "ping")
+            }
+        }
+        log(sources[1], .released, "released")
+        journal.close()
+    }
+
+    @Test("a summary's every claim holds at every step of its block: random sessions of inserts, removals, renames and nil")
+    func claimsHold() throws {
+        let directory = TemporaryDirectory()
+        for seed in 1...4 as ClosedRange<UInt64> {
+            let file = directory.file("board-\(seed).rewind")
+            _ = try JournalRandomAccessTests.record(to: file, steps: 400, seed: seed)
+            let summarized = try Self.expectSummariesHold(in: file)
+            #expect(summarized == (try JournalReader(path: file)).blocks.count, "every block of a clean journal has a summary")
+        }
+        let tally = directory.file("tally.rewind")
+        _ = try Self.recordTally(to: tally, steps: 3_000)
+        #expect(try Self.expectSummariesHold(in: tally) > 10)
+        for seed in 1...6 as ClosedRange<UInt64> {
+            let raw = directory.file("raw-\(seed).rewind")
+            try Self.recordRaw(to: raw, events: 3_000, seed: seed)
+            #expect(try Self.expectSummariesHold(in: raw) > 10)
+            // Nested commits and replacements inside commits: every state record still applies.
+            #expect(try JournalReader(path: raw).verify().isClean, "seed \(seed)")
+        }
+    }
+
+    @Test("a query passes over the blocks whose summary rules it out, and finds what a full scan finds")
+    func querySkipsBlocks() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.file("tally.rewind")
+        _ = try Self.recordTally(to: file, steps: 6_000)
+        let reader = try JournalReader(path: file)
+        #expect(reader.blocks.count > 20)
+        for (text, expectedSkips) in [("count == 5000", true), ("count > 5990", true), ("label == \"tally 2750\"", true),
+                                      ("limits.high < 5", true), ("changed(limits)", true), ("name == \"relabel\"", true),
+                                      ("count == old(count)", false), ("items.count > 0", false), ("seq > 0", false)] {
+            let condition = try Condition(parsing: text)
+            let skipped = reader.blocks.indices.filter { !reader.mayHold(condition, inBlock: $0) }.count
+            #expect((skipped > reader.blocks.count / 2) == expectedSkips, "\(text): \(skipped) of \(reader.blocks.count) blocks skipped")
+            // The scan that skips gives the steps a scan of every event gives, states and all.
+            var scan = ConditionScan(condition)
+            let everyStep = reader.events().compactMap { scan.step($0) }
+            let found = Array(reader.steps(where: condition))
+            #expect(found.map(\.event.sequence) == everyStep.map(\.event.sequence), "\(text)")
+            #expect(found.map(\.before) == everyStep.map(\.before) && found.map(\.after) == everyStep.map(\.after), "\(text)")
+        }
+    }
+
+    @Test("a summary that does not belong to its block, or does not read back, is not used")
+    func untrustedSummaries() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.file("tally.rewind")
+        _ = try Self.recordTally(to: file, steps: 2_000)
+        let reader = try JournalReader(path: file)
+        let block = reader.blocks[3]
+        let offset = try #require(block.summaryOffset)
+        // A byte of the summary's payload flipped: its checksum fails, so the block is read.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        bytes[offset + JournalFormat.frameHeaderLength + 2] ^= 0x5A
+        let damaged = directory.file("damaged.rewind")
+        try bytes.write(to: URL(fileURLWithPath: damaged))
+        let damagedReader = try JournalReader(path: damaged)
+        #expect(damagedReader.summary(ofBlock: 3) == nil)
+        #expect(damagedReader.summary(ofBlock: 4) != nil)
+        let condition = try Condition(parsing: "count == 1")
+        #expect(damagedReader.mayHold(condition, inBlock: 3))
+        #expect(!damagedReader.mayHold(condition, inBlock: 4))
+        #expect(Array(damagedReader.steps(where: condition)).count == Array(reader.steps(where: condition)).count)
+        // Another block's summary in its place: made for other bytes, so not used.
+        let other = try #require(reader.blocks[5].summaryOffset)
+        let otherLength = JournalFormat.frameHeaderLength + Int(try #require(BlockFrame.decode(Array(bytes[other..<(other + 60)]), at: 0)).compressedLength)
+        var swapped = try Data(contentsOf: URL(fileURLWithPath: file))
+        let mine = JournalFormat.frameHeaderLength + Int(try #require(BlockFrame.decode(Array(swapped[offset..<(offset + 60)]), at: 0)).compressedLength)
+        if mine == otherLength {
+            swapped.replaceSubrange(offset..<(offset + mine), with: swapped[other..<(other + otherLength)])
+            let swappedFile = directory.file("swapped.rewind")
+            try swapped.write(to: URL(fileURLWithPath: swappedFile))
+            #expect(try JournalReader(path: swappedFile).summary(ofBlock: 3) == nil)
+        }
+    }
+
+    @Test("the codec reads back what it writes, and refuses bytes that do not end where it does")
+    func codec() throws {
+        var steps = BlockSummary.Source()
+        steps.kinds = [.willMutate, .change, .didMutate]
+        steps.names = ["add", "relabel"]
+        steps.changedFields = nil
+        var span = ValueSpan()
+        for value: StateValue in [.integer(-3), .integer(Int64.max), .floatingPoint(2.5), .string("a"), .null, .bool(true), .array([])] { span.add(value) }
+        steps.values = [["count"]: span, ["limits", "high"]: ValueSpan()]
+        let summary = BlockSummary(eventsPayloadCRC: 0xDEADBEEF, sources: [7: steps, 9: BlockSummary.Source()])
+        let bytes = summary.encoded()
+        #expect(try BlockSummary.decode(bytes) == summary)
+        #expect(throws: (any Error).self) { try BlockSummary.decode(bytes + [0]) }
+        for length in 0..<bytes.count { #expect(throws: (any Error).self) { try BlockSummary.decode(Array(bytes.prefix(length))) } }
+        // Int64.max has no exact Double: its range is widened outwards, never narrowed.
+        #expect(span.mayEqual(.integer(Int64.max)) && span.mayEqual(.integer(-3)) && !span.mayEqual(.integer(-4)))
+        #expect(span.mayEqual(.string("a")) && !span.mayEqual(.string("b")) && span.mayEqual(.null) && !span.mayEqual(.bool(false)))
+    }
+}
