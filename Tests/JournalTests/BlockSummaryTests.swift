@@ -1,6 +1,7 @@
 import Cycler
 import Foundation
 @testable import Rewind
+import RewindViewer
 import Testing
 import TemporaryFiles
 
@@ -155,6 +156,21 @@ struct BlockSummaryTests {
             let found = Array(reader.steps(where: condition))
             #expect(found.map(\.event.sequence) == everyStep.map(\.event.sequence), "\(text)")
             #expect(found.map(\.before) == everyStep.map(\.before) && found.map(\.after) == everyStep.map(\.after), "\(text)")
+        }
+    }
+
+    @Test("the viewer's w passes over the blocks a summary rules out and marks what query finds")
+    func viewerWatchSkips() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.file("tally.rewind")
+        _ = try Self.recordTally(to: file, steps: 6_000)
+        let reader = try JournalReader(path: file)
+        for text in ["count == 5000", "count > 5990 || label == \"tally 750\"", "count == old(count)"] {
+            let program = ViewerProgram(timeline: Timeline(reader: reader), model: ViewerModel(width: 100, height: 30, colors: false, title: "tally"))
+            for key in ("w" + text).map({ Key.character($0) }) + [.enter] { program.press(key) }
+            let watch = try #require(program.model.watch)
+            let expected = Array(reader.steps(where: try Condition(parsing: text))).map(\.event.sequence)
+            #expect(watch.isComplete && watch.total == expected.count && watch.sequences == expected, "\(text)")
         }
     }
 

@@ -25,7 +25,7 @@ struct CompressedBlock: Sendable {
         summaries = builder.sourceSummaries
         eventCount = builder.eventCount - builder.droppedRecordCount
         summary = builder.isSummarized
-            ? BlockSummary(eventsPayloadCRC: frame.payloadCRC, sources: builder.stepSummaries).framed(describing: frame, level: level)
+            ? BlockSummary(eventsPayloadCRC: frame.payloadCRC, sources: builder.stepSummaries).framed(describing: frame)
             : nil
     }
 }

@@ -14,8 +14,9 @@ extension JournalReader {
     }
 
     /// Whether some step in a block may satisfy a condition, judged from the block's summary
-    /// alone; `true` when the block has no summary, or a source there has none.
-    func mayHold(_ condition: Condition, inBlock index: Int, source only: UInt64? = nil) -> Bool {
+    /// alone (see ``BlockSummary``); `true` when the block has no summary, or a source there has
+    /// none. With `only`, just that source's steps count.
+    public func mayHold(_ condition: Condition, inBlock index: Int, source only: UInt64? = nil) -> Bool {
         let block = blocks[index]
         guard let summary = summary(ofBlock: index) else { return true }
         return block.sources.contains { id, events in
@@ -43,29 +44,17 @@ public struct ConditionSteps: Sequence {
 
         /// The block the last event came from.
         var lastBlock = -1
-        /// Sources whose steps were in blocks that were skipped: their state is picked up again
-        /// from the reader when a block that is read holds them.
-        var skippedSources = Set<UInt64>()
 
         public mutating func next() -> ConditionStep? {
             while let event = events.next() {
-                if events.currentBlock != lastBlock { enterBlock(events.currentBlock) }
+                if events.currentBlock != lastBlock {
+                    lastBlock = events.currentBlock
+                    for skipped in events.takeSkippedBlocks(before: lastBlock) { scan.skip(block: skipped, of: events.reader) }
+                    scan.enter(block: lastBlock, of: events.reader, only: events.filter.sourceIDs)
+                }
                 if let step = scan.step(event) { return step }
             }
             return nil
-        }
-
-        private mutating func enterBlock(_ block: Int) {
-            let reader = events.reader
-            for skipped in events.takeSkippedBlocks(before: block) { skippedSources.formUnion(reader.blocks[skipped].sources.keys) }
-            lastBlock = block
-            for source in reader.blocks[block].sources.keys where skippedSources.contains(source) {
-                skippedSources.remove(source)
-                guard events.filter.sourceIDs?.contains(source) ?? true else { continue }
-                // A block that no longer reads back leaves the source without a state, as a
-                // damaged block does when read in order.
-                scan.resume(source, from: (try? reader.stateFold(of: source, throughBlock: block - 1)) ?? StateFold())
-            }
         }
     }
 
@@ -89,9 +78,28 @@ public struct ConditionScan: Sendable {
         self.condition = condition
     }
 
-    /// Goes on for one source from a fold the reader rebuilt, after steps this scan did not see.
-    mutating func resume(_ source: UInt64, from fold: StateFold) {
-        walker.resume(source, from: fold)
+    /// Sources whose steps were in blocks passed over: their states are picked up from the
+    /// reader when a block that is read holds them.
+    private var skippedSources = Set<UInt64>()
+
+    /// Passes over a block of `reader` without its events — one whose summary rules the
+    /// condition out (``JournalReader/mayHold(_:inBlock:source:)``).
+    public mutating func skip(block: Int, of reader: JournalReader) {
+        skippedSources.formUnion(reader.blocks[block].sources.keys)
+    }
+
+    /// Call before the events of a block of `reader` that is read after blocks were skipped: its
+    /// sources whose steps were passed over continue from the state the reader rebuilds. With
+    /// `only`, just those sources' steps will be given to the scan.
+    public mutating func enter(block: Int, of reader: JournalReader, only: Set<UInt64>? = nil) {
+        guard !skippedSources.isEmpty else { return }
+        for source in reader.blocks[block].sources.keys where skippedSources.contains(source) {
+            guard only?.contains(source) ?? true else { continue }
+            skippedSources.remove(source)
+            // A block that no longer reads back leaves the source without a state, as a damaged
+            // block does when read in order.
+            walker.resume(source, from: (try? reader.stateFold(of: source, throughBlock: block - 1)) ?? StateFold())
+        }
     }
 
     /// Takes the next event; the step, with its source's state before and after, when the

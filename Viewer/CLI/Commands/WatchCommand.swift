@@ -37,6 +37,13 @@ struct WatchCommand: ParsableCommand {
         while true {
             while nextBlock < reader.blocks.count {
                 defer { nextBlock += 1 }
+                // A block whose summary rules the condition out is passed over (a block just
+                // written may not have its summary yet: it is read).
+                guard reader.mayHold(parsed, inBlock: nextBlock, source: sourceID) else {
+                    scan.skip(block: nextBlock, of: reader)
+                    continue
+                }
+                scan.enter(block: nextBlock, of: reader)
                 let events: [RecordedEvent]
                 do {
                     events = try reader.events(inBlock: nextBlock)

@@ -56,6 +56,7 @@ extension JournalEncoder {
             if let capturedState {
                 track.derivedState = capturedState
                 track.derivedChanges = nil
+                track.derivedIsReaderView = false
             } else {
                 let derived = track.derivedState.flatMap(applied)
                 track.derivedState = derived?.tree

@@ -27,13 +27,11 @@ extension JournalEncoder {
         guard !needsKeyframe(track), let changes = knownChanges ?? track.state.map({ diff($0, newState) }) else {
             track.keyframedInBlock = true
             track.stateRecordsSinceKeyframe = 0
-            let changedFields = knownChanges.map(SourceSummaryRecorder.changedFields(of:))
-                ?? SourceSummaryRecorder.changedFields(from: track.state, to: newState)
-            track.summary.recorded(newState, changedFields: changedFields)
+            track.summary.recorded(newState, changes: knownChanges, previous: track.state)
             return .keyframe(newState)
         }
         if changes.isEmpty { return nil }
-        track.summary.recorded(newState, changedFields: SourceSummaryRecorder.changedFields(of: changes))
+        track.summary.recorded(newState, changes: changes, previous: nil)
         track.stateRecordsSinceKeyframe += 1
         if !newState.weighs(moreThan: changes.weight - 1) {
             track.stateRecordsSinceKeyframe = 0

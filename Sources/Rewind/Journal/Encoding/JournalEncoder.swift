@@ -54,8 +54,10 @@ final class JournalEncoder {
         let recorded = renumbering.map { $0.deterministicCopy(of: event, sequence: sequence) } ?? event
         // The track is modified in place, in one access: copying it out and back would copy its
         // state tree, and each lookup hashes.
-        let state = step(recorded, reportingSizeOf: event.source, track: &tracks[sourceID, default: SourceTrack()])
-        builder.append(EventRecord(recorded, sequence: sequence, time: time, body: state.body, state: state.record), source: event.source, sourceID: sourceID)
+        // Told from the case once: looking at an event's kind copies it.
+        let kind = recorded.kind.category
+        let state = step(recorded, kind: kind, reportingSizeOf: event.source, track: &tracks[sourceID, default: SourceTrack()])
+        builder.append(EventRecord(recorded, kind: kind, sequence: sequence, time: time, body: state.body, state: state.record), source: event.source, sourceID: sourceID)
         if case .released = event.kind {
             builder.stepSummaries[sourceID] = tracks[sourceID]?.summary.finished()
             // A reader keeps the released source's last state; its summaries cannot start from it.
@@ -71,7 +73,7 @@ final class JournalEncoder {
 
     /// What an event's record holds besides its fixed fields — its body and its state record —
     /// by the step for its kind; updates the source's track.
-    private func step(_ event: Event, reportingSizeOf source: EventSource, track: inout SourceTrack) -> (body: EventRecord.Body, record: StateRecord?) {
+    private func step(_ event: Event, kind: Event.Category, reportingSizeOf source: EventSource, track: inout SourceTrack) -> (body: EventRecord.Body, record: StateRecord?) {
         defer {
             if let measured = track.measuredStateBytes {
                 source.measuredStateBytes.store(measured, ordering: .relaxed)
@@ -79,7 +81,7 @@ final class JournalEncoder {
             }
         }
         if !track.summary.isStarted { track.startSummary() }
-        track.summary.saw(event.kind.category, name: event.name)
+        track.summary.saw(kind, name: event.name)
         let step: EncodedStep = switch event.kind {
         case .willMutate: mutationBegins(track: &track)
         case .didMutate(let duration, let state): mutationEnds(duration: duration, state: state, track: &track)
@@ -93,7 +95,7 @@ final class JournalEncoder {
         let record = step.newState.flatMap { stateRecord(for: &track, newState: $0, knownChanges: step.knownChanges) }
         // Without a record of its own, a change is put into the state by its reader.
         if record == nil, let change = step.change { track.summary.changed(change.path, to: change.value) }
-        track.noteReaderStep(recorded: record != nil, change: step.change)
+        track.noteReaderStep(recorded: record != nil, changed: step.change != nil)
         return (step.body, record)
     }
 

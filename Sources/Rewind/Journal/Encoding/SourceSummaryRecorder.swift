@@ -6,67 +6,98 @@
 /// (or its first state, when it had none): fields reached through objects only, and `.count` of
 /// lists. A path that appears later in the block is not tracked, so the summary never claims what
 /// a path held at steps it did not watch. Each tracked path's value is read by the reader's own
-/// rule (``Condition/lookUp(_:in:)``), at every step that can move it.
+/// rule (``Condition/lookUp(_:in:)``), at every step that can move it — or taken straight from
+/// the change that set it.
+///
+/// It runs for every event the journal records, so it keeps small arrays searched by equality
+/// (short strings compare without hashing) rather than sets and dictionaries.
 struct SourceSummaryRecorder {
-    private(set) var summary = BlockSummary.Source()
     /// Whether the source's first event in the block has been seen.
     private(set) var isStarted = false
     /// Whether the tracked paths are chosen (they are, at the first state the block sees).
     private var pathsChosen = false
     private var tracked: [TrackedPath] = []
-    private var lastName: String?
+    private var kindMask: UInt16 = 0
+    /// `nil` once there are more than ``nameLimit``.
+    private var names: [String]? = []
+    /// `nil` once any field may have changed.
+    private var changedFields: [String]? = []
 
     private struct TrackedPath {
         let keys: [String]
+        /// Its first key, the field of the state it is in.
+        let root: String
         let followed: FollowedPath
+        var span = ValueSpan()
         /// Set once a step moved the path in a way the recorder cannot follow: it is then left out.
         var isWide = false
+
+        init(keys: [String]) {
+            self.keys = keys
+            root = keys[0]
+            followed = FollowedPath(components: keys.map { .key($0) })
+        }
     }
 
     /// The most paths tracked per source and block, and how deep through objects.
     static let pathLimit = 64
     static let depthLimit = 4
-    /// The most event names listed per source and block.
+    /// The most event names, and changed fields, listed per source and block.
     static let nameLimit = 32
+    static let fieldLimit = 64
 
-    /// The most changes without a record kept between two state records for the next block's
-    /// start; past it, that block tracks no path.
-    static let pendingChangeLimit = 64
-
-    /// The source's first event in the block, with the state it enters the block with: the
-    /// states it may be (empty when it has none yet) and the changes a reader puts on top; `nil`
-    /// when the writer cannot tell it — then no path is tracked in this block.
-    mutating func start(entering: (states: [StateValue], changes: [(path: StatePath?, value: StateValue)])?) {
+    /// The source's first event in the block, with the state it enters the block with (`.some(nil)`
+    /// when it has none yet); `nil` when the writer cannot tell it — then no path is tracked in
+    /// this block.
+    mutating func start(entering: StateValue??) {
         isStarted = true
-        guard let entering else { return pathsChosen = true }
-        guard let first = entering.states.first else { return }
-        choosePaths(in: first, missingBefore: false)
-        for state in entering.states.dropFirst() {
-            for index in tracked.indices { add(Condition.lookUp(tracked[index].followed, in: state), to: index) }
+        switch entering {
+        case .none: pathsChosen = true
+        case .some(.none): break
+        case .some(.some(let state)): choosePaths(in: state, missingBefore: false)
         }
-        for change in entering.changes { changed(change.path, to: change.value) }
     }
 
     /// An event of the source: its kind and name.
     mutating func saw(_ kind: Event.Category, name: String) {
-        summary.kinds.insert(kind)
-        guard name != lastName, summary.names != nil else { return }
-        lastName = name
-        summary.names!.insert(name)
-        if summary.names!.count > Self.nameLimit { summary.names = nil }
+        kindMask |= Self.bit(of: kind)
+        guard names != nil, !names!.contains(name) else { return }
+        if names!.count == Self.nameLimit { names = nil } else { names!.append(name) }
     }
 
-    /// A state record made the source's state `state`; `changedFields` are the top-level fields
-    /// that differ from the state before (`nil`: any may).
-    mutating func recorded(_ state: StateValue, changedFields: Set<String>?) {
-        if !pathsChosen {
+    /// A state record made the source's state `state`, by `changes` when the writer knows them;
+    /// otherwise (a keyframe) `previous` is the state before, compared field by field.
+    mutating func recorded(_ state: StateValue, changes: StateDiff?, previous: StateValue?) {
+        guard pathsChosen else {
             choosePaths(in: state, missingBefore: true)
-            noteChanged(changedFields)
+            noteChangedFields(changes, previous: previous, state: state)
             return
         }
-        noteChanged(changedFields)
-        for index in tracked.indices where changedFields.map({ $0.contains(tracked[index].keys[0]) }) ?? true {
-            add(Condition.lookUp(tracked[index].followed, in: state), to: index)
+        noteChangedFields(changes, previous: previous, state: state)
+        if let changes, changes.changes.count == 1 {
+            // The common case, one change: the paths of other fields did not move, and the path
+            // it set exactly takes its value without a look-up.
+            let change = changes.changes[0]
+            guard case .key(let root)? = change.path.components.first else { return addAll(from: state) }
+            for index in tracked.indices where tracked[index].root == root && !tracked[index].isWide {
+                if case .changed(_, let value) = change.operation, Self.isPath(tracked[index].keys, exactly: change.path.components) {
+                    tracked[index].span.add(value)
+                } else {
+                    tracked[index].span.add(Condition.lookUp(tracked[index].followed, in: state))
+                }
+            }
+            return
+        }
+        guard let fields = changedFields else { return addAll(from: state) }
+        for index in tracked.indices where !tracked[index].isWide && fields.contains(tracked[index].root) {
+            tracked[index].span.add(Condition.lookUp(tracked[index].followed, in: state))
+        }
+    }
+
+    /// Every tracked path's value in `state`.
+    private mutating func addAll(from state: StateValue) {
+        for index in tracked.indices where !tracked[index].isWide {
+            tracked[index].span.add(Condition.lookUp(tracked[index].followed, in: state))
         }
     }
 
@@ -76,17 +107,18 @@ struct SourceSummaryRecorder {
     mutating func changed(_ path: StatePath?, to value: StateValue) {
         guard let path else { return }
         guard case .key(let root)? = path.components.first else {
-            summary.changedFields = nil
+            changedFields = nil
             for index in tracked.indices { tracked[index].isWide = true }
             return
         }
-        summary.changedFields?.insert(root)
-        for index in tracked.indices where tracked[index].keys[0] == root {
+        noteChanged(root)
+        for index in tracked.indices where tracked[index].root == root && !tracked[index].isWide {
             let keys = tracked[index].keys
-            if let rest = Self.remainder(of: keys, after: path.components) {
-                add(Condition.lookUp(FollowedPath(components: rest.map { .key($0) }), in: value), to: index)
+            if Self.keys(keys, startWith: path.components) {
+                let rest = keys.count - path.components.count
+                tracked[index].span.add(rest == 0 ? value : Condition.lookUp(FollowedPath(components: keys.suffix(rest).map { .key($0) }), in: value))
             } else if keys.last == "count", path.components.count >= keys.count,
-                      Self.remainder(of: Array(keys.dropLast()), after: Array(path.components.prefix(keys.count - 1))) == [],
+                      Self.keys(keys.dropLast(), startWith: path.components.prefix(keys.count - 1)),
                       case .index = path.components[keys.count - 1] {
                 // A place in the list `count` counts: one past its end appends.
                 tracked[index].isWide = true
@@ -96,19 +128,47 @@ struct SourceSummaryRecorder {
 
     /// What the summary says once the block is sealed.
     func finished() -> BlockSummary.Source {
-        var result = summary
-        for path in tracked where path.isWide { result.values[path.keys] = nil }
+        var result = BlockSummary.Source()
+        result.kinds = Set(Event.Category.allCases.filter { kindMask & Self.bit(of: $0) != 0 })
+        result.names = names.map(Set.init)
+        result.changedFields = changedFields.map(Set.init)
+        for path in tracked where !path.isWide { result.values[path.keys] = path.span }
         return result
     }
 
-    private mutating func noteChanged(_ fields: Set<String>?) {
-        guard let fields else { return summary.changedFields = nil }
-        summary.changedFields?.formUnion(fields)
+    private static func bit(of kind: Event.Category) -> UInt16 {
+        switch kind {
+        case .willDispatch: 1 << 0
+        case .didDispatch: 1 << 1
+        case .willMutate: 1 << 2
+        case .didMutate: 1 << 3
+        case .change: 1 << 4
+        case .replace: 1 << 5
+        case .activity: 1 << 6
+        case .created: 1 << 7
+        case .released: 1 << 8
+        case .dropped: 1 << 9
+        }
     }
 
-    private mutating func add(_ value: StateValue, to index: Int) {
-        guard !tracked[index].isWide else { return }
-        summary.values[tracked[index].keys, default: ValueSpan()].add(value)
+    private mutating func noteChanged(_ field: String) {
+        guard changedFields != nil, !changedFields!.contains(field) else { return }
+        if changedFields!.count == Self.fieldLimit { changedFields = nil } else { changedFields!.append(field) }
+    }
+
+    /// The top-level fields a state record changed: its changes' first keys, or for a keyframe
+    /// the fields that differ from the state before (any, when either is not an object).
+    private mutating func noteChangedFields(_ changes: StateDiff?, previous: StateValue?, state: StateValue) {
+        if let changes {
+            for change in changes.changes {
+                guard case .key(let root)? = change.path.components.first else { return changedFields = nil }
+                noteChanged(root)
+            }
+            return
+        }
+        guard case .object(let before)? = previous, case .object(let after) = state else { return changedFields = nil }
+        for (key, value) in after where before[key] != value { noteChanged(key) }
+        for key in before.keys where after[key] == nil { noteChanged(key) }
     }
 
     /// Tracks the paths of `state` (the first state the block sees); with `missingBefore`, the
@@ -119,12 +179,10 @@ struct SourceSummaryRecorder {
         var chosen: [[String]] = []
         Self.collectPaths(fields, prefix: [], into: &chosen)
         for keys in chosen {
-            let followed = FollowedPath(components: keys.map { .key($0) })
-            tracked.append(TrackedPath(keys: keys, followed: followed))
-            var span = ValueSpan()
-            span.add(Condition.lookUp(followed, in: state))
-            if missingBefore { span.holdsNil = true }
-            summary.values[keys] = span
+            var path = TrackedPath(keys: keys)
+            path.span.add(Condition.lookUp(path.followed, in: state))
+            if missingBefore { path.span.holdsNil = true }
+            tracked.append(path)
         }
     }
 
@@ -144,35 +202,17 @@ struct SourceSummaryRecorder {
         }
     }
 
-    /// The keys of `keys` after `components`, when `components` are keys that `keys` starts with.
-    private static func remainder(of keys: [String], after components: [StatePath.Component]) -> [String]? {
-        guard components.count <= keys.count else { return nil }
+    /// Whether `components` are exactly the keys `keys`.
+    private static func isPath(_ keys: [String], exactly components: [StatePath.Component]) -> Bool {
+        components.count == keys.count && Self.keys(keys, startWith: components)
+    }
+
+    /// Whether `components` are keys that `keys` starts with.
+    private static func keys(_ keys: some Collection<String>, startWith components: some Collection<StatePath.Component>) -> Bool {
+        guard components.count <= keys.count else { return false }
         for (key, component) in zip(keys, components) {
-            guard case .key(let name) = component, name == key else { return nil }
+            guard case .key(let name) = component, name == key else { return false }
         }
-        return Array(keys.dropFirst(components.count))
-    }
-}
-
-extension SourceSummaryRecorder {
-    /// The top-level fields a state record's changes touch; `nil` when one changes the state
-    /// whole (a path that starts with no field).
-    static func changedFields(of changes: StateDiff) -> Set<String>? {
-        var fields = Set<String>()
-        for change in changes.changes {
-            guard case .key(let root)? = change.path.components.first else { return nil }
-            fields.insert(root)
-        }
-        return fields
-    }
-
-    /// The top-level fields that differ between two states, for a keyframe made without a diff;
-    /// `nil` when either is not an object.
-    static func changedFields(from old: StateValue?, to new: StateValue) -> Set<String>? {
-        guard case .object(let before)? = old, case .object(let after) = new else { return nil }
-        var fields = Set<String>()
-        for (key, value) in after where before[key] != value { fields.insert(key) }
-        for key in before.keys where after[key] == nil { fields.insert(key) }
-        return fields
+        return true
     }
 }

@@ -38,39 +38,49 @@ struct SourceTrack {
     /// What the source's steps in the open block can hold, for the block's summary.
     var summary = SourceSummaryRecorder()
 
-    /// The changes since the source's last state record that carry no record of their own: a
-    /// reader puts them on top of that record's state. Kept for the next block's summary, which
-    /// starts from that state (at most ``SourceSummaryRecorder/pendingChangeLimit``).
-    var changesSinceRecord: [(path: StatePath?, value: StateValue)] = []
-    /// Set when more changes came than are kept, or the source was released (a reader keeps its
-    /// last state after that; this writer does not): the next block's summary tracks no path.
+    /// Changes since the source's last state record that carry no record of their own (a reader
+    /// puts them on top of that record's state), counted for the next block's summary.
+    var changesSinceRecord = 0
+    /// Whether `derivedState` is the state a reader folds: the recorded state with the commit's
+    /// changes put at their paths by the reader's own rule (``StateValue/setting(_:at:)``, or an
+    /// in-place exchange at a place that exists, which gives the same tree). Not when a captured
+    /// state took its place.
+    var derivedIsReaderView = false
+    /// Set when a change outside a commit carried no record, or the source was released (a reader
+    /// keeps its last state after that; this writer does not): the next block's summary tracks no
+    /// path for the source, until its next record.
     var stateAsReadIsUnknown = false
 
     /// Notes a step's effect on the state a reader folds: a state record replaces it, a change
     /// without one is put on top of it.
-    mutating func noteReaderStep(recorded: Bool, change: (path: StatePath?, value: StateValue)?) {
+    mutating func noteReaderStep(recorded: Bool, changed: Bool) {
         if recorded {
-            changesSinceRecord.removeAll(keepingCapacity: true)
+            changesSinceRecord = 0
             stateAsReadIsUnknown = false
-        } else if let change {
-            changesSinceRecord.append(change)
-            if changesSinceRecord.count > SourceSummaryRecorder.pendingChangeLimit {
-                changesSinceRecord.removeAll()
-                stateAsReadIsUnknown = true
-            }
+        } else if changed {
+            changesSinceRecord += 1
+            if commitDepth == 0 { stateAsReadIsUnknown = true }
         }
     }
 
     /// Starts the source's summary in a new block from the state it enters with, as a reader
-    /// folds it: the last recorded state — `state`, or while a commit borrows it the commit's
-    /// derived state — with the changes since on top. Every value a reader can see there is among
-    /// the values given, which is all a summary needs (it says what cannot be there).
+    /// folds it: the last recorded state, or while a commit has made changes, the commit's derived
+    /// state when it is the reader's view. Otherwise the block tracks no path for the source.
     mutating func startSummary() {
-        let states = [state, derivedState].compactMap { $0 }
-        if stateAsReadIsUnknown || (states.isEmpty && hasState) {
+        if stateAsReadIsUnknown {
             summary.start(entering: nil)
+        } else if changesSinceRecord == 0 {
+            // While a commit borrows the recorded state without having changed it, the derived
+            // state is that state.
+            if let recorded = state ?? derivedState {
+                summary.start(entering: .some(recorded))
+            } else {
+                summary.start(entering: hasState ? nil : .some(nil))
+            }
+        } else if commitDepth > 0, derivedIsReaderView, let derivedState {
+            summary.start(entering: .some(derivedState))
         } else {
-            summary.start(entering: (states, changesSinceRecord))
+            summary.start(entering: nil)
         }
     }
 
@@ -81,6 +91,7 @@ struct SourceTrack {
     mutating func lendStateToCommit() {
         derivedState = state
         derivedChanges = []
+        derivedIsReaderView = true
         guard state != nil else { return }
         state = nil
         lentStateUndo = []

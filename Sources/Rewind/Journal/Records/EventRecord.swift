@@ -56,9 +56,9 @@ struct EventRecord {
 
 extension EventRecord {
     /// The record of an event the writer encodes; `body` and `state` are what the writer captured.
-    init(_ event: Event, sequence: UInt64, time: EventTime, body: Body, state: StateRecord?) {
+    init(_ event: Event, kind: Event.Category? = nil, sequence: UInt64, time: EventTime, body: Body, state: StateRecord?) {
         self.init(
-            kind: event.kind.category, sequence: sequence, time: time, sourceIndex: 0, name: event.name,
+            kind: kind ?? event.kind.category, sequence: sequence, time: time, sourceIndex: 0, name: event.name,
             description: event.description, file: .callSite(event.callSite.file), function: .callSite(event.callSite.function),
             line: event.callSite.line, parent: event.parent, body: body, state: state
         )

@@ -108,15 +108,15 @@ extension BlockSummary {
 
 extension BlockSummary {
     /// The summary as a block of its own, to follow the events block framed by `events`: same
-    /// sequence and time range, no events.
-    func framed(describing events: BlockFrame, level: Int32) -> (frame: BlockFrame, payload: [UInt8]) {
+    /// sequence and time range, no events. Its payload is stored as it is: a few hundred bytes
+    /// gain little from deflate, whose set-up would cost the writer more than the summary.
+    func framed(describing events: BlockFrame) -> (frame: BlockFrame, payload: [UInt8]) {
         let payload = encoded()
-        let compressed = Zlib.deflate(payload, level: level)
         let frame = BlockFrame(
-            type: .summary, compressedLength: UInt32(compressed.count), uncompressedLength: UInt32(payload.count), eventCount: 0,
+            type: .summary, compressedLength: UInt32(payload.count), uncompressedLength: UInt32(payload.count), eventCount: 0,
             firstSequence: events.firstSequence, lastSequence: events.lastSequence,
-            firstWallNanoseconds: events.firstWallNanoseconds, lastWallNanoseconds: events.lastWallNanoseconds, payloadCRC: Zlib.crc32(compressed)
+            firstWallNanoseconds: events.firstWallNanoseconds, lastWallNanoseconds: events.lastWallNanoseconds, payloadCRC: Zlib.crc32(payload)
         )
-        return (frame, compressed)
+        return (frame, payload)
     }
 }

@@ -9,8 +9,11 @@ extension JournalReader {
         guard let offset = block.summaryOffset,
               let frame = BlockFrame.decode(readBytes(at: offset, count: JournalFormat.frameHeaderLength), at: 0),
               frame.type == .summary, frame.firstSequence == block.firstSequence, frame.lastSequence == block.lastSequence,
-              offset + frame.totalLength <= fileSize,
-              case .success(let payload) = payload(at: offset, frame: frame),
+              frame.compressedLength == frame.uncompressedLength, offset + frame.totalLength <= fileSize
+        else { return nil }
+        // Stored as it is, not deflated.
+        let payload = readBytes(at: offset + JournalFormat.frameHeaderLength, count: Int(frame.compressedLength))
+        guard payload.count == Int(frame.compressedLength), Zlib.crc32(payload) == frame.payloadCRC,
               let summary = try? BlockSummary.decode(payload), summary.eventsPayloadCRC == block.frame.payloadCRC
         else { return nil }
         return summary
