@@ -6,7 +6,8 @@ import Foundation
 // open it, read every event, rebuild states, diff them, verify the file. The reader's promise is
 // that none of this crashes, hangs or allocates without bound, whatever the bytes are.
 //
-// An input starting with the journal signature's first byte (0x89) is a whole file. Any other input
+// An input starting with the journal signature's first byte (0x89) is a whole file. An input
+// starting with 1 is a summary block's payload, decoded and judged as a query does. Any other input
 // is one block's uncompressed payload after a mode byte, framed with good checksums before it is
 // read: mutations in a real file rarely get past the block checksum to the decoder behind it.
 //
@@ -24,6 +25,9 @@ let inputPath: String = {
 /// event of every source gets it too, which applies the whole chain from its last keyframe. Each
 /// rebuild decodes a block again, so a few keep the fuzzer fast.
 let statefulEvents = 8
+
+/// A condition over the fuzzed journal's states, for its summaries and a query.
+let condition = try! Condition(parsing: "count > 3 || changed(items) || name == \"add\"")
 
 func exercise(_ path: String) {
     guard let reader = try? JournalReader(path: path) else { return }
@@ -48,6 +52,9 @@ func exercise(_ path: String) {
         if seen <= statefulEvents { rebuild(event.source.instanceID, at: event.sequence) }
     }
     for (source, sequence) in lastEvents { rebuild(source, at: sequence) }
+    // Block summaries, and a query that passes over the blocks they rule out.
+    for index in reader.blocks.indices { _ = reader.mayHold(condition, inBlock: index) }
+    _ = Array(reader.steps(where: condition).prefix(4))
     if let last = reader.sequenceRange?.upperBound { _ = try? reader.event(sequence: last) }
     // Without an index the reader has already walked every block as verify would.
     if reader.hasIndex { _ = try? reader.verify() }
@@ -60,6 +67,10 @@ if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "seeds" {
         for (number, payload) in try JournalFuzzing.payloads(ofJournalAt: journal).enumerated() {
             let seed = Data([0]) + Data(payload)
             try seed.write(to: URL(fileURLWithPath: "\(output)/\(name)-block\(number).payload"))
+        }
+        for (number, payload) in try JournalFuzzing.summaryPayloads(ofJournalAt: journal).enumerated() {
+            let seed = Data([1]) + Data(payload)
+            try seed.write(to: URL(fileURLWithPath: "\(output)/\(name)-summary\(number).payload"))
         }
     }
     exit(0)
@@ -89,6 +100,10 @@ let status = arguments.withUnsafeMutableBufferPointer { buffer -> Int32 in
     return LLVMFuzzerRunDriver(&argumentCount, &argv) { data, size in
         guard let data, size > 0 else { return 0 }
         let input = UnsafeBufferPointer(start: data, count: size)
+        if input[0] == 1 {
+            JournalFuzzing.readSummary(payload: Array(input.dropFirst()))
+            return 0
+        }
         let file = input[0] == 0x89 ? Array(input) : JournalFuzzing.journal(wrappingPayload: Array(input.dropFirst()))
         ftruncate(descriptor, 0)
         _ = file.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }

@@ -17,6 +17,22 @@
         return header.encoded() + frame.encoded() + compressed
     }
 
+    /// Decodes a summary block's payload and judges a condition over it, as a query does;
+    /// whether it decoded.
+    @discardableResult
+    public static func readSummary(payload: [UInt8]) -> Bool {
+        guard let summary = try? BlockSummary.decode(payload) else { return false }
+        let condition = try! Condition(parsing: "count > 3 || changed(items) || name == \"add\" || !(title < \"m\")")
+        for (id, steps) in summary.sources { _ = condition.mayHold(in: steps, source: "#\(id)", sequences: 0...id) }
+        return true
+    }
+
+    /// The payloads of the summary blocks of the journal at `path`: seeds for ``readSummary(payload:)``.
+    public static func summaryPayloads(ofJournalAt path: String) throws -> [[UInt8]] {
+        let reader = try JournalReader(path: path)
+        return reader.blocks.indices.compactMap { reader.summaryBlockBytes(ofBlock: $0)?.payload }
+    }
+
     /// The uncompressed payloads of the readable events blocks of the journal at `path`: seeds for
     /// ``journal(wrappingPayload:)``.
     public static func payloads(ofJournalAt path: String) throws -> [[UInt8]] {

@@ -444,10 +444,7 @@ public final class JournalReader: @unchecked Sendable {
                 }
                 let decoded = ahead?.key == offset ? ahead!.result() : decodeBlock(at: offset, frame: frame)
                 ahead = nil
-                let next = offset + frame.totalLength
-                if next + JournalFormat.frameHeaderLength <= fileSize,
-                   let nextFrame = BlockFrame.decode(readBytes(at: next, count: JournalFormat.frameHeaderLength), at: 0),
-                   nextFrame.type == .events, next + nextFrame.totalLength <= fileSize {
+                if let (next, nextFrame) = nextEventsFrame(after: offset + frame.totalLength) {
                     ahead = WorkAhead(next) { [self] in decodeBlock(at: next, frame: nextFrame) }
                 }
                 switch decoded {
@@ -474,6 +471,21 @@ public final class JournalReader: @unchecked Sendable {
             offset = end
         }
         scanOffset = offset
+    }
+
+    /// The events block at `offset`, or just after the summary block there, when its frame is
+    /// valid and it lies within the file: the block a walk decodes ahead.
+    private func nextEventsFrame(after offset: Int) -> (offset: Int, frame: BlockFrame)? {
+        var position = offset
+        for _ in 0..<2 {
+            guard position + JournalFormat.frameHeaderLength <= fileSize,
+                  let frame = BlockFrame.decode(readBytes(at: position, count: JournalFormat.frameHeaderLength), at: 0),
+                  position + frame.totalLength <= fileSize else { return nil }
+            if frame.type == .events { return (position, frame) }
+            guard frame.type == .summary else { return nil }
+            position += frame.totalLength
+        }
+        return nil
     }
 
     /// The offset of the next valid block frame after `offset`, found by its magic.

@@ -59,9 +59,10 @@ final class JournalEncoder {
         let state = step(recorded, kind: kind, reportingSizeOf: event.source, track: &tracks[sourceID, default: SourceTrack()])
         builder.append(EventRecord(recorded, kind: kind, sequence: sequence, time: time, body: state.body, state: state.record), source: event.source, sourceID: sourceID)
         if case .released = event.kind {
-            builder.stepSummaries[sourceID] = tracks[sourceID]?.summary.finished()
-            // A reader keeps the released source's last state; its summaries cannot start from it.
+            // The released source's state is let go; a reader keeps it, so the source's next
+            // block cannot start its summary from it. This block's summary goes on.
             var released = SourceTrack()
+            released.summary = tracks[sourceID]?.summary ?? SourceSummaryRecorder()
             released.stateAsReadIsUnknown = true
             tracks[sourceID] = released
         }
@@ -124,7 +125,7 @@ final class JournalEncoder {
     func sealBlock() throws(JournalWriteError) {
         guard !builder.isEmpty else { return }
         try writeBlockInFlight()
-        for source in builder.sources where builder.stepSummaries[source.instanceID] == nil {
+        for source in builder.sources {
             builder.stepSummaries[source.instanceID] = tracks[source.instanceID]?.summary.finished()
         }
         if let compressor {
