@@ -509,9 +509,13 @@ public final class JournalReader: @unchecked Sendable {
 
     private func add(block offset: Int, frame: BlockFrame, decoded: (events: [RecordedEvent], sources: [RecordedSource])) {
         var summaries: [UInt64: JournalBlock.SourceSummary] = [:]
-        for event in decoded.events {
-            walkVisitor?(event)
-            summaries[event.source.instanceID, default: .init(eventCount: 0, firstSequence: event.sequence, lastSequence: event.sequence)].add(event.sequence)
+        // Each event is borrowed where it lies: copying one retains its every string.
+        decoded.events.withUnsafeBufferPointer { events in
+            for index in events.indices {
+                walkVisitor?(events[index])
+                let sequence = events[index].sequence
+                summaries[events[index].source.instanceID, default: .init(eventCount: 0, firstSequence: sequence, lastSequence: sequence)].add(sequence)
+            }
         }
         for source in decoded.sources where sourceTable[source.instanceID] == nil {
             sourceTable[source.instanceID] = source
