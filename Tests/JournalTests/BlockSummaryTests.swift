@@ -137,13 +137,19 @@ struct BlockSummaryTests {
         }
     }
 
+    /// A reader on a tally of 6,000 commits, in more than 20 blocks.
+    static func tallyReader(in directory: TemporaryDirectory) throws -> JournalReader {
+        let file = directory.file("tally.rewind")
+        _ = try recordTally(to: file, steps: 6_000)
+        let reader = try JournalReader(path: file)
+        #expect(reader.blocks.count > 20)
+        return reader
+    }
+
     @Test("a query passes over the blocks whose summary rules it out, and finds what a full scan finds")
     func querySkipsBlocks() throws {
         let directory = TemporaryDirectory()
-        let file = directory.file("tally.rewind")
-        _ = try Self.recordTally(to: file, steps: 6_000)
-        let reader = try JournalReader(path: file)
-        #expect(reader.blocks.count > 20)
+        let reader = try Self.tallyReader(in: directory)
         for (text, expectedSkips) in [("count == 5000", true), ("count > 5990", true), ("label == \"tally 2750\"", true),
                                       ("limits.high < 5", true), ("changed(limits)", true), ("name == \"relabel\"", true),
                                       ("count == old(count)", false), ("items.count > 0", false), ("seq > 0", false)] {
@@ -162,9 +168,7 @@ struct BlockSummaryTests {
     @Test("the viewer's w passes over the blocks a summary rules out and marks what query finds")
     func viewerWatchSkips() throws {
         let directory = TemporaryDirectory()
-        let file = directory.file("tally.rewind")
-        _ = try Self.recordTally(to: file, steps: 6_000)
-        let reader = try JournalReader(path: file)
+        let reader = try Self.tallyReader(in: directory)
         for text in ["count == 5000", "count > 5990 || label == \"tally 750\"", "count == old(count)"] {
             let program = ViewerProgram(timeline: Timeline(reader: reader), model: ViewerModel(width: 100, height: 30, colors: false, title: "tally"))
             for key in ("w" + text).map({ Key.character($0) }) + [.enter] { program.press(key) }
