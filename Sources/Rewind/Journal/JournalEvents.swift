@@ -42,8 +42,19 @@ public struct JournalEvents: Sequence {
         private var lastSearch: (start: Int, found: Int?)?
         /// The block the last event returned came from.
         var currentBlock: Int { blockIndex - 1 }
-        /// Blocks `skipsBlock` ruled out, not yet taken by ``takeSkippedBlocks()``.
+        /// Blocks `skipsBlock` ruled out, not yet taken by ``takeSkippedBlocks(before:)``.
         private var skippedBlocks = Set<Int>()
+        var current: [RecordedEvent] = []
+        var position = 0
+        /// The block being decoded ahead, if any.
+        var ahead: WorkAhead<Int, Result<[RecordedEvent], JournalReadError>>?
+
+        init(reader: JournalReader, filter: EventFilter, progress: ((Int, Int) -> Void)?, skipsBlock: ((Int) -> Bool)?) {
+            self.reader = reader
+            self.filter = filter
+            self.progress = progress
+            self.skipsBlock = skipsBlock
+        }
 
         /// The blocks before `block` passed over because `skipsBlock` ruled them out, since the
         /// last call (the search for the block read ahead may have passed over later ones already).
@@ -52,17 +63,6 @@ public struct JournalEvents: Sequence {
             skippedBlocks.subtract(taken)
             return taken
         }
-
-        init(reader: JournalReader, filter: EventFilter, progress: ((Int, Int) -> Void)?, skipsBlock: ((Int) -> Bool)?) {
-            self.reader = reader
-            self.filter = filter
-            self.progress = progress
-            self.skipsBlock = skipsBlock
-        }
-        var current: [RecordedEvent] = []
-        var position = 0
-        /// The block being decoded ahead, if any.
-        var ahead: WorkAhead<Int, Result<[RecordedEvent], JournalReadError>>?
 
         public mutating func next() -> RecordedEvent? {
             while true {

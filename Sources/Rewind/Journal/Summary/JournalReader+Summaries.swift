@@ -19,7 +19,7 @@ extension JournalReader {
         return summary
     }
 
-    /// The summary block after block `index`, framed and compressed as it is in the file, when it
+    /// The summary block after block `index`, framed and stored as it is in the file, when it
     /// reads back as the summary of that block (for recovery, which copies blocks as they are).
     func summaryBlockBytes(ofBlock index: Int) -> (frame: BlockFrame, payload: [UInt8])? {
         guard summary(ofBlock: index) != nil, let offset = blocks[index].summaryOffset,
