@@ -16,6 +16,15 @@ struct StatePathTests {
         #expect(try StatePath(parsing: text) == expected)
     }
 
+    @Test("a recorded change's path reads as the parser reads it, optionals looked through", arguments: [
+        "count", "inner.name", "a1.b_2", "_x", "Count.Z9", "opt?.name", "opt!.name", "items[3].done", "items[…].done",
+        "1abc", "a.1", "a..b", ".a", "a.", "名前.x", "settings[\"dark mode\"]", "", "a-b", "a b",
+    ])
+    func recordedChangePaths(text: String) {
+        let parsed = text.contains("…") ? nil : try? StatePath(parsing: text.filter { $0 != "?" && $0 != "!" })
+        #expect(StatePath(recordedChange: text) == parsed, "\(text)")
+    }
+
     @Test("printing a path gives text that reads back to the same path")
     func roundTrip() throws {
         for path in [StatePath([.key("items"), .index(3), .key("done")]), StatePath([.key("a b"), .key("q\"uote")]), StatePath([.index(1)])] {

@@ -77,9 +77,42 @@ extension StatePath {
     /// the recording could not name it (`items[…].done`: Linux prints subscript key paths without
     /// their index).
     public init?(recordedChange text: String) {
+        // Most recorded paths are fields named in ASCII (`count`, `inner.name`): read at once,
+        // since readers parse the path of every change they fold.
+        if let keys = Self.asciiFieldNames(text) {
+            self.init(keys.map { .key(String($0)) })
+            return
+        }
         guard !text.unicodeScalars.contains("…") else { return nil }
         guard let parsed = try? StatePath(parsing: Self.lookingThroughOptionals(text)) else { return nil }
         self = parsed
+    }
+
+    /// The field names of `a.b.c` when every one is an ASCII identifier (a letter or `_`, then
+    /// letters, digits or `_`): what the parser reads from it. `nil` for anything else.
+    private static func asciiFieldNames(_ text: String) -> [Substring]? {
+        var names: [Substring] = []
+        var start = text.utf8.startIndex
+        var atStart = true
+        for index in text.utf8.indices {
+            let byte = text.utf8[index]
+            switch byte {
+            case UInt8(ascii: "."):
+                guard !atStart else { return nil }
+                names.append(Substring(text.utf8[start..<index]))
+                start = text.utf8.index(after: index)
+                atStart = true
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
+                atStart = false
+            case UInt8(ascii: "0")...UInt8(ascii: "9") where !atStart:
+                break
+            default:
+                return nil
+            }
+        }
+        guard !atStart else { return nil }
+        names.append(Substring(text.utf8[start...]))
+        return names
     }
 
     /// A recorded path without its optional chaining and force-unwrapping marks: a captured tree
