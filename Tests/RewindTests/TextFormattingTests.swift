@@ -6,6 +6,24 @@ import Testing
 /// strings piece by piece, for speed; these check it is still exactly what those wrote.
 @Suite("Text formatting")
 struct TextFormattingTests {
+    @Test("the byte check that lets text with arrows skip the scalar scan never misses a control")
+    func controlPrecheck() {
+        // Every control the terminal must not receive, among text that is not ASCII.
+        for value in UInt32(0)...0x2100 {
+            guard let scalar = Unicode.Scalar(value), VisibleText.isControl(scalar), scalar != "\n", scalar != "\t" else { continue }
+            let text = "count: 0 → 1 café " + String(scalar) + " ✓"
+            #expect(VisibleText.mayHoldControl(text), "U+\(String(value, radix: 16))")
+            #expect(!VisibleText.terminalSafe(text).unicodeScalars.contains(scalar), "U+\(String(value, radix: 16))")
+        }
+        #expect(VisibleText.mayHoldControl("a\u{061C}b"))
+        for safe in ["count: 0 → 1", "café", "名前 = \"x\"", "items +[id: 5] \"Tea\"", "a\tb\nc"] {
+            #expect(!VisibleText.mayHoldControl(safe), "\(safe)")
+            #expect(VisibleText.terminalSafe(safe) == safe)
+        }
+        // U+2000–U+207F share their lead bytes with the bidirectional controls: scanned, and kept.
+        #expect(VisibleText.mayHoldControl("• …") && VisibleText.terminalSafe("• …") == "• …")
+    }
+
     @Test("durations read as String(format:) writes them, ties and unit boundaries included")
     func durationsMatchFoundation() {
         var nanoseconds: [Int64] = [0, 1, 999, 1_000, 1_049, 1_050, 1_150, 1_250, 12_345, 999_949, 999_950, 999_999, 1_000_000,

@@ -29,7 +29,7 @@ public enum VisibleText {
     /// only colour text, never move the cursor, retitle the window or reach the clipboard. Text from
     /// a recording is escaped before it is styled, so none of its escapes survive to this point.
     public static func terminalSafe(_ text: String) -> String {
-        if isPrintableASCII(text, allowingLineBreaksAndTabs: true) { return text }
+        if isPrintableASCII(text, allowingLineBreaksAndTabs: true) || !mayHoldControl(text) { return text }
         guard text.unicodeScalars.contains(where: { $0 != "\n" && $0 != "\t" && isControl($0) }) else { return text }
         let scalars = Array(text.unicodeScalars)
         var result = String.UnicodeScalarView()
@@ -93,6 +93,24 @@ public enum VisibleText {
         allBytes(of: text) { byte in
             (0x20..<0x7F).contains(byte) || (allowingLineBreaksAndTabs && (byte == 0x0A || byte == 0x09))
         }
+    }
+
+    /// Whether `text` may hold a control other than `\n` and `\t` (see ``isControl(_:)``), judged
+    /// from its UTF-8 bytes alone: `false` only when no byte can start one — no C0 byte or DEL, and
+    /// no lead byte of the blocks the others lie in (`C2` for C1, `D8` for U+061C, `E2 80`/`E2 81`
+    /// for U+2000–U+207F). Text with arrows or accents (`0 → 1`, `café`) then needs no scalar scan.
+    static func mayHoldControl(_ text: String) -> Bool {
+        func scan(_ bytes: some Collection<UInt8>) -> Bool {
+            var previous: UInt8 = 0
+            for byte in bytes {
+                if byte < 0x20 && byte != 0x0A && byte != 0x09 { return true }
+                if byte == 0x7F || byte == 0xC2 || byte == 0xD8 { return true }
+                if previous == 0xE2 && (byte == 0x80 || byte == 0x81) { return true }
+                previous = byte
+            }
+            return false
+        }
+        return text.utf8.withContiguousStorageIfAvailable { scan($0) } ?? scan(text.utf8)
     }
 
     /// Whether every UTF-8 byte of `text` passes `test`, over its contiguous storage when it has
