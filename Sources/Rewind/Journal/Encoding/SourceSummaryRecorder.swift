@@ -117,10 +117,11 @@ struct SourceSummaryRecorder {
             if Self.keys(keys, startWith: path.components) {
                 let rest = keys.count - path.components.count
                 tracked[index].span.add(rest == 0 ? value : Condition.lookUp(FollowedPath(components: keys.suffix(rest).map { .key($0) }), in: value))
-            } else if keys.last == "count", path.components.count >= keys.count,
-                      Self.keys(keys.dropLast(), startWith: path.components.prefix(keys.count - 1)),
+            } else if keys.last == "count", path.components.count == keys.count,
+                      Self.keys(keys.dropLast(), startWith: path.components.dropLast()),
                       case .index = path.components[keys.count - 1] {
-                // A place in the list `count` counts: one past its end appends.
+                // An element of the list `count` counts, set whole: one past its end appends
+                // (a change deeper inside an element leaves the count as it was).
                 tracked[index].isWide = true
             }
         }
