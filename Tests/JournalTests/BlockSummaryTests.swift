@@ -100,7 +100,7 @@ struct BlockSummaryTests {
         log(sources[0], .created(state: CapturedValue(shape())), "created")
         for _ in 0..<events {
             let source = sources[pick(5) == 0 ? 1 : 0]
-            switch pick(9) {
+            switch pick(10) {
             case 0: log(source, .willDispatch(), ["tap", "load", "save"][pick(3)])
             case 1: log(source, .didDispatch(duration: .zero), "tap")
             case 2: log(source, .willMutate, "edit")
@@ -109,6 +109,8 @@ struct BlockSummaryTests {
             case 5: log(source, .change(path: ChangedPath(\Shape.opt), value: CapturedValue(pick(2) == 0 ? nil : pick(7) as Int?), state: nil), "opt")
             case 6: log(source, .change(path: ChangedPath(\Shape.inner.x), value: CapturedValue(Double(pick(9))), state: nil), "x")
             case 7: log(source, .replace(state: CapturedValue(shape())), "replace")
+            // An element of the list set whole, at times one past its end: a reader appends it.
+            case 8: log(source, .change(path: ChangedPath(name: "list[\(pick(7))]"), value: CapturedValue(pick(9)), state: nil), "list")
             default: log(source, .activity(CapturedValue(pick(3))), "ping")
             }
         }
