@@ -102,6 +102,19 @@ struct HostileStateTests {
         #expect(verification.unbuildableStates.first?.sequence == 3)
     }
 
+    @Test("a change may not build a state deeper than any reader decodes either; a scalar at a deep place is set")
+    func changeDepthBound() {
+        func nested(_ depth: Int, leaf: StateValue) -> StateValue {
+            (0..<depth).reduce(leaf) { inner, _ in .object(["a": inner]) }
+        }
+        let state = nested(250, leaf: .integer(0))
+        let deepPlace = Array(repeating: "a", count: 250).joined(separator: ".")
+        let set = StateStep.change(path: deepPlace, value: .integer(7)).applied(to: state)
+        #expect(set == nested(250, leaf: .integer(7)))
+        let grown = StateStep.change(path: deepPlace, value: nested(100, leaf: .null)).applied(to: state)
+        #expect(grown == nil || grown?.isDeeper(than: StateValue.maximumDepth) == false)
+    }
+
     @Test("a block that decodes to more values than the bound is damaged, named as such")
     func decodedSizeBound() throws {
         let directory = TemporaryDirectory()

@@ -28,9 +28,13 @@ public enum StateStep: Sendable, Equatable {
         case .change(let text, let value):
             guard let state, let path = StatePath(recordedChange: text) else { return nil }
             if value == .null { return state[path] == nil || state[path] == .null ? state : nil }
-            // At a place the state has, setting is an exchange: no diff is built and applied.
-            var changed = state
-            if changed.exchange(value, at: path.components[...]) != nil { return changed }
+            // A scalar at a place the state has is set by an exchange: no diff is built and
+            // applied. A list or object goes through the diff, which keeps states within the
+            // depth a reader accepts.
+            if !value.isContainer {
+                var changed = state
+                if changed.exchange(value, at: path.components[...]) != nil { return changed }
+            }
             return state.setting(value, at: path)
         }
     }
