@@ -23,6 +23,7 @@ struct CommandLineTests {
         ("blame-done-by-id", ["blame", "Fixtures/todo.rewind", "items[id: 2].done"]),
         ("blame-count", ["blame", "Fixtures/counter.rewind", "count", "--source", "CounterSample#1"]),
         ("verify-clean", ["verify", "Fixtures/todo.rewind"]),
+        ("verify-deep", ["verify", "Fixtures/demo.rewind", "--deep"]),
         ("verify-flipped-byte", ["verify", "Fixtures/counter-flipped-byte.rewind"]),
         ("verify-torn-tail", ["verify", "Fixtures/todo-torn-tail.rewind"]),
         ("verify-truncated-index", ["verify", "Fixtures/demo-truncated-index.rewind"]),

@@ -22,6 +22,7 @@ struct JSONOutputTests {
         ("diff-recordings", ["diff", "Fixtures/todo.rewind", "Fixtures/todo-torn-tail.rewind", "--json"]),
         ("diff-recordings", ["diff", "Fixtures/counter.rewind", "Fixtures/demo.rewind", "--json"]),
         ("verify", ["verify", "Fixtures/todo.rewind", "--json"]),
+        ("verify", ["verify", "Fixtures/demo.rewind", "--deep", "--json"]),
         ("verify", ["verify", "Fixtures/counter-flipped-byte.rewind", "--json"]),
         ("verify", ["verify", "Fixtures/demo-truncated-index.rewind", "--json"]),
     ])

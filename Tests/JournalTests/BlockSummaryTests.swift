@@ -29,42 +29,14 @@ struct BlockSummaryTests {
     }
 
     /// Every claim a block's summary makes holds at every step of the block, against states the
-    /// reader rebuilds on its own: the values of each tracked path (before and after each step),
-    /// the kinds and names, the fields that changed.
+    /// reader rebuilds on its own (``JournalReader/untrueSummaries()``: the values of each tracked
+    /// path before and after each step, the kinds and names, the fields that changed). Returns how
+    /// many blocks have a summary.
     static func expectSummariesHold(in path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
         let reader = try JournalReader(path: path)
-        var walker = StateWalker()
-        var summarized = 0
-        for index in reader.blocks.indices {
-            let events = try reader.events(inBlock: index)
-            let summary = reader.summary(ofBlock: index)
-            if summary != nil { summarized += 1 }
-            for event in events {
-                let id = event.source.instanceID
-                let before = walker.state(of: id)
-                walker.advance(event)
-                let after = walker.state(of: id)
-                guard let steps = summary?.sources[id] else {
-                    #expect(summary == nil, "block \(index) has a summary without source \(id)", sourceLocation: sourceLocation)
-                    continue
-                }
-                #expect(steps.kinds.contains(event.kind), "block \(index): kind \(event.kind)", sourceLocation: sourceLocation)
-                if let names = steps.names { #expect(names.contains(event.name), "block \(index): name \(event.name)", sourceLocation: sourceLocation) }
-                for (keys, span) in steps.values {
-                    let followed = FollowedPath(components: keys.map { .key($0) })
-                    for state in [before, after] {
-                        let value = Condition.lookUp(followed, in: state)
-                        #expect(span.mayEqual(value), "block \(index), step \(event.sequence): \(keys) = \(value) is outside \(span)", sourceLocation: sourceLocation)
-                    }
-                }
-                if let changed = steps.changedFields, case .object(let fields)? = after ?? before {
-                    for field in fields.keys where Condition.lookUp(FollowedPath(components: [.key(field)]), in: before) != Condition.lookUp(FollowedPath(components: [.key(field)]), in: after) {
-                        #expect(changed.contains(field), "block \(index), step \(event.sequence): \(field) changed", sourceLocation: sourceLocation)
-                    }
-                }
-            }
-        }
-        return summarized
+        let untrue = reader.untrueSummaries()
+        #expect(untrue.isEmpty, "\(untrue.prefix(3))", sourceLocation: sourceLocation)
+        return reader.blocks.indices.filter { reader.summary(ofBlock: $0) != nil }.count
     }
 
     struct Shape: Codable {
@@ -211,6 +183,40 @@ struct BlockSummaryTests {
             try swapped.write(to: URL(fileURLWithPath: swappedFile))
             #expect(try JournalReader(path: swappedFile).summary(ofBlock: 3) == nil)
         }
+    }
+
+    @Test("verify --deep finds a summary that lies about its block, which would make a query miss a match")
+    func lyingSummary() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.file("tally.rewind")
+        _ = try Self.recordTally(to: file, steps: 2_000)
+        let reader = try JournalReader(path: file)
+        let index = 5
+        let offset = try #require(reader.blocks[index].summaryOffset)
+        var summary = try #require(reader.summary(ofBlock: index))
+        let id = try #require(summary.sources.keys.first)
+        let counts = try #require(summary.sources[id]?.values[["count"]]?.numbers)
+        // The same bytes' length, a range that leaves out the block's highest count; checksums made good.
+        summary.sources[id]!.values[["count"]]!.numbers = counts.lowerBound...(counts.upperBound - 1)
+        let framed = summary.framed(describing: reader.blocks[index].frame)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        let replacement = framed.frame.encoded() + framed.payload
+        #expect(replacement.count == JournalFormat.frameHeaderLength + Int(try #require(BlockFrame.decode(Array(bytes[offset..<(offset + 60)]), at: 0)).compressedLength))
+        bytes.replaceSubrange(offset..<(offset + replacement.count), with: replacement)
+        let crafted = directory.file("crafted.rewind")
+        try bytes.write(to: URL(fileURLWithPath: crafted))
+
+        let craftedReader = try JournalReader(path: crafted)
+        let highest = Int(counts.upperBound)
+        let condition = try Condition(parsing: "count == \(highest)")
+        #expect(Array(craftedReader.steps(where: condition)).isEmpty, "the lie hides the match")
+        #expect(!Array(reader.steps(where: condition)).isEmpty)
+        #expect(try craftedReader.verify().isClean, "without --deep, summaries are not held against steps")
+        let deep = try craftedReader.verify(checkingSummaries: true)
+        #expect(!deep.isClean && deep.summariesChecked)
+        #expect(deep.untrueSummaries.map(\.blockOffset) == [reader.blocks[index].offset])
+        #expect(deep.untrueSummaries.first?.reason == "it says count never holds \(highest)")
+        #expect(try reader.verify(checkingSummaries: true).isClean)
     }
 
     @Test("the codec reads back what it writes, and refuses bytes that do not end where it does")

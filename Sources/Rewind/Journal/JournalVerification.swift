@@ -15,12 +15,18 @@ public struct JournalVerification: Sendable, Equatable {
     /// altered (the writer makes every diff from the very state before it).
     public var unbuildableStates: [UnbuildableState] = []
 
+    /// Whether the block summaries were held against every step (``JournalReader/verify(checkingSummaries:)``).
+    public var summariesChecked = false
+    /// Block summaries that say something untrue of their blocks, when they were checked: a
+    /// crafted file's, since a writer never makes one (a query would pass over a real match).
+    public var untrueSummaries: [UntrueSummary] = []
+
     /// How many events the damaged stretches held, as far as their frames said.
     public var lostEventCount: Int { damage.lostEventCount }
 
     /// Whether the journal is entirely sound: every block reads back, the index agrees, and every
     /// step's state can be rebuilt.
-    public var isClean: Bool { damage.isEmpty && indexProblem == nil && unbuildableStates.isEmpty }
+    public var isClean: Bool { damage.isEmpty && indexProblem == nil && unbuildableStates.isEmpty && untrueSummaries.isEmpty }
 }
 
 /// A step whose state cannot be rebuilt (see ``JournalVerification/unbuildableStates``).
@@ -38,8 +44,9 @@ public struct UnbuildableState: Sendable, Equatable, CustomStringConvertible {
 extension JournalReader {
     /// Checks the whole file: walks every block from the header regardless of the index, checks each
     /// one's CRC, decompresses and decodes it, and compares the index (if any) with what the walk
-    /// found.
-    public func verify() throws(JournalReadError) -> JournalVerification {
+    /// found. With `checkingSummaries`, also holds every block summary against every step's state
+    /// (``untrueSummaries()``), which folds every step and takes several times as long.
+    public func verify(checkingSummaries: Bool = false) throws(JournalReadError) -> JournalVerification {
         var states = StateRebuildCheck()
         let walk = try JournalReader(path: path, ignoringIndex: true) { states.check($0) }
         var indexProblem: String?
@@ -53,10 +60,15 @@ extension JournalReader {
                 indexProblem = "the index disagrees with the blocks in the file"
             }
         }
-        return JournalVerification(
+        var verification = JournalVerification(
             goodBlocks: walk.blocks.count, goodEvents: walk.eventCount, damage: walk.damage, indexProblem: indexProblem,
             unbuildableStates: states.problems(afterDamage: !walk.damage.isEmpty)
         )
+        if checkingSummaries {
+            verification.summariesChecked = true
+            verification.untrueSummaries = walk.untrueSummaries()
+        }
+        return verification
     }
 
     /// Writes a clean journal at `output` holding every block that reads back intact (blocks are

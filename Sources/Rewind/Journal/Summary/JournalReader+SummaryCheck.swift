@@ -1,0 +1,70 @@
+extension JournalReader {
+    /// The block summaries that say something untrue of their blocks: every step's state is folded
+    /// (by ``StateWalker``) and held against its block's summary — the kinds, names and changed
+    /// fields it lists, and the values of its tracked paths before and after each step. A writer
+    /// never makes such a summary; a crafted one would make a query pass over a real match.
+    /// Blocks that do not read back are left to ``verify()``'s damage report.
+    ///
+    /// It reads and folds every event: several times the cost of ``verify()`` alone.
+    public func untrueSummaries() -> [UntrueSummary] {
+        var walker = StateWalker()
+        var untrue: [UntrueSummary] = []
+        for index in blocks.indices {
+            guard let events = try? events(inBlock: index) else { continue }
+            let summary = summary(ofBlock: index)
+            var started = Set<UInt64>(), reported = Set<UInt64>()
+            for event in events {
+                let id = event.source.instanceID
+                let before = walker.state(of: id)
+                walker.advance(event)
+                guard let steps = summary?.sources[id], !reported.contains(id) else { continue }
+                // The state a source enters the block with is covered too; later steps start from
+                // the state the step before left, checked already.
+                let isFirst = started.insert(id).inserted
+                if let reason = steps.contradiction(by: event, before: before, after: walker.state(of: id), checkingBefore: isFirst) {
+                    reported.insert(id)
+                    untrue.append(UntrueSummary(blockOffset: blocks[index].offset, sequence: event.sequence, source: event.source.description, reason: reason))
+                }
+            }
+        }
+        return untrue
+    }
+}
+
+extension BlockSummary.Source {
+    /// What this summary says that the step contradicts, if anything.
+    /// The values of the state before the step are held against it only with `checkingBefore`
+    /// (the source's first step in the block: the state it entered with).
+    func contradiction(by event: RecordedEvent, before: StateValue?, after: StateValue?, checkingBefore: Bool) -> String? {
+        if !kinds.contains(event.kind) { return "it lists no \(event.kind.word) step" }
+        if let names, !names.contains(event.name) { return "it lists no step named \"\(VisibleText.escaped(event.name))\"" }
+        for (keys, span) in values {
+            let path = FollowedPath(components: keys.map { .key($0) })
+            for state in checkingBefore ? [before, after] : [after] {
+                let value = Condition.lookUp(path, in: state)
+                if !span.mayEqual(value) { return "it says \(path) never holds \(value.compactDescription(limit: 40))" }
+            }
+        }
+        if let changedFields, case .object(let fields)? = after ?? before {
+            for field in fields.keys where !changedFields.contains(field) {
+                let path = FollowedPath(components: [.key(field)])
+                if Condition.lookUp(path, in: before) != Condition.lookUp(path, in: after) { return "it says \(path) never changes" }
+            }
+        }
+        return nil
+    }
+}
+
+/// A block summary that says something untrue of its block (see ``JournalReader/untrueSummaries()``).
+public struct UntrueSummary: Sendable, Equatable, CustomStringConvertible {
+    /// Where the block starts in the file.
+    public var blockOffset: Int
+    /// The step that contradicts it.
+    public var sequence: UInt64
+    /// That step's source, as the journal names it.
+    public var source: String
+    /// What the summary says that the step contradicts.
+    public var reason: String
+
+    public var description: String { "the summary of the block at byte \(blockOffset) is untrue at step #\(sequence) (\(source)): \(reason)" }
+}
