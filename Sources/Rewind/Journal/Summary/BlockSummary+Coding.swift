@@ -9,9 +9,9 @@ extension BlockSummary {
         static let holdsOtherTexts: UInt8 = 0x20
     }
 
-    /// Each kind's bit in a source's kind mask: its place in ``Event/Category/allCases``.
+    /// Each kind's bit in a source's kind mask: bit *n* for the kind an event record codes as *n*.
     private static let kindBits: [Event.Category: UInt64] = Dictionary(
-        uniqueKeysWithValues: Event.Category.allCases.enumerated().map { ($0.element, UInt64(1) << UInt64($0.offset)) }
+        uniqueKeysWithValues: Event.Category.allCases.map { ($0, UInt64(1) << UInt64(EventRecord.Flags.code($0))) }
     )
 
     func encoded() -> [UInt8] {

@@ -87,19 +87,6 @@ public struct ValueSpan: Sendable, Equatable {
         numbers = numbers.map { min($0.lowerBound, low)...max($0.upperBound, high) } ?? low...high
     }
 
-    /// Adds everything another span holds.
-    mutating func formUnion(_ other: ValueSpan) {
-        if let range = other.numbers {
-            numbers = numbers.map { min($0.lowerBound, range.lowerBound)...max($0.upperBound, range.upperBound) } ?? range
-        }
-        holdsFalse = holdsFalse || other.holdsFalse
-        holdsTrue = holdsTrue || other.holdsTrue
-        holdsNil = holdsNil || other.holdsNil
-        holdsContainer = holdsContainer || other.holdsContainer
-        holdsOtherTexts = holdsOtherTexts || other.holdsOtherTexts
-        for text in other.texts { add(.string(text)) }
-    }
-
     /// Whether the span may hold `value` (numbers compare by value, `3 == 3.0`).
     public func mayEqual(_ value: StateValue) -> Bool {
         var single = ValueSpan()
