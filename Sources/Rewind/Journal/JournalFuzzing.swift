@@ -22,10 +22,12 @@
     @discardableResult
     public static func readSummary(payload: [UInt8]) -> Bool {
         guard let summary = try? BlockSummary.decode(payload) else { return false }
-        let condition = try! Condition(parsing: "count > 3 || changed(items) || name == \"add\" || !(title < \"m\")")
-        for (id, steps) in summary.sources { _ = condition.mayHold(in: steps, source: "#\(id)", sequences: 0...id) }
+        for (id, steps) in summary.sources { _ = summaryCondition.mayHold(in: steps, source: "#\(id)", sequences: 0...id) }
         return true
     }
+
+    /// A condition with every kind of node a summary judges.
+    private static let summaryCondition = try! Condition(parsing: "count > 3 || changed(items) || name == \"add\" || !(title < \"m\")")
 
     /// The payloads of the summary blocks of the journal at `path`: seeds for ``readSummary(payload:)``.
     public static func summaryPayloads(ofJournalAt path: String) throws -> [[UInt8]] {

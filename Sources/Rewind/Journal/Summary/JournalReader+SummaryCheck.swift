@@ -11,17 +11,17 @@ extension JournalReader {
         var untrue: [UntrueSummary] = []
         for index in blocks.indices {
             guard let events = try? events(inBlock: index) else { continue }
-            let summary = summary(ofBlock: index)
+            let checks = summary(ofBlock: index)?.sources.mapValues(SummaryCheck.init)
             var started = Set<UInt64>(), reported = Set<UInt64>()
             for event in events {
                 let id = event.source.instanceID
                 let before = walker.state(of: id)
                 walker.advance(event)
-                guard let steps = summary?.sources[id], !reported.contains(id) else { continue }
+                guard let check = checks?[id], !reported.contains(id) else { continue }
                 // The state a source enters the block with is covered too; later steps start from
                 // the state the step before left, checked already.
                 let isFirst = started.insert(id).inserted
-                if let reason = steps.contradiction(by: event, before: before, after: walker.state(of: id), checkingBefore: isFirst) {
+                if let reason = check.contradiction(by: event, before: before, after: walker.state(of: id), checkingBefore: isFirst) {
                     reported.insert(id)
                     untrue.append(UntrueSummary(blockOffset: blocks[index].offset, sequence: event.sequence, source: event.source.description, reason: reason))
                 }
@@ -31,21 +31,30 @@ extension JournalReader {
     }
 }
 
-extension BlockSummary.Source {
-    /// What this summary says that the step contradicts, if anything.
-    /// The values of the state before the step are held against it only with `checkingBefore`
-    /// (the source's first step in the block: the state it entered with).
+/// One source's summary in one block, with its tracked paths made ready to follow once rather
+/// than at every step.
+private struct SummaryCheck {
+    let steps: BlockSummary.Source
+    let paths: [(path: FollowedPath, span: ValueSpan)]
+
+    init(_ steps: BlockSummary.Source) {
+        self.steps = steps
+        paths = steps.values.map { (FollowedPath(components: $0.key.map { .key($0) }), $0.value) }
+    }
+
+    /// What the summary says that the step contradicts, if anything. The values of the state
+    /// before the step are held against it only with `checkingBefore` (the source's first step in
+    /// the block: the state it entered with).
     func contradiction(by event: RecordedEvent, before: StateValue?, after: StateValue?, checkingBefore: Bool) -> String? {
-        if !kinds.contains(event.kind) { return "it lists no \(event.kind.word) step" }
-        if let names, !names.contains(event.name) { return "it lists no step named \"\(VisibleText.escaped(event.name))\"" }
-        for (keys, span) in values {
-            let path = FollowedPath(components: keys.map { .key($0) })
+        if !steps.kinds.contains(event.kind) { return "it lists no \(event.kind.word) step" }
+        if let names = steps.names, !names.contains(event.name) { return "it lists no step named \"\(VisibleText.escaped(event.name))\"" }
+        for (path, span) in paths {
             for state in checkingBefore ? [before, after] : [after] {
                 let value = Condition.lookUp(path, in: state)
                 if !span.mayEqual(value) { return "it says \(path) never holds \(value.compactDescription(limit: 40))" }
             }
         }
-        if let changedFields, case .object(let fields)? = after ?? before {
+        if let changedFields = steps.changedFields, case .object(let fields)? = after ?? before {
             for field in fields.keys where !changedFields.contains(field) {
                 let path = FollowedPath(components: [.key(field)])
                 if Condition.lookUp(path, in: before) != Condition.lookUp(path, in: after) { return "it says \(path) never changes" }
