@@ -10,21 +10,36 @@ public func diff(_ old: StateValue, _ new: StateValue) -> StateDiff {
 ///
 /// - Throws: ``DiffApplicationError`` when the diff does not fit the tree (it was made from another one).
 public func apply(_ diff: StateDiff, to old: StateValue) throws(DiffApplicationError) -> StateValue {
-    // A tree deeper than any reader decodes cannot be built by diffs either: every tool that walks
-    // a state (rendering, JSON, comparing, releasing) recurses, and a crafted journal of a few
-    // hundred bytes could otherwise build one thousands of levels deep.
-    for change in diff.changes {
-        let placed: StateValue? = switch change.operation {
-        case .added(let value), .changed(_, let value): value
-        case .removed: nil
-        }
-        if let placed, placed.isDeeper(than: StateValue.maximumDepth - change.path.components.count) {
-            throw DiffApplicationError(path: change.path, reason: "it would make the state deeper than \(StateValue.maximumDepth) levels")
-        }
-    }
     var value = old
-    try DiffApplication.apply(diff.changes[...], depth: 0, to: &value)
+    try value.applyInPlace(diff)
     return value
+}
+
+extension StateValue {
+    /// Applies `diff` to the tree in place (see ``apply(_:to:)``): a tree held nowhere else is
+    /// edited rather than copied. When the diff does not fit, the tree is left partly changed.
+    mutating func applyInPlace(_ diff: StateDiff) throws(DiffApplicationError) {
+        // A tree deeper than any reader decodes cannot be built by diffs either: every tool that
+        // walks a state (rendering, JSON, comparing, releasing) recurses, and a crafted journal of
+        // a few hundred bytes could otherwise build one thousands of levels deep.
+        for change in diff.changes {
+            let placed: StateValue? = switch change.operation {
+            case .added(let value), .changed(_, let value): value
+            case .removed: nil
+            }
+            if let placed, placed.isDeeper(than: StateValue.maximumDepth - change.path.components.count) {
+                throw DiffApplicationError(path: change.path, reason: "it would make the state deeper than \(StateValue.maximumDepth) levels")
+            }
+        }
+        // A diff of one scalar at a place the tree has — a counter's step, a flag — is an
+        // exchange there; anything else, or a place the tree lacks, goes through the editors
+        // (which refuse what does not fit).
+        if diff.changes.count == 1, case .changed(_, let new) = diff.changes[0].operation, !new.isContainer,
+           exchange(new, at: diff.changes[0].path.components[...]) != nil {
+            return
+        }
+        try DiffApplication.apply(diff.changes[...], depth: 0, to: &self)
+    }
 }
 
 extension StateValue {

@@ -25,40 +25,68 @@ enum BlockDecoding {
         return try stringTable(&reader).contains { $0.range(of: word, options: .caseInsensitive) != nil }
     }
 
+    /// Reads every record of the block from the reader's position (just past its opening), in
+    /// order, and hands each to `body` with a change written from its source's state already
+    /// given its value: the one loop over a block's records. `keepingValues` is
+    /// ``EventRecord/read(from:strings:clock:sourceCount:keepingValues:)``'s.
+    private static func forEachRecord(
+        _ reader: inout ByteReader, strings: [String], sourceCount: Int,
+        keepingValues: (_ record: EventRecord, _ carriesState: Bool) -> Bool = { _, _ in true },
+        _ body: (EventRecord) throws(JournalFormatError) -> Void
+    ) throws(JournalFormatError) {
+        var clock = try RecordClock.readBases(from: &reader)
+        var states = BlockStates(sourceCount: sourceCount)
+        while !reader.isAtEnd {
+            let offset = reader.offset
+            try reader.countDecoded()
+            var record = try EventRecord.read(from: &reader, strings: strings, clock: &clock, sourceCount: sourceCount, keepingValues: keepingValues)
+            if case .changeFromState(let path, let diff) = record.body {
+                guard let statePath = StatePath(recordedChange: path), let old = states.state(of: record.sourceIndex)?[statePath],
+                      let value = try? apply(diff, to: old) else {
+                    throw .malformed("a change written from a state its block does not hold", at: offset)
+                }
+                record.body = .change(path: path, value: value)
+            }
+            if let state = record.state { states.note(state, source: record.sourceIndex) }
+            try body(record)
+        }
+    }
+
     /// Every event of the block, with its source.
     static func events(in payload: [UInt8]) throws(JournalFormatError) -> (events: [RecordedEvent], sources: [RecordedSource]) {
         var reader = ByteReader(payload)
         let (strings, sources) = try opening(&reader)
-        var clock = try RecordClock.readBases(from: &reader)
-        var records: [(record: EventRecord, offset: Int)] = []
-        while !reader.isAtEnd {
-            let offset = reader.offset
-            try reader.countDecoded()
-            records.append((try EventRecord.read(from: &reader, strings: strings, clock: &clock, sourceCount: sources.count), offset))
+        var events: [RecordedEvent] = []
+        try forEachRecord(&reader, strings: strings, sourceCount: sources.count) { record in
+            events.append(record.recordedEvent(source: sources[record.sourceIndex]))
         }
-        try resolveChangesFromState(&records)
-        return (records.map { $0.record.recordedEvent(source: sources[$0.record.sourceIndex]) }, sources)
+        return (events, sources)
     }
 
-    /// Gives each change written as a diff from its source's state (``EventRecord/Body/changeFromState(path:diff:)``)
-    /// its value, following each source's state through the block's state records — only when the
-    /// block has such a change, so that blocks without one cost nothing more.
-    private static func resolveChangesFromState(_ records: inout [(record: EventRecord, offset: Int)]) throws(JournalFormatError) {
-        guard records.contains(where: { if case .changeFromState = $0.record.body { true } else { false } }) else { return }
-        var states: [Int: StateValue] = [:]
-        for index in records.indices {
-            let source = records[index].record.sourceIndex
-            if case .changeFromState(let path, let diff) = records[index].record.body {
-                guard let statePath = StatePath(recordedChange: path), let old = states[source]?[statePath],
-                      let value = try? apply(diff, to: old) else {
-                    throw .malformed("a change written from a state its block does not hold", at: records[index].offset)
-                }
-                records[index].record.body = .change(path: path, value: value)
-            }
-            if let record = records[index].record.state {
-                states[source] = StateStep.record(record).applied(to: states[source])
+    /// The block as a walk over the whole file takes it (see ``BlockOutline``): its bytes read and
+    /// checked exactly as ``events(in:)`` reads them, but only the values a state needs built —
+    /// activities and inputs are stepped over — and no event made.
+    static func outline(of payload: [UInt8], keepingStateRecords: Bool) throws(JournalFormatError) -> BlockOutline {
+        var reader = ByteReader(payload)
+        let (strings, sources) = try opening(&reader)
+        var perSource = [JournalBlock.SourceSummary](repeating: .init(eventCount: 0, firstSequence: .max, lastSequence: 0), count: sources.count)
+        var outline = BlockOutline(sources: sources, eventCount: 0)
+        // A change's value is built too: a change written from its source's state is resolved
+        // against that state, as every reader resolves it.
+        try forEachRecord(&reader, strings: strings, sourceCount: sources.count, keepingValues: { record, carriesState in
+            carriesState || record.kind == .change
+        }) { record in
+            outline.eventCount += 1
+            perSource[record.sourceIndex].add(record.sequence)
+            if keepingStateRecords, let state = record.state {
+                outline.stateRecords.append((sources[record.sourceIndex], record.sequence, state))
             }
         }
+        for (index, summary) in perSource.enumerated() where summary.eventCount > 0 {
+            // Two table entries naming one source (only a crafted block has them) count as one.
+            outline.summaries[sources[index].instanceID, default: .init(eventCount: 0, firstSequence: summary.firstSequence, lastSequence: summary.lastSequence)].merge(summary)
+        }
+        return outline
     }
 
     /// The state steps of one source in a block, up to and including `sequence`, in record order —
@@ -67,21 +95,71 @@ enum BlockDecoding {
     static func stateSteps(in payload: [UInt8], source sourceID: UInt64, through sequence: UInt64) throws(JournalFormatError) -> [StateStep] {
         var reader = ByteReader(payload)
         let (strings, sources) = try opening(&reader)
-        guard let wanted = sources.firstIndex(where: { $0.instanceID == sourceID }) else { return [] }
-        var clock = try RecordClock.readBases(from: &reader)
-        var records: [(record: EventRecord, offset: Int)] = []
-        while !reader.isAtEnd {
-            let offset = reader.offset
-            let record = try EventRecord.read(from: &reader, strings: strings, clock: &clock, sourceCount: sources.count) {
-                $0.sourceIndex == wanted && $0.sequence <= sequence
+        // Every entry naming the source: a crafted table may name one twice, and the events of
+        // both entries are that source's to every other reader.
+        let wanted = sources.map { $0.instanceID == sourceID }
+        guard wanted.contains(true) else { return [] }
+        var steps: [StateStep] = []
+        try forEachRecord(&reader, strings: strings, sourceCount: sources.count, keepingValues: { record, _ in
+            wanted[record.sourceIndex] && record.sequence <= sequence
+        }) { record in
+            guard wanted[record.sourceIndex] else { return }
+            if let state = record.state {
+                steps.append(.record(state))
+            } else if case .change(let path, let value) = record.body {
+                steps.append(.change(path: path, value: value))
             }
-            if record.sourceIndex == wanted, record.state != nil || record.kind == .change { records.append((record, offset)) }
         }
-        try resolveChangesFromState(&records)
-        return records.compactMap { (record, _) in
-            if let state = record.state { return .record(state) }
-            if case .change(let path, let value) = record.body { return .change(path: path, value: value) }
-            return nil
-        }
+        return steps
+    }
+}
+
+/// Each source's state as the block's state records leave it, for the changes written as a diff
+/// from it (``EventRecord/Body/changeFromState(path:diff:)``). The records are folded only when
+/// such a change asks for the state: a block without one costs a list of its records, not a
+/// state rebuilt at every step.
+private struct BlockStates {
+    private var folded: [StateValue?]
+    /// The records since each source's state was last folded.
+    private var pending: [[StateRecord]]
+
+    init(sourceCount: Int) {
+        folded = Array(repeating: nil, count: sourceCount)
+        pending = Array(repeating: [], count: sourceCount)
+    }
+
+    mutating func note(_ record: StateRecord, source: Int) {
+        if case .keyframe = record { pending[source].removeAll(keepingCapacity: true) }
+        pending[source].append(record)
+    }
+
+    mutating func state(of source: Int) -> StateValue? {
+        var fold = StateFold(state: folded[source])
+        folded[source] = nil
+        for record in pending[source] { fold.apply(.record(record)) }
+        pending[source].removeAll(keepingCapacity: true)
+        folded[source] = fold.current
+        return fold.current
+    }
+}
+
+/// What a walk over a whole journal takes from an events block — the opening walk of a file
+/// without an index, `verify` and `recover`: its sources, each one's events in it, and (for
+/// `verify`) its state records, without its events built.
+struct BlockOutline {
+    /// The block's source table.
+    var sources: [RecordedSource]
+    /// How many events the block holds.
+    var eventCount: Int
+    /// Per source instance: its events in the block.
+    var summaries: [UInt64: JournalBlock.SourceSummary] = [:]
+    /// Every state record, in record order, with its event's source and sequence number (kept
+    /// only when asked for).
+    var stateRecords: [(source: RecordedSource, sequence: UInt64, record: StateRecord)] = []
+
+    /// The lowest and highest sequence numbers of the block's events.
+    var sequences: ClosedRange<UInt64>? {
+        guard let first = summaries.values.map(\.firstSequence).min(), let last = summaries.values.map(\.lastSequence).max() else { return nil }
+        return first...last
     }
 }

@@ -41,9 +41,9 @@ public final class JournalReader: @unchecked Sendable {
     private var sourceOrder: [UInt64] = []
     /// Where the block walk stopped: the next block to look for when following a growing file.
     private var scanOffset = JournalFormat.headerLength
-    /// While the opening walk runs: sees every event of every block it decodes, in file order (for
-    /// `verify`, which folds the states as the walk goes rather than reading the blocks again).
-    private var walkVisitor: ((RecordedEvent) -> Void)?
+    /// While the opening walk runs: sees every state record of every block it reads, in file order
+    /// (for `verify`, which folds the states as the walk goes rather than reading the blocks again).
+    private var stateRecordVisitor: ((_ source: RecordedSource, _ sequence: UInt64, _ record: StateRecord) -> Void)?
     private let cache = Locked<[(offset: Int, events: [RecordedEvent])]>([])
     /// Blocks' text filters, for searches (see ``block(_:mayContainText:)``).
     let searchIndex: SearchIndex
@@ -58,10 +58,13 @@ public final class JournalReader: @unchecked Sendable {
     }
 
     /// Opens a journal; with `ignoringIndex`, the blocks are walked even when an index exists (for
-    /// verification and recovery).
-    init(path: String, ignoringIndex: Bool, visitingWalkedEvents visitor: ((RecordedEvent) -> Void)? = nil) throws(JournalReadError) {
+    /// verification and recovery), and `visitor` sees every state record the walk reads.
+    init(
+        path: String, ignoringIndex: Bool,
+        visitingStateRecords visitor: ((_ source: RecordedSource, _ sequence: UInt64, _ record: StateRecord) -> Void)? = nil
+    ) throws(JournalReadError) {
         self.path = path
-        walkVisitor = visitor
+        stateRecordVisitor = visitor
         searchIndex = SearchIndex(journalPath: path)
         var status = stat()
         guard stat(path, &status) == 0 else {
@@ -106,7 +109,7 @@ public final class JournalReader: @unchecked Sendable {
         if ignoringIndex || !loadIndex() {
             walkBlocks(final: true)
         }
-        walkVisitor = nil
+        stateRecordVisitor = nil
     }
 
     deinit {
@@ -367,16 +370,39 @@ public final class JournalReader: @unchecked Sendable {
     }
 
     func decodeBlock(at offset: Int, frame: BlockFrame) -> Result<(events: [RecordedEvent], sources: [RecordedSource]), BlockProblem> {
+        read(at: offset, frame: frame) { payload throws(JournalFormatError) in
+            let decoded = try BlockDecoding.events(in: payload)
+            let sequences = decoded.events.map(\.sequence)
+            return (decoded, sequences.count, sequences.min().flatMap { lowest in sequences.max().map { lowest...$0 } })
+        }
+    }
+
+    /// The block as a walk over the file takes it (see ``BlockOutline``), accepted or refused
+    /// exactly as ``decodeBlock(at:frame:)`` accepts or refuses it.
+    func outlineBlock(at offset: Int, frame: BlockFrame, keepingStateRecords: Bool) -> Result<BlockOutline, BlockProblem> {
+        read(at: offset, frame: frame) { payload throws(JournalFormatError) in
+            let outline = try BlockDecoding.outline(of: payload, keepingStateRecords: keepingStateRecords)
+            return (outline, outline.eventCount, outline.sequences)
+        }
+    }
+
+    /// A block's payload read by `decode`, which also says how many events it found and their
+    /// sequence range; both are held against the block's frame.
+    private func read<Decoded>(
+        at offset: Int, frame: BlockFrame,
+        _ decode: ([UInt8]) throws(JournalFormatError) -> (decoded: Decoded, eventCount: Int, sequences: ClosedRange<UInt64>?)
+    ) -> Result<Decoded, BlockProblem> {
         switch payload(at: offset, frame: frame) {
         case .failure(let problem): return .failure(problem)
         case .success(let bytes):
             do {
-                let decoded = try BlockDecoding.events(in: bytes)
-                guard decoded.events.count == Int(frame.eventCount) else { return .failure(.damaged("the block holds \(decoded.events.count) events, its frame says \(frame.eventCount)")) }
+                let (decoded, count, sequences) = try decode(bytes)
+                guard count == Int(frame.eventCount) else { return .failure(.damaged("the block holds \(count) events, its frame says \(frame.eventCount)")) }
                 // Random access finds an event through its block's range: an event outside it
                 // could never be found, and would be found in the wrong block.
-                let range = frame.firstSequence...frame.lastSequence
-                guard decoded.events.allSatisfy({ range.contains($0.sequence) }) else { return .failure(.damaged("the block holds events outside its frame's range")) }
+                if let sequences, sequences.lowerBound < frame.firstSequence || sequences.upperBound > frame.lastSequence {
+                    return .failure(.damaged("the block holds events outside its frame's range"))
+                }
                 return .success(decoded)
             } catch {
                 return .failure(.damaged("its events cannot be decoded: \(error)"))
@@ -405,9 +431,11 @@ public final class JournalReader: @unchecked Sendable {
     /// false (following a live file), an incomplete last block is left for the next refresh.
     private func walkBlocks(final: Bool) {
         var offset = scanOffset
-        // The next block is decoded on another core while this one is added (and visited, for
-        // verify): decoding is most of a walk's time.
-        var ahead: WorkAhead<Int, Result<(events: [RecordedEvent], sources: [RecordedSource]), BlockProblem>>?
+        // The next block is read on another core while this one is added (and its state records
+        // folded, for verify): reading is most of a walk's time. (Two blocks read at once made
+        // verify slower on a two-core machine: three busy threads on two cores.)
+        var ahead: WorkAhead<Int, Result<BlockOutline, BlockProblem>>?
+        let keepingStateRecords = stateRecordVisitor != nil
         while offset < fileSize {
             let frameBytes = readBytes(at: offset, count: JournalFormat.frameHeaderLength)
             if let frame = BlockFrame.decode(frameBytes, at: 0) {
@@ -442,14 +470,14 @@ public final class JournalReader: @unchecked Sendable {
                     }
                     continue
                 }
-                let decoded = ahead?.key == offset ? ahead!.result() : decodeBlock(at: offset, frame: frame)
+                let outlined = ahead?.key == offset ? ahead!.result() : outlineBlock(at: offset, frame: frame, keepingStateRecords: keepingStateRecords)
                 ahead = nil
                 if let (next, nextFrame) = nextEventsFrame(after: offset + frame.totalLength) {
-                    ahead = WorkAhead(next) { [self] in decodeBlock(at: next, frame: nextFrame) }
+                    ahead = WorkAhead(next) { [self] in outlineBlock(at: next, frame: nextFrame, keepingStateRecords: keepingStateRecords) }
                 }
-                switch decoded {
-                case .success(let decoded):
-                    add(block: offset, frame: frame, decoded: decoded)
+                switch outlined {
+                case .success(let outline):
+                    add(block: offset, frame: frame, outline: outline)
                 case .failure(.damaged(let reason)):
                     damage.append(JournalDamage(byteRange: offset..<(offset + frame.totalLength), sequences: frame.firstSequence...frame.lastSequence, reason: reason))
                 }
@@ -507,21 +535,15 @@ public final class JournalReader: @unchecked Sendable {
         return nil
     }
 
-    private func add(block offset: Int, frame: BlockFrame, decoded: (events: [RecordedEvent], sources: [RecordedSource])) {
-        var summaries: [UInt64: JournalBlock.SourceSummary] = [:]
-        // Each event is borrowed where it lies: copying one retains its every string.
-        decoded.events.withUnsafeBufferPointer { events in
-            for index in events.indices {
-                walkVisitor?(events[index])
-                let sequence = events[index].sequence
-                summaries[events[index].source.instanceID, default: .init(eventCount: 0, firstSequence: sequence, lastSequence: sequence)].add(sequence)
-            }
+    private func add(block offset: Int, frame: BlockFrame, outline: BlockOutline) {
+        if let stateRecordVisitor {
+            for (source, sequence, record) in outline.stateRecords { stateRecordVisitor(source, sequence, record) }
         }
-        for source in decoded.sources where sourceTable[source.instanceID] == nil {
+        for source in outline.sources where sourceTable[source.instanceID] == nil {
             sourceTable[source.instanceID] = source
             sourceOrder.append(source.instanceID)
         }
-        blocks.append(JournalBlock(offset: offset, frame: frame, sources: summaries))
+        blocks.append(JournalBlock(offset: offset, frame: frame, sources: outline.summaries))
     }
 }
 
@@ -548,6 +570,12 @@ public struct JournalBlock: Sendable, Equatable {
             eventCount += 1
             firstSequence = min(firstSequence, sequence)
             lastSequence = max(lastSequence, sequence)
+        }
+
+        mutating func merge(_ other: SourceSummary) {
+            eventCount += other.eventCount
+            firstSequence = min(firstSequence, other.firstSequence)
+            lastSequence = max(lastSequence, other.lastSequence)
         }
     }
 

@@ -48,7 +48,7 @@ extension JournalReader {
     /// (``untrueSummaries()``), which folds every step and takes several times as long.
     public func verify(checkingSummaries: Bool = false) throws(JournalReadError) -> JournalVerification {
         var states = StateRebuildCheck()
-        let walk = try JournalReader(path: path, ignoringIndex: true) { states.check($0) }
+        let walk = try JournalReader(path: path, ignoringIndex: true) { states.check(source: $0, sequence: $1, record: $2) }
         var indexProblem: String?
         if !hasIndex {
             indexProblem = "the index is missing or damaged (the writer did not close the journal); readers rebuild it from the blocks"
@@ -97,21 +97,20 @@ extension JournalReader {
     }
 }
 
-/// Folds every source's state through the events of the readable blocks, in file order (the order
-/// the writer made each diff in), and lists the state records that do not apply.
+/// Folds every source's state through the state records of the readable blocks, in file order
+/// (the order the writer made each diff in), and lists the records that do not apply.
 private struct StateRebuildCheck {
     private var folds: [UInt64: StateFold] = [:]
     /// The records that did not apply, and whether their source had a state to apply them to.
     private var failures: [(problem: UnbuildableState, hadState: Bool)] = []
 
-    mutating func check(_ event: RecordedEvent) {
-        guard let record = event.stateRecord else { return }
-        let id = event.source.instanceID
+    mutating func check(source: RecordedSource, sequence: UInt64, record: StateRecord) {
+        let id = source.instanceID
         var fold = folds.removeValue(forKey: id) ?? StateFold()
         let hadState = fold.recorded != nil
         if !fold.apply(.record(record)) {
             let reason = hadState ? "its state diff does not apply to the state before it" : "its state diff has no state before it to apply to"
-            failures.append((UnbuildableState(sequence: event.sequence, source: event.source.description, reason: reason), hadState))
+            failures.append((UnbuildableState(sequence: sequence, source: source.description, reason: reason), hadState))
         }
         folds[id] = fold
     }

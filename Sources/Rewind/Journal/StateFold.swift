@@ -33,6 +33,16 @@ public struct StateFold: Sendable, Equatable {
     /// Applies one step; returns whether the state moved (its new value is ``current``).
     @discardableResult
     public mutating func apply(_ step: StateStep) -> Bool {
+        if case .record(.diff(let changes)) = step {
+            // Both states let go of the tree first, so that the diff edits it in place rather
+            // than a copy of it (a diff of one field would otherwise copy every field).
+            current = nil
+            guard var state = recorded else { return false }
+            recorded = nil
+            recorded = (try? state.applyInPlace(changes)) != nil ? state : nil
+            current = recorded
+            return recorded != nil
+        }
         if case .record = step {
             recorded = step.applied(to: recorded)
             current = recorded

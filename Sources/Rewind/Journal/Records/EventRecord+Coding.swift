@@ -82,13 +82,14 @@ extension EventRecord {
         }
     }
 
-    /// Reads one record. `keepingValues` sees the record's fixed fields and says whether to build
-    /// its values (change value, activity, input, state record); when it says no they are stepped
-    /// over and `body` is `.skipped` for the kinds that have values — a state rebuild reads one
+    /// Reads one record. `keepingValues` sees the record's fixed fields, and whether it carries a
+    /// state record, and says whether to build its values (change value, activity, input, state
+    /// record); when it says no they are stepped over, checked as building them would check them,
+    /// and `body` is `.skipped` for the kinds that have values — a state rebuild reads one
     /// source's values, not every tree in the block.
     static func read(
         from reader: inout ByteReader, strings: [String], clock: inout RecordClock, sourceCount: Int,
-        keepingValues: (EventRecord) -> Bool = { _ in true }
+        keepingValues: (_ record: EventRecord, _ carriesState: Bool) -> Bool = { _, _ in true }
     ) throws(JournalFormatError) -> EventRecord {
         let start = reader.offset
         let first = try reader.byte()
@@ -107,7 +108,7 @@ extension EventRecord {
             kind: kind, sequence: sequence, time: time, sourceIndex: sourceIndex, name: name, description: description,
             file: .text(file), function: .text(function), line: UInt(clamping: line), parent: parent, body: .none, state: nil
         )
-        let keep = keepingValues(record)
+        let keep = keepingValues(record, first & Flags.hasState != 0)
         switch kind {
         case .dropped:
             let count = try reader.varint()

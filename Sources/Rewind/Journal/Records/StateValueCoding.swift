@@ -84,6 +84,8 @@ enum StateValueCoding {
     /// on which of its values a reader wanted.
     static func skip(in reader: inout ByteReader, strings: [String], depth: Int = 0) throws(JournalFormatError) {
         guard depth < JournalFormat.maximumTreeDepth else { throw .malformed("a value nested too deep", at: reader.offset) }
+        // Counted as a built value is, so that a block over the limit is refused by every reader.
+        try reader.countDecoded()
         let tagByte = try reader.byte()
         guard let tag = Tag(rawValue: tagByte) else { throw .malformed("unknown value tag \(tagByte)", at: reader.offset - 1) }
         switch tag {
