@@ -24,6 +24,28 @@ struct TextFormattingTests {
         #expect(VisibleText.mayHoldControl("• …") && VisibleText.terminalSafe("• …") == "• …")
     }
 
+    @Test("the byte check over a line's bytes, eight at a time, finds a control at every place in the line")
+    func controlPrecheckOverLines() {
+        let line = Array("#12    +00:00.012 Counter#1 change    add step         Counter.swift:21          count: 0 → 1".utf8)
+        #expect(!VisibleText.mayHoldControl(utf8: line))
+        // Every byte a control can start with, at every offset: in the first word, mid-line, last.
+        for lead: [UInt8] in [[0x00], [0x01], [0x1B], [0x1F], [0x7F], [0xC2, 0x85], [0xD8, 0x9C], [0xE2, 0x80, 0x8E], [0xE2, 0x81, 0xA6]] {
+            for offset in 0...line.count {
+                var bytes = line
+                bytes.insert(contentsOf: lead, at: offset)
+                #expect(VisibleText.mayHoldControl(utf8: bytes), "\(lead) at \(offset)")
+            }
+        }
+        // Bytes next to the ones looked for, in every place of a word, are not controls.
+        for neighbour: UInt8 in [0x20, 0x7E, 0x0A, 0x09] {
+            for offset in 0...16 {
+                var bytes = Array("abcdefghijklmnopqrstuvwx".utf8)
+                bytes.insert(neighbour, at: offset)
+                #expect(!VisibleText.mayHoldControl(utf8: bytes), "\(neighbour) at \(offset)")
+            }
+        }
+    }
+
     @Test("durations read as String(format:) writes them, ties and unit boundaries included")
     func durationsMatchFoundation() {
         var nanoseconds: [Int64] = [0, 1, 999, 1_000, 1_049, 1_050, 1_150, 1_250, 12_345, 999_949, 999_950, 999_999, 1_000_000,

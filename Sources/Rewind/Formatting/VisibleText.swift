@@ -95,22 +95,40 @@ public enum VisibleText {
         }
     }
 
-    /// Whether `text` may hold a control other than `\n` and `\t` (see ``isControl(_:)``), judged
-    /// from its UTF-8 bytes alone: `false` only when no byte can start one — no C0 byte or DEL, and
-    /// no lead byte of the blocks the others lie in (`C2` for C1, `D8` for U+061C, `E2 80`/`E2 81`
-    /// for U+2000–U+207F). Text with arrows or accents (`0 → 1`, `café`) then needs no scalar scan.
+    /// Whether `text` may hold a control other than `\n` and `\t` (see ``mayHoldControl(utf8:)``).
     static func mayHoldControl(_ text: String) -> Bool {
-        func scan(_ bytes: some Collection<UInt8>) -> Bool {
-            var previous: UInt8 = 0
-            for byte in bytes {
-                if byte < 0x20 && byte != 0x0A && byte != 0x09 { return true }
-                if byte == 0x7F || byte == 0xC2 || byte == 0xD8 { return true }
-                if previous == 0xE2 && (byte == 0x80 || byte == 0x81) { return true }
-                previous = byte
-            }
-            return false
+        text.utf8.withContiguousStorageIfAvailable(scanForControl) ?? Array(text.utf8).withUnsafeBufferPointer(scanForControl)
+    }
+
+    /// Whether text, given as its UTF-8 bytes, may hold a control other than `\n` and `\t` (see
+    /// ``isControl(_:)``), judged from the bytes alone: `false` only when no byte can start one —
+    /// no C0 byte or DEL, and no lead byte of the blocks the others lie in (`C2` for C1, `D8` for
+    /// U+061C, `E2 80`/`E2 81` for U+2000–U+207F). Text with arrows or accents (`0 → 1`, `café`)
+    /// then needs no scalar scan; text this says `false` of is safe to print as it is.
+    public static func mayHoldControl(utf8 bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer(scanForControl)
+    }
+
+    private static func scanForControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Eight bytes at a time while they are printable ASCII (no byte below 0x20, none from
+        // 0x7F up), which none of the bytes looked for is: most lines are, to their last word.
+        var start = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101, highBits: UInt64 = 0x8080_8080_8080_8080
+        while start + 8 <= bytes.count {
+            let word = UnsafeRawPointer(bytes.baseAddress! + start).loadUnaligned(as: UInt64.self)
+            let belowSpace = (word &- 0x2020_2020_2020_2020) & ~word & highBits
+            let delete = ((word ^ 0x7F7F_7F7F_7F7F_7F7F) &- ones) & ~(word ^ 0x7F7F_7F7F_7F7F_7F7F) & highBits
+            guard (word & highBits) | belowSpace | delete == 0 else { break }
+            start += 8
         }
-        return text.utf8.withContiguousStorageIfAvailable { scan($0) } ?? scan(text.utf8)
+        var previous: UInt8 = 0
+        for byte in bytes[start...] {
+            if byte < 0x20 && byte != 0x0A && byte != 0x09 { return true }
+            if byte == 0x7F || byte == 0xC2 || byte == 0xD8 { return true }
+            if previous == 0xE2 && (byte == 0x80 || byte == 0x81) { return true }
+            previous = byte
+        }
+        return false
     }
 
     /// Whether every UTF-8 byte of `text` passes `test`, over its contiguous storage when it has

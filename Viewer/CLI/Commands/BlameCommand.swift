@@ -30,12 +30,16 @@ struct BlameCommand: ParsableCommand {
         let reader = try JournalOpening.open(file)
         let chosen = try source.map { try JournalOpening.source($0, in: reader) }
         let output = Output(style: colors.style())
-        let text = EventText(reader: reader, style: output.style)
+        // Blame's columns are not coloured.
+        let text = EventText(reader: reader, style: TerminalStyle(usesColor: false))
         // Only the changes that touch the path are applied, not whole states rebuilt.
         var walker = PathWalker(path: path)
         var commits = OpenCommits()
         var found = 0, moves = 0
         let progress = ReadProgress(reading: file)
+        // The options are read once: an argument's property wrapper costs a look-up per read.
+        let (why, json) = (why, json)
+        var line: [UInt8] = []
         for event in reader.events().reportingProgress(progress.update) {
             // Which commit each event belongs to matters only for --why.
             let commit = why ? commits.take(event) : nil
@@ -53,12 +57,18 @@ struct BlameCommand: ParsableCommand {
                 continue
             }
             let change = "\(old?.compactDescription(limit: 40) ?? "(absent)") → \(new?.compactDescription(limit: 40) ?? "(absent)")"
-            output.line([
-                VisibleText.padded("#\(event.sequence)", to: 6), text.relativeTime(event.wallNanoseconds),
-                VisibleText.padded(VisibleText.escaped(event.source.description), to: text.sourceWidth),
-                VisibleText.padded(event.kind.word, to: 9), VisibleText.padded(VisibleText.escaped(event.name), to: 16),
-                VisibleText.padded(change, to: 30), VisibleText.escaped(event.callSite),
-            ].joined(separator: " "))
+            line.removeAll(keepingCapacity: true)
+            for column in [
+                VisibleText.padded("#\(event.sequence)", to: 6), text.relativeTime(event.wallNanoseconds), text.sourceColumn(event),
+                text.kindColumn(event.kind), text.nameColumn(event), VisibleText.padded(change, to: 30),
+            ] {
+                line += column.utf8
+                line.append(UInt8(ascii: " "))
+            }
+            // The call site ends the line: its column without the padding.
+            let callSite = text.callSiteColumn(event).utf8
+            line += callSite.prefix(callSite.count - callSite.reversed().prefix { $0 == UInt8(ascii: " ") }.count)
+            output.line(utf8: line)
             for cause in chain { output.line("       ← " + cause.causeText(of: event)) }
         }
         if found == 0 && !json { output.line("no step changed \(path)") }

@@ -51,13 +51,18 @@ struct LogCommand: ParsableCommand {
         if grep == nil { stepsRead.kinds = nil }
         var oldValues = OldValues(reader: reader, seesEveryStep: grep == nil)
         let progress = ReadProgress(reading: file)
+        // The options are read once: an argument's property wrapper costs a look-up per read.
+        let (json, grep) = (json, grep)
+        var line: [UInt8] = []
         for event in reader.events(matching: stepsRead).reportingProgress(progress.update) {
             let old = oldValues.before(event)
             if let kinds, !kinds.contains(event.kind) { continue }
             if json {
                 output.line(EventText.json(event, old: old))
             } else {
-                output.line(text.line(event, old: old, valueLimit: valueLimit, highlighting: grep))
+                line.removeAll(keepingCapacity: true)
+                text.write(event, old: old, valueLimit: valueLimit, highlighting: grep, to: &line)
+                output.line(utf8: line)
             }
         }
         progress.finish()

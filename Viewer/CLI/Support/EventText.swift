@@ -8,8 +8,9 @@ struct EventText {
     let style: TerminalStyle
     /// The source and kind columns, made once: they repeat on every line.
     private let sourceColumns: [UInt64: String]
-    private let kindColumns: [Event.Category: String]
-    private let callSites = CallSiteMemo()
+    /// A list, not a dictionary: a kind's hash is its name's.
+    private let kindColumns: [(kind: Event.Category, column: String)]
+    private let memo = ColumnMemo()
 
     init(reader: JournalReader, style: TerminalStyle) {
         startNanoseconds = reader.timeSpan?.lowerBound ?? 0
@@ -19,26 +20,52 @@ struct EventText {
         sourceColumns = Dictionary(reader.sources.map { summary in
             (summary.source.instanceID, style.paint(VisibleText.padded(VisibleText.escaped(summary.source.description), to: sourceWidth), .cyan))
         }) { first, _ in first }
-        kindColumns = Dictionary(uniqueKeysWithValues: Event.Category.allCases.map { kind in
+        kindColumns = Event.Category.allCases.map { kind in
             (kind, style.paint(VisibleText.padded(kind.word, to: Self.kindWidth), TerminalStyle.color(for: kind)))
-        })
+        }
     }
 
-    /// The last call site's column: consecutive events mostly share one, and the file name comes
-    /// from the block's string table, so comparing is cheap where making it is not.
-    private final class CallSiteMemo {
-        var file = ""
-        var line: UInt = 0
-        var column: String?
+    /// The last columns made: consecutive events mostly share their source, kind, name, call
+    /// site and millisecond, and their strings come from one block's string table, so comparing
+    /// is cheap where making a column is not.
+    private final class ColumnMemo {
+        var file = "", line: UInt = 0, callSite: String?
+        var name = "", nameColumn: String?
+        var millisecond: Int64 = -1, time = ""
     }
 
-    private func callSiteColumn(_ event: RecordedEvent) -> String {
-        if let column = callSites.column, callSites.line == event.line, callSites.file == event.file { return column }
+    /// The call site column: `File.swift:42`, escaped, padded to ``callSiteWidth``.
+    func callSiteColumn(_ event: RecordedEvent) -> String {
+        if let column = memo.callSite, memo.line == event.line, memo.file == event.file { return column }
         let column = VisibleText.padded(VisibleText.escaped(event.callSite), to: Self.callSiteWidth)
-        callSites.file = event.file
-        callSites.line = event.line
-        callSites.column = column
+        memo.file = event.file
+        memo.line = event.line
+        memo.callSite = column
         return column
+    }
+
+    /// The name column: the event's name, escaped, padded to ``nameWidth`` (with `match` marked,
+    /// when colouring).
+    func nameColumn(_ event: RecordedEvent, highlighting match: String? = nil) -> String {
+        if let column = memo.nameColumn, memo.name == event.name { return column }
+        var column = ""
+        append(highlight(VisibleText.escaped(event.name), match), width: Self.nameWidth, color: nil, to: &column)
+        memo.name = event.name
+        memo.nameColumn = column
+        return column
+    }
+
+    /// The source column: its name, escaped, padded to ``sourceWidth``.
+    func sourceColumn(_ event: RecordedEvent) -> String {
+        if let column = sourceColumns[event.source.instanceID] { return column }
+        var column = ""
+        append(VisibleText.escaped(event.source.description), width: sourceWidth, color: .cyan, to: &column)
+        return column
+    }
+
+    /// The kind column: the kind in the viewer's words, padded to ``kindWidth``.
+    func kindColumn(_ kind: Event.Category) -> String {
+        kindColumns.first { $0.kind == kind }?.column ?? kind.word
     }
 
     /// The widths of the fixed columns: `#SEQ`, relative time, kind, name, call site.
@@ -54,37 +81,45 @@ struct EventText {
     /// occurs is marked (in colour); where the line does not show it (a description, or the cut
     /// part of a value), the matched field is added with the text in its context.
     func line(_ event: RecordedEvent, old: StateValue?? = .none, valueLimit: Int = .max, highlighting match: String? = nil) -> String {
-        // One string grown in place: `rewind log` formats millions of these.
-        var line = ""
-        line.reserveCapacity(160)
-        append("#" + String(event.sequence), width: Self.sequenceWidth, color: .dim, to: &line)
-        line += " "
-        line += relativeTime(event.wallNanoseconds)
-        line += " "
-        if let column = sourceColumns[event.source.instanceID] {
-            line += column
+        var bytes: [UInt8] = []
+        write(event, old: old, valueLimit: valueLimit, highlighting: match, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``line(_:old:valueLimit:highlighting:)``'s text appended to `bytes` as UTF-8: `rewind log`
+    /// writes millions of lines, and bytes grow for less than a string does.
+    func write(_ event: RecordedEvent, old: StateValue?? = .none, valueLimit: Int = .max, highlighting match: String? = nil, to bytes: inout [UInt8]) {
+        let start = bytes.count
+        if style.usesColor {
+            bytes += style.paint(VisibleText.padded("#" + String(event.sequence), to: Self.sequenceWidth), .dim).utf8
         } else {
-            append(VisibleText.escaped(event.source.description), width: sourceWidth, color: .cyan, to: &line)
+            bytes.append(UInt8(ascii: "#"))
+            let digitsStart = bytes.count
+            bytes += String(event.sequence).utf8
+            while bytes.count - digitsStart < Self.sequenceWidth - 1 { bytes.append(UInt8(ascii: " ")) }
         }
-        line += " "
-        line += kindColumns[event.kind] ?? event.kind.word
-        line += " "
-        append(highlight(VisibleText.escaped(event.name), match), width: Self.nameWidth, color: nil, to: &line)
-        line += " "
-        line += callSiteColumn(event)
+        bytes.append(UInt8(ascii: " "))
+        bytes += relativeTime(event.wallNanoseconds).utf8
+        bytes.append(UInt8(ascii: " "))
+        bytes += sourceColumn(event).utf8
+        bytes.append(UInt8(ascii: " "))
+        bytes += kindColumn(event.kind).utf8
+        bytes.append(UInt8(ascii: " "))
+        bytes += nameColumn(event, highlighting: match).utf8
+        bytes.append(UInt8(ascii: " "))
+        bytes += callSiteColumn(event).utf8
         var summary = event.summary(valueLimit: valueLimit, old: old, columns: CellWidth.of)
         // The value was cut to the limit; a path before it (`items = …`) is cut here, in cells.
         if valueLimit != .max { summary = CellWidth.fitted(summary, to: valueLimit) }
         if !summary.isEmpty {
-            line += " "
-            line += highlight(summary, match)
+            bytes.append(UInt8(ascii: " "))
+            bytes += highlight(summary, match).utf8
         }
-        while line.utf8.last == UInt8(ascii: " ") { line.removeLast() }
+        while bytes.count > start, bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
         if let match, !(VisibleText.escaped(event.name) + " " + summary).localizedCaseInsensitiveContains(match),
            let (field, context) = Self.matchedField(event, match) {
-            line += "  (matched in \(field): \(highlight(context, match)))"
+            bytes += "  (matched in \(field): \(highlight(context, match)))".utf8
         }
-        return line
     }
 
     /// Appends a column: `text` padded to `width` characters, in `color` when colouring.
@@ -119,7 +154,13 @@ struct EventText {
 
     /// `+MM:SS.mmm` from the first event.
     func relativeTime(_ wall: Int64) -> String {
-        EventFormatter.elapsed(nanoseconds: EventTime.wallNanoseconds(from: startNanoseconds, to: wall))
+        let nanoseconds = EventTime.wallNanoseconds(from: startNanoseconds, to: wall)
+        // The text shows milliseconds, and thousands of events may share one.
+        let millisecond = nanoseconds / 1_000_000
+        if millisecond == memo.millisecond { return memo.time }
+        memo.millisecond = millisecond
+        memo.time = EventFormatter.elapsed(nanoseconds: nanoseconds)
+        return memo.time
     }
 
     /// One event as a JSON object with stable keys, `schema_version` first (``CommandJSON``); with `old` (a change's value before it, `null`

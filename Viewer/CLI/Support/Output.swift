@@ -64,6 +64,15 @@ final class Output {
         if buffer.count >= 64 * 1024 { flush() }
     }
 
+    /// Writes one line given as UTF-8 bytes (a newline is added), with the check ``line(_:)``
+    /// makes: for commands that build their lines as bytes.
+    func line(utf8 bytes: [UInt8]) {
+        guard !VisibleText.mayHoldControl(utf8: bytes) else { return line(String(decoding: bytes, as: UTF8.self)) }
+        buffer += bytes
+        buffer.append(0x0A)
+        if buffer.count >= 64 * 1024 { flush() }
+    }
+
     /// Writes one JSON object as a line. JSON text escapes every control character, so it goes out
     /// as it is, without the check ``line(_:)`` makes. `prefix` (ASCII punctuation, such as the
     /// comma between array elements) goes before it.
