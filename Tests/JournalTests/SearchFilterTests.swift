@@ -17,6 +17,17 @@ struct SearchFilterTests {
     static let pieces = ["Milk", "milk", "MILK", "Straße", "STRASSE", "\u{212A}elvin", "kelvin", "café", "CAFÉ", "🎉 party",
                          "item", "Item 42", "count=1234567", "1999990", "999990", "x_y", "a-b", "Ünïcödé", "tab\tbed", "ǅemal"]
 
+    @Test("a search finds a text exactly where Foundation's case-insensitive search finds it")
+    func searchedTextAgreesWithFoundation() {
+        let needles = Self.pieces + ["", "k", "K", "ss", "SS", "é", "É", "42", "9999", "LK", "m", "tab\t", "x_Y", "zzz"]
+        for haystack in Self.pieces + ["", "Milk and CAFÉ", "count=1234567 Item 42", "\u{1B}[31mred"] {
+            for needle in needles {
+                let expected = needle.isEmpty || haystack.range(of: needle, options: .caseInsensitive) != nil
+                #expect(SearchedText(needle).isFound(in: haystack) == expected, "\(needle) in \(haystack)")
+            }
+        }
+    }
+
     /// Records a session of random titles, counts and tags into small blocks.
     static func record(to path: String, seed: UInt64) throws -> Int {
         var configuration = JournalConfiguration()

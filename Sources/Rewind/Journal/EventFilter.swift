@@ -5,7 +5,10 @@ public struct EventFilter: Sendable {
     /// Only events of these kinds.
     public var kinds: Set<Event.Category>?
     /// Only events whose name, description, path or value contains this text (case-insensitive).
-    public var text: String?
+    public var text: String? {
+        didSet { searched = text.map(SearchedText.init) }
+    }
+    private var searched: SearchedText?
     /// Only events with sequence numbers in this range.
     public var sequences: ClosedRange<UInt64>?
     /// Only events with wall-clock times (ns since 1970) in this range.
@@ -16,6 +19,7 @@ public struct EventFilter: Sendable {
         self.sourceIDs = sourceIDs
         self.kinds = kinds
         self.text = text
+        searched = text.map(SearchedText.init)
         self.sequences = sequences
         self.wallTimes = wallTimes
     }
@@ -34,9 +38,9 @@ public struct EventFilter: Sendable {
         if let wallTimes, !wallTimes.contains(event.wallNanoseconds) { return false }
         if let sourceIDs, !sourceIDs.contains(event.source.instanceID) { return false }
         if let kinds, !kinds.contains(event.kind) { return false }
-        if let text, !text.isEmpty {
-            let haystacks = [event.name, event.description, event.path ?? "", event.value?.description ?? ""]
-            return haystacks.contains { $0.range(of: text, options: .caseInsensitive) != nil }
+        if let searched, !searched.text.isEmpty {
+            return searched.isFound(in: event.name) || searched.isFound(in: event.description)
+                || event.path.map(searched.isFound) == true || event.value.map { searched.isFound(in: $0.description) } == true
         }
         return true
     }
