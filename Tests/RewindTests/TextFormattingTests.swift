@@ -46,6 +46,22 @@ struct TextFormattingTests {
         }
     }
 
+    @Test("integers in JSON are written digit by digit as String writes them, at every edge")
+    func jsonIntegers() {
+        let values: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, 1_234_567, -9_876_543_210, .max, .min, .max - 1, .min + 1]
+        for value in values {
+            #expect(JSONText.value(.integer(value)) == String(value))
+            #expect(JSONText.object { $0.field("n", Int(value)) } == "{\"n\":\(value)}")
+        }
+        for value: UInt64 in [0, 7, UInt64(Int64.max), UInt64(Int64.max) + 1, .max] {
+            #expect(JSONText.object { $0.field("n", value) } == "{\"n\":\(value)}")
+            #expect(JSONText.object { $0.field("n", Optional(value)) } == "{\"n\":\(value)}")
+        }
+        #expect(JSONText.object { $0.field("n", UInt64?.none) } == "{\"n\":null}")
+        #expect(JSONText.object { $0.field("n", UInt(42)) } == "{\"n\":42}")
+        #expect(JSONText.object { $0.field("n", Int8(-5)) } == "{\"n\":-5}")
+    }
+
     @Test("durations read as String(format:) writes them, ties and unit boundaries included")
     func durationsMatchFoundation() {
         var nanoseconds: [Int64] = [0, 1, 999, 1_000, 1_049, 1_050, 1_150, 1_250, 12_345, 999_949, 999_950, 999_999, 1_000_000,

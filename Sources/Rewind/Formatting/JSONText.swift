@@ -50,7 +50,26 @@ public enum JSONText {
         /// Adds an integer field.
         public mutating func field(_ key: String, _ value: some BinaryInteger) {
             startField(key)
-            output.append(verbatim: String(value))
+            if let small = Int64(exactly: value) {
+                output.append(integer: small)
+            } else {
+                output.append(verbatim: String(value))
+            }
+        }
+        /// Adds an integer field (the common types, written without a generic conversion: an
+        /// export writes several per event).
+        public mutating func field(_ key: String, _ value: Int) {
+            startField(key)
+            output.append(integer: Int64(value))
+        }
+        /// Adds an integer field.
+        public mutating func field(_ key: String, _ value: UInt) {
+            field(key, UInt64(value))
+        }
+        /// Adds an integer field.
+        public mutating func field(_ key: String, _ value: UInt64) {
+            startField(key)
+            if let small = Int64(exactly: value) { output.append(integer: small) } else { output.append(verbatim: String(value)) }
         }
         /// Adds a Boolean field.
         public mutating func field(_ key: String, _ value: Bool) {
@@ -69,8 +88,8 @@ public enum JSONText {
         }
         /// Adds a field that is `null` when the value is missing.
         public mutating func field(_ key: String, _ value: UInt64?) {
-            startField(key)
-            output.append(verbatim: value.map { String($0) } ?? "null")
+            guard let value else { return raw(key, "null") }
+            field(key, value)
         }
 
         /// The object's text.
@@ -123,15 +142,34 @@ struct JSONBytes {
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
+    /// Appends an integer's decimal digits.
+    mutating func append(integer value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits, filled from the end
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var position = buffer.count
+            repeat {
+                position -= 1
+                buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: buffer[position...])
+        }
+    }
+
     /// Appends `value` as a JSON string literal.
     mutating func append(string value: String) {
-        // The usual case, printable ASCII with nothing to escape, checked a byte at a time.
-        if VisibleText.allBytes(of: value, { (0x20..<0x7F).contains($0) && $0 != 0x22 && $0 != 0x5C }) {
+        // The usual case, printable ASCII with nothing to escape: checked and copied in one visit
+        // of the string's storage.
+        let plain: Bool? = value.utf8.withContiguousStorageIfAvailable { text in
+            guard text.allSatisfy({ (0x20..<0x7F).contains($0) && $0 != 0x22 && $0 != 0x5C }) else { return false }
             bytes.append(0x22)
-            append(verbatim: value)
+            bytes.append(contentsOf: text)
             bytes.append(0x22)
-            return
+            return true
         }
+        if plain == true { return }
         bytes.append(0x22)
         for scalar in value.unicodeScalars {
             switch scalar {
@@ -157,7 +195,7 @@ struct JSONBytes {
         switch value {
         case .null: append(verbatim: "null")
         case .bool(let flag): append(verbatim: flag ? "true" : "false")
-        case .integer(let number): append(verbatim: String(number))
+        case .integer(let number): append(integer: number)
         case .unsignedInteger(let number): append(verbatim: String(number))
         case .floatingPoint(let number):
             if number.isFinite { append(verbatim: number.description) } else { append(string: number.description) }
