@@ -23,7 +23,7 @@ struct ShowCommand: ParsableCommand {
         guard let state else {
             let first = reader.sources.first { $0.source == chosen }?.sequences.lowerBound ?? 0
             if at > first, (try? reader.stateFold(of: chosen.instanceID, at: at).recorded) == nil,
-               (try? reader.events(matching: EventFilter()).contains { $0.source == chosen && $0.sequence <= at && $0.carriesState }) == true {
+               reader.events(matching: EventFilter()).contains(where: { $0.source == chosen && $0.sequence <= at && $0.carriesState }) {
                 throw CommandFailure("\(VisibleText.escaped(chosen.description))'s state at step \(at) cannot be rebuilt (the journal was altered); run 'rewind verify \(VisibleText.escaped(file))' for the steps affected")
             }
             throw CommandFailure("\(VisibleText.escaped(chosen.description)) has no state at step \(at) (it first appears at step \(first))")
