@@ -34,6 +34,7 @@ struct CommandLineTests {
         ("bad-not-a-journal", ["info", "Fixtures/README.md"]),
         ("bad-unknown-source", ["log", "Fixtures/demo.rewind", "--source", "NoSuchModel"]),
         ("bad-step-out-of-range", ["show", "Fixtures/todo.rewind", "--at", "100000"]),
+        ("bad-altered-state", ["show", "Fuzz/Regressions/object-diff-out-of-order", "--at", "2"]),
         ("bad-malformed-key-path", ["blame", "Fixtures/todo.rewind", "items[x"]),
         ("bad-unknown-kind", ["log", "Fixtures/todo.rewind", "--kind", "mutation"]),
         ("bad-usage", ["diff", "Fixtures/todo.rewind"]),
