@@ -84,6 +84,20 @@ struct TextFormattingTests {
         #expect(EventFormatter.elapsed(nanoseconds: 6_000_000_000_000) == "+100:00.000")
         #expect(EventFormatter.elapsed(nanoseconds: -5) == "+00:00.000")
         #expect(TimestampText.format(Date(timeIntervalSince1970: 0.000001)) == "1970-01-01T00:00:00.000001Z")
+        // Far from 1970 microseconds are not all representable: whatever the split gives, the
+        // text is the format's, and nothing traps.
+        for seconds in stride(from: 253_402_300_799.0, to: 253_402_300_800.0, by: 0.0625) {
+            let date = Date(timeIntervalSince1970: seconds)
+            let total = (date.timeIntervalSince1970 * 1_000_000).rounded()
+            var whole = Int(floor(total / 1_000_000))
+            var parts = tm()
+            gmtime_r(&whole, &parts)
+            let expected = String(
+                format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+                Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(total - Double(whole) * 1_000_000)
+            )
+            #expect(TimestampText.format(date) == expected, "\(seconds)")
+        }
         #expect(TimestampText.format(Date(timeIntervalSince1970: 1_795_000_000.5)) == "2026-11-18T11:06:40.500000Z")
     }
 

@@ -10,7 +10,9 @@ enum TimestampText {
         var parts = tm()
         gmtime_r(&seconds, &parts)
         let year = Int(parts.tm_year) + 1900
-        if (0...9999).contains(year) {
+        // Far from 1970 a Double no longer holds every microsecond, and the split above can leave
+        // the fraction out of range: the format below then says what it is.
+        if (0...9999).contains(year), (0..<1_000_000).contains(microseconds) {
             // What the format below writes, digit by digit into 27 bytes, without String(format:)'s
             // cost or a string per field (exports write one per event).
             return String(unsafeUninitializedCapacity: 27) { text in
