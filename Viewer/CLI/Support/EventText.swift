@@ -30,7 +30,7 @@ struct EventText {
     /// is cheap where making a column is not.
     private final class ColumnMemo {
         var file = "", line: UInt = 0, callSite: String?
-        var name = "", nameColumn: String?
+        var name = "", nameMatch: String?, nameColumn: String?
         var millisecond: Int64 = -1, time = ""
     }
 
@@ -47,10 +47,11 @@ struct EventText {
     /// The name column: the event's name, escaped, padded to ``nameWidth`` (with `match` marked,
     /// when colouring).
     func nameColumn(_ event: RecordedEvent, highlighting match: String? = nil) -> String {
-        if let column = memo.nameColumn, memo.name == event.name { return column }
+        if let column = memo.nameColumn, memo.name == event.name, memo.nameMatch == match { return column }
         var column = ""
         append(highlight(VisibleText.escaped(event.name), match), width: Self.nameWidth, color: nil, to: &column)
         memo.name = event.name
+        memo.nameMatch = match
         memo.nameColumn = column
         return column
     }
