@@ -17,13 +17,20 @@ struct ReplayRun {
         var depth: Int
     }
 
-    let reader: JournalReader
+    /// The recorded events, in step order.
+    let events: [RecordedEvent]
+    /// Whether the events' times are real (a fixture's are made up): the clock is then advanced by them.
+    let hasRealTimes: Bool
     let targets: [UInt64: ReplayTarget]
     let clock: Replay.Clock?
     let maximumClockSteps: Int
     let invariants: [ReplayInvariant]
     /// Whether the walk stops at the first divergence (a check) or goes on to the end (re-recording).
     let stopsAtDivergence: Bool
+    /// Whether live states are held to the recorded ones. Without, only invariants judge the run, and
+    /// nothing the live units reached is put back (a shrunk recording whose states came from other
+    /// inputs, or a fix that changes states on purpose).
+    let comparesStates: Bool
 
     private var report = ReplayReport()
     /// Each bound source's recorded state, by the one fold (``StateFold``); replay compares the
@@ -42,22 +49,21 @@ struct ReplayRun {
     private var inputsByStep: [UInt64: RecordedInput] = [:]
 
     init(
-        reader: JournalReader, targets: [UInt64: ReplayTarget], clock: Replay.Clock?, maximumClockSteps: Int,
-        invariants: [ReplayInvariant], stopsAtDivergence: Bool
+        events: [RecordedEvent], hasRealTimes: Bool, targets: [UInt64: ReplayTarget], clock: Replay.Clock?,
+        maximumClockSteps: Int, invariants: [ReplayInvariant], stopsAtDivergence: Bool, comparesStates: Bool = true
     ) {
-        self.reader = reader
+        self.events = events
+        self.hasRealTimes = hasRealTimes
         self.targets = targets
         self.clock = clock
         self.maximumClockSteps = maximumClockSteps
         self.invariants = invariants
         self.stopsAtDivergence = stopsAtDivergence
+        self.comparesStates = comparesStates
     }
 
     mutating func play() -> ReplayReport {
-        // Deterministic journals (fixtures) have made-up times: the clock is then only stepped.
-        let hasRealTimes = reader.header.createdMonotonicNanoseconds != 0
         var lastTime: UInt64?
-        let events = Array(reader.events()).sorted { $0.sequence < $1.sequence }
         for event in events {
             if hasRealTimes, let clock {
                 if let lastTime, event.monotonicNanoseconds > lastTime { clock.advance(event.monotonicNanoseconds - lastTime) }
@@ -147,7 +153,7 @@ struct ReplayRun {
             steps += 1
             live = target.currentState()
         }
-        if onItsOwn, !matches(id, live: live), lastCheckedLive[id] == live {
+        if comparesStates, onItsOwn, !matches(id, live: live), lastCheckedLive[id] == live {
             putBack(event, target: target, because: .notReproduced)
             return
         }
@@ -197,7 +203,7 @@ struct ReplayRun {
         let excluded = excludedPaths[id] ?? []
         let expected = recorded.removing(excluded)
         let live = current.removing(excluded)
-        if expected != live, report.divergence == nil {
+        if comparesStates, expected != live, report.divergence == nil {
             report.divergence = Divergence(
                 step: event.sequence, event: event.summaryForReplay, source: event.source.description,
                 input: event.parent.flatMap { inputsByStep[$0] } ?? lastInput[id],

@@ -67,6 +67,9 @@ public enum ReplayError: Error, Equatable, CustomStringConvertible {
     case unreadableJournal(String)
     /// Re-recording could not write the new journal.
     case cannotRecord(String)
+    /// A shrink could not start: the replay passes, fails in a way it cannot hold on to, or the
+    /// output would be the recording itself.
+    case cannotShrink(String)
 
     public var description: String {
         switch self {
@@ -84,6 +87,8 @@ public enum ReplayError: Error, Equatable, CustomStringConvertible {
             reason
         case .cannotRecord(let reason):
             "cannot re-record the journal: \(reason)"
+        case .cannotShrink(let reason):
+            "cannot shrink the recording: \(reason)"
         }
     }
 }

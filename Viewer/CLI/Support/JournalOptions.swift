@@ -30,9 +30,7 @@ enum JournalOpening {
     /// Refuses an output path that is the input journal under any name (the same path, another
     /// spelling of it, a link to it): writing would empty the journal before it is read.
     static func refuseToOverwrite(_ input: String, with output: String) throws {
-        var inputStatus = stat(), outputStatus = stat()
-        guard stat(output, &outputStatus) == 0, stat(input, &inputStatus) == 0 else { return }
-        if inputStatus.st_dev == outputStatus.st_dev && inputStatus.st_ino == outputStatus.st_ino {
+        if FileKind.areSameFile(input, output) {
             throw CommandFailure("\(VisibleText.escaped(output)) is the journal being read; write to another file")
         }
     }

@@ -44,7 +44,10 @@ final class JournalEncoder {
     var hasBlockInFlight: Bool { compressor?.isBusy ?? false }
     var openBlockAge: UInt64 { builder.isEmpty ? 0 : EventTime.monotonicNow() &- builder.openedAtMonotonic }
 
-    func encode(_ event: Event) throws(JournalWriteError) {
+    /// Encodes `event`; `recordedCallSite` stands in for its call site when the event is one a journal
+    /// recorded, written again (a shrunk recording), whose call site is text rather than the
+    /// compiler's static strings.
+    func encode(_ event: Event, recordedCallSite: (file: String, function: String)? = nil) throws(JournalWriteError) {
         var sequence = event.sequence
         var time = event.time
         var sourceID = event.source.instanceID
@@ -57,7 +60,12 @@ final class JournalEncoder {
         // Told from the case once: looking at an event's kind copies it.
         let kind = recorded.kind.category
         let state = step(recorded, kind: kind, reportingSizeOf: event.source, track: &tracks[sourceID, default: SourceTrack()])
-        builder.append(EventRecord(recorded, kind: kind, sequence: sequence, time: time, body: state.body, state: state.record), source: event.source, sourceID: sourceID)
+        var record = EventRecord(recorded, kind: kind, sequence: sequence, time: time, body: state.body, state: state.record)
+        if let recordedCallSite {
+            record.file = .text(recordedCallSite.file)
+            record.function = .text(recordedCallSite.function)
+        }
+        builder.append(record, source: event.source, sourceID: sourceID)
         if case .released = event.kind {
             // The released source's state is let go; a reader keeps it, so the source's next
             // block cannot start its summary from it. This block's summary goes on.

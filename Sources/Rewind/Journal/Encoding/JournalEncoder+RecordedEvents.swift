@@ -1,0 +1,62 @@
+/// Recorded events written again: a shrunk recording is an ordinary journal, made by the encoder
+/// that writes live events, from events another journal recorded.
+extension JournalEncoder {
+    /// Writes `events` into a new journal at `path`, keeping their steps, times, parent links and
+    /// call sites. A state-carrying event must hold its whole state (a keyframe): the encoder makes
+    /// its own diffs. A run of dropped events is not carried over.
+    ///
+    /// - Parameter header: the recording's header; its creation time is kept, so a recording with
+    ///   made-up times (a fixture) stays one.
+    static func write(_ events: [RecordedEvent], header: JournalHeader, to path: String) throws(JournalWriteError) {
+        let written = JournalHeader(
+            formatVersion: JournalFormat.version, createdWallNanoseconds: header.createdWallNanoseconds,
+            createdMonotonicNanoseconds: header.createdMonotonicNanoseconds, writerVersion: RewindVersion.current
+        )
+        let encoder = try JournalEncoder(path: path, configuration: JournalConfiguration(), header: written)
+        var sources: [UInt64: EventSource] = [:]
+        for recorded in events {
+            let id = recorded.source.instanceID
+            let source = sources[id] ?? EventSource(
+                framework: .init(rawValue: recorded.source.framework), typeName: recorded.source.typeName,
+                instanceID: id, label: recorded.source.label
+            )
+            sources[id] = source
+            guard let event = Event(recorded: recorded, source: source) else { continue }
+            try encoder.encode(event, recordedCallSite: (recorded.file, recorded.function))
+        }
+        try encoder.finish()
+    }
+}
+
+extension Event {
+    /// The live form of a recorded event, for the encoder; `nil` for a run of dropped events, and
+    /// for a state-carrying event whose whole state the record does not hold.
+    init?(recorded: RecordedEvent, source: EventSource) {
+        var state: CapturedValue?
+        if case .keyframe(let tree) = recorded.stateRecord { state = CapturedValue(tree) }
+        let kind: Kind
+        switch recorded.kind {
+        case .willDispatch: kind = .willDispatch(input: recorded.value.map { CapturedValue($0) })
+        case .didDispatch: kind = .didDispatch(duration: recorded.duration ?? .zero)
+        case .willMutate: kind = .willMutate
+        case .didMutate:
+            guard let state else { return nil }
+            kind = .didMutate(duration: recorded.duration ?? .zero, state: state)
+        case .change:
+            kind = .change(path: ChangedPath(name: recorded.path ?? ""), value: CapturedValue(recorded.value ?? .null), state: state)
+        case .replace:
+            guard let state else { return nil }
+            kind = .replace(state: state)
+        case .activity: kind = .activity(CapturedValue(recorded.value ?? .null))
+        case .created: kind = .created(state: state)
+        case .released: kind = .released
+        case .dropped: return nil
+        }
+        self.init(
+            sequence: recorded.sequence,
+            time: EventTime(wallNanoseconds: recorded.wallNanoseconds, monotonicNanoseconds: recorded.monotonicNanoseconds),
+            source: source, kind: kind, name: recorded.name, description: recorded.description,
+            callSite: .unknown, parent: recorded.parent
+        )
+    }
+}

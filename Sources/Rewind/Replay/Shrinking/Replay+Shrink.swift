@@ -1,0 +1,158 @@
+import Foundation
+
+extension Replay {
+    /// Fresh live units for one replay: a shrink replays the recording many times, each time into
+    /// units that start from scratch.
+    ///
+    /// ```swift
+    /// Replay.Setup(driving: ["Cart": Cart().replayTarget])
+    /// ```
+    public struct Setup {
+        /// Live units by the journal's name for the source whose inputs they receive.
+        public var bindings: [String: any ReplayTarget]
+        /// The clock the units' time-based operators run on, if any.
+        public var clock: Clock?
+
+        /// A setup of `bindings`, on `clock`.
+        public init(driving bindings: [String: any ReplayTarget], clock: Clock? = nil) {
+            self.bindings = bindings
+            self.clock = clock
+        }
+    }
+
+    /// Shrinks a recording whose replay fails to the fewest inputs that still fail the same way, and
+    /// writes them as a new recording beside it (never over it).
+    ///
+    /// ```swift
+    /// let result = try Replay.shrink(journal: "cart.rewind", invariants: [quantityIsNeverNegative]) {
+    ///     Replay.Setup(driving: ["Cart": Cart().replayTarget])
+    /// }
+    /// print(result)                 // kept 2 of 1,203 inputs: #12 add {sku: "A1"}, #40 setQuantity -1 …
+    /// print(result.suggestedTest)   // the expectReplay test that replays cart.shrunk.rewind
+    /// ```
+    ///
+    /// It replays the recording into units `setUp` makes, and takes the failure it ends with — a
+    /// broken invariant, or a divergence — as the one to keep. Then it removes recorded inputs by
+    /// delta debugging (ddmin), keeping a removal only when the replay still fails the same way
+    /// (``ReplayFailure``), until removing any single input left makes the failure go away, or
+    /// `maximumTime` runs out (the result says which).
+    ///
+    /// How a reduced recording is judged depends on the failure:
+    /// - A broken invariant is a property of the live code: the kept inputs are replayed in order
+    ///   into fresh units, and only the invariants judge them. The shrunk recording is re-recorded
+    ///   from today's code, so it shows the states the kept inputs lead to; its test replays it
+    ///   with `comparingStates: false`, and keeps passing once the bug is fixed.
+    /// - A divergence is a difference from the recorded states, which came from every input: each
+    ///   kept input is replayed from the recorded state before it (put back first), and compared
+    ///   with the recorded state after it. The shrunk recording keeps the recorded events and
+    ///   those put-back states; its test replays it with `allowRestoring: true`.
+    ///
+    /// Inputs that cannot be re-sent (a dispatch that ran a closure) are kept as recorded, and
+    /// listed in ``ShrinkResult/notResent``.
+    ///
+    /// - Parameters:
+    ///   - path: the recording.
+    ///   - output: where to write the shrunk recording; by default beside it, `NAME.shrunk.rewind`.
+    ///   - invariants: conditions every replayed live state must meet.
+    ///   - maximumTime: how long to try removing inputs.
+    ///   - setUp: makes fresh live units (and their clock) for one replay.
+    /// - Throws: ``ReplayError`` when the recording cannot be replayed, when its replay passes, or
+    ///   when `output` is the recording itself.
+    public static func shrink(
+        journal path: String, writingTo output: String? = nil, invariants: [ReplayInvariant] = [],
+        maximumTime: Duration = .seconds(300), setUp: () -> Setup
+    ) throws(ReplayError) -> ShrinkResult {
+        let started = ContinuousClock.now
+        let output = output ?? shrunkPath(for: path)
+        if FileKind.areSameFile(output, path) || URL(fileURLWithPath: output).standardized.path == URL(fileURLWithPath: path).standardized.path {
+            throw .cannotShrink("the shrunk recording would be written over \(path); name another output")
+        }
+        let replay = try Replay(journal: path)
+        replay.invariants = invariants
+        let firstSetup = setUp()
+        try replay.use(firstSetup)
+        let original = replay.run()
+        guard let failure = ReplayFailure(original) else {
+            throw .cannotShrink("its replay passes (\(original.inputsReplayed) inputs replayed, no divergence, no broken invariant)")
+        }
+        let comparingStates: Bool
+        if case .divergence = failure { comparingStates = true } else { comparingStates = false }
+        let session = ShrinkableSession(events: replay.recordedEvents, bound: Set(replay.targets.keys))
+        // The replay stops at the failure: inputs after it play no part.
+        let failedAt = original.invariantViolation?.step ?? original.divergence?.step ?? UInt64.max
+        let before = session.inputs.indices.filter { session.inputs[$0].dispatch.sequence <= failedAt }
+        let notResentSteps = Set(original.restoredSteps.compactMap { restored -> UInt64? in
+            if case .notResent = restored.reason { return restored.step }
+            return nil
+        })
+        let fixed = before.filter { session.owns(stepIn: notResentSteps, input: $0) }
+        let candidates = before.filter { !fixed.contains($0) }
+
+        var replays = 0
+        func eventsKeeping(_ subset: [Int]) -> [RecordedEvent] {
+            session.events(keeping: Set(subset).union(fixed), restoringBeforeInputs: comparingStates)
+        }
+        func fails(_ subset: [Int]) -> Bool {
+            replays += 1
+            guard (try? replay.use(setUp())) != nil else { return false }
+            let report = replay.walk(eventsKeeping(subset), stoppingAtDivergence: true, comparingStates: comparingStates)
+            return failure.isReproduced(by: report)
+        }
+        guard fails(candidates) else {
+            throw .cannotShrink("replayed input by input, the recording no longer ends with the \(failure) its replay ends with")
+        }
+        let deadline = started.advanced(by: maximumTime)
+        let reduction = DeltaDebugging.minimize(candidates, fails: fails, isOutOfTime: { ContinuousClock.now >= deadline })
+
+        let kept = reduction.kept + fixed
+        try replay.use(setUp())
+        try write(eventsKeeping(reduction.kept), of: replay, to: output, recordingLiveUnits: !comparingStates)
+        return ShrinkResult(
+            failure: failure, recording: path, output: output,
+            keptInputs: kept.sorted().map { session.inputs[$0].recordedInput },
+            inputCount: session.inputs.count,
+            notResent: fixed.map { session.inputs[$0].recordedInput },
+            isMinimal: reduction.isMinimal, replays: replays + 1, elapsed: ContinuousClock.now - started,
+            comparesStates: comparingStates, bindings: firstSetup.bindings.keys.sorted(),
+            invariants: invariants.map(\.description)
+        )
+    }
+
+    /// `cart.shrunk.rewind` for `cart.rewind`.
+    static func shrunkPath(for path: String) -> String {
+        let base = path.hasSuffix(".rewind") ? String(path.dropLast(".rewind".count)) : path
+        return base + ".shrunk.rewind"
+    }
+
+    /// Binds the units of `setup` in place of those bound before, on its clock.
+    func use(_ setup: Setup) throws(ReplayError) {
+        targets = [:]
+        clock = setup.clock
+        for (source, target) in setup.bindings.sorted(by: { $0.key < $1.key }) {
+            try bind(source, to: target)
+        }
+    }
+
+    /// Writes the shrunk recording: re-recorded from the live units (an invariant's shrink), or the
+    /// recorded events themselves (a divergence's).
+    private static func write(
+        _ events: [RecordedEvent], of replay: Replay, to output: String, recordingLiveUnits: Bool
+    ) throws(ReplayError) {
+        if recordingLiveUnits {
+            _ = try replay.record(events, to: output, comparingStates: false)
+            return
+        }
+        do {
+            let replacement = try FileReplacement(destination: output)
+            do {
+                try JournalEncoder.write(events, header: replay.reader.header, to: replacement.temporaryPath)
+            } catch {
+                replacement.discard()
+                throw error
+            }
+            try replacement.moveIntoPlace()
+        } catch {
+            throw .cannotShrink("cannot write \(output): \(error)")
+        }
+    }
+}

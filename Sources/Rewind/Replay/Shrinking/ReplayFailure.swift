@@ -1,0 +1,59 @@
+/// How a replay failed, as a shrink holds on to it: a reduced recording must fail the same way —
+/// the same invariant broken in the same unit, or a divergence of the same unit at the same state
+/// path — or the reduction is not kept.
+///
+/// A unit is named by its label or type, not its instance number: a recording written again (a
+/// shrunk one) numbers its units afresh.
+///
+/// ```swift
+/// let failure = ReplayFailure(replay.run())   // .divergence(path: "count", source: "Counter")
+/// ```
+public enum ReplayFailure: Sendable, Equatable, CustomStringConvertible {
+    /// An invariant, by its description, broken by a unit's live state.
+    case brokenInvariant(String, source: String)
+    /// A unit's live state differed from the recorded one at this path (the first that differed).
+    case divergence(path: String, source: String)
+
+    /// The failure `report` ends with; `nil` when the replay passed.
+    public init?(_ report: ReplayReport) {
+        if let violation = report.invariantViolation {
+            self = .brokenInvariant(violation.invariant, source: Self.unit(violation.source))
+        } else if let divergence = report.divergence {
+            let path = divergence.difference.changedPaths.first?.description ?? ""
+            self = .divergence(path: path, source: Self.unit(divergence.source))
+        } else {
+            return nil
+        }
+    }
+
+    /// `Cart` for `Cart#12`; a label as it is.
+    static func unit(_ source: String) -> String {
+        guard let mark = source.lastIndex(of: "#"), source.index(after: mark) < source.endIndex,
+              source[source.index(after: mark)...].allSatisfy(\.isASCII), source[source.index(after: mark)...].allSatisfy(\.isNumber)
+        else { return source }
+        return String(source[..<mark])
+    }
+
+    /// Whether `report` ends with this failure: the same invariant broken in the same unit, or a
+    /// divergence of the same unit whose differences include this path.
+    public func isReproduced(by report: ReplayReport) -> Bool {
+        switch self {
+        case .brokenInvariant(let invariant, let source):
+            guard let violation = report.invariantViolation else { return false }
+            return violation.invariant == invariant && Self.unit(violation.source) == source
+        case .divergence(let path, let source):
+            guard report.invariantViolation == nil, let divergence = report.divergence, Self.unit(divergence.source) == source else { return false }
+            return divergence.difference.changedPaths.contains { $0.description == path }
+        }
+    }
+
+    /// `invariant 'quantity is never negative' broken in Cart#1`, `divergence at count in Counter#1`.
+    public var description: String {
+        switch self {
+        case .brokenInvariant(let invariant, let source):
+            "invariant \(invariant.isEmpty ? "" : "'\(invariant)' ")broken in \(source)"
+        case .divergence(let path, let source):
+            "divergence at \(path.isEmpty ? "the state's root" : path) in \(source)"
+        }
+    }
+}

@@ -1,0 +1,116 @@
+/// A recording cut into the inputs a replay re-sends and the events each one caused, so that a
+/// shrink can take inputs out and replay the rest.
+///
+/// An input is a top-level dispatch of a bound unit (as ``ReplayRun`` re-sends them). It owns its
+/// dispatch, everything its unit did inside it, and every later event whose parent link leads back
+/// to it (a commit made through the dispatch's context, a dispatch it made in another unit).
+/// Events no input owns — units being created and released, work the units did on their own — are
+/// the background every candidate keeps.
+struct ShrinkableSession {
+    /// One input and where it stands.
+    struct Input {
+        /// The input's dispatch.
+        let dispatch: RecordedEvent
+        /// The state its unit had just before it, as recorded.
+        let stateBefore: StateValue?
+
+        var recordedInput: RecordedInput {
+            RecordedInput(name: dispatch.name, value: dispatch.value, step: dispatch.sequence)
+        }
+    }
+
+    /// The recording's events in step order; each state record is the whole state (a keyframe), so
+    /// that any subset of them folds to the recorded states.
+    let events: [RecordedEvent]
+    /// The inputs, in step order.
+    let inputs: [Input]
+    /// For each event, the input that owns it (an index into ``inputs``), or `nil`.
+    private let owners: [Int?]
+
+    /// Cuts `events` (in step order) into inputs of the `bound` units.
+    init(events recorded: [RecordedEvent], bound: Set<UInt64>) {
+        var events: [RecordedEvent] = []
+        var inputs: [Input] = []
+        var owners: [Int?] = []
+        events.reserveCapacity(recorded.count)
+        owners.reserveCapacity(recorded.count)
+        var ownerByStep: [UInt64: Int] = [:]
+        var open: [UInt64: (input: Int, depth: Int)] = [:]
+        var folds: [UInt64: StateFold] = [:]
+        for var event in recorded {
+            let id = event.source.instanceID
+            var owner = event.parent.flatMap { ownerByStep[$0] } ?? open[id]?.input
+            if event.kind == .willDispatch {
+                if var window = open[id] {
+                    window.depth += 1
+                    open[id] = window
+                } else if let owner {
+                    open[id] = (owner, 1)
+                } else if bound.contains(id) {
+                    owner = inputs.count
+                    inputs.append(Input(dispatch: event, stateBefore: folds[id]?.recorded))
+                    open[id] = (owner!, 1)
+                }
+            } else if event.kind == .didDispatch, var window = open[id] {
+                window.depth -= 1
+                open[id] = window.depth == 0 ? nil : window
+            }
+            if let step = event.stateStep {
+                folds[id, default: StateFold()].apply(step)
+                if event.stateRecord != nil { event.stateRecord = folds[id]?.recorded.map(StateRecord.keyframe) }
+            }
+            if let owner { ownerByStep[event.sequence] = owner }
+            events.append(event)
+            owners.append(owner)
+        }
+        self.events = events
+        self.inputs = inputs
+        self.owners = owners
+    }
+
+    /// Whether `input` owns an event at one of `steps`.
+    func owns(stepIn steps: Set<UInt64>, input: Int) -> Bool {
+        guard !steps.isEmpty else { return false }
+        return events.indices.contains { owners[$0] == input && steps.contains(events[$0].sequence) }
+    }
+
+    /// The events of a recording that keeps only the inputs `kept` (indices into ``inputs``),
+    /// numbered afresh from 1 with their parent links renumbered.
+    ///
+    /// - Parameter restoringBeforeInputs: puts each kept input's recorded state before it back
+    ///   first (a `replace` where its unit's state is not that already), so that each input is
+    ///   judged from the state it had in the recording: how a divergence is shrunk.
+    func events(keeping kept: Set<Int>, restoringBeforeInputs: Bool) -> [RecordedEvent] {
+        var result: [RecordedEvent] = []
+        var renumbered: [UInt64: UInt64] = [:]
+        var lastState: [UInt64: StateValue] = [:]
+        var inputIndex = 0
+        for (position, original) in events.enumerated() {
+            let startsInput = inputIndex < inputs.count && inputs[inputIndex].dispatch.sequence == original.sequence
+            if startsInput { inputIndex += 1 }
+            if let owner = owners[position], !kept.contains(owner) { continue }
+            var event = original
+            let id = event.source.instanceID
+            if restoringBeforeInputs, startsInput, let before = inputs[inputIndex - 1].stateBefore, lastState[id] != before {
+                var restore = original
+                restore.sequence = UInt64(result.count + 1)
+                restore.kind = .replace
+                restore.name = "restore"
+                restore.description = "the recorded state before step \(original.sequence)"
+                restore.parent = nil
+                restore.value = nil
+                restore.duration = nil
+                restore.stateRecord = .keyframe(before)
+                lastState[id] = before
+                result.append(restore)
+            }
+            let sequence = UInt64(result.count + 1)
+            renumbered[event.sequence] = sequence
+            event.sequence = sequence
+            event.parent = event.parent.flatMap { renumbered[$0] }
+            if case .keyframe(let state) = event.stateRecord { lastState[id] = state }
+            result.append(event)
+        }
+        return result
+    }
+}
