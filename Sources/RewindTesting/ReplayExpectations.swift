@@ -138,24 +138,43 @@ struct ReplayCheck {
     let record: Bool
 
     /// The report (when the replay ran) and the failure message, if the check fails; a passing
-    /// report is printed when asked.
+    /// report is printed when asked. The outcome goes to `rewind replay` or `rewind shrink` too, when
+    /// one of them runs the test (``ReplayOutcome``), and a reduced recording `rewind shrink` names
+    /// is replayed in the journal's place (``ReplayCandidate``).
     func run() -> (ReplayReport?, String?) {
+        let candidate = ReplayCandidate.forJournal(journal)
+        let path = candidate?.candidate ?? journal
         let report: ReplayReport
+        let replay: Replay
         do throws(ReplayError) {
-            let replay = try Replay(journal: journal)
+            replay = try Replay(journal: path)
             replay.clock = clock.map(Replay.Clock.virtual)
             replay.invariants = invariants
             for (source, target) in bindings.sorted(by: { $0.key < $1.key }) {
                 try replay.bind(source, to: target)
             }
+            if let destination = candidate?.recordingTo {
+                let walk = try replay.record(to: destination, comparingStates: false)
+                ReplayOutcome(journal: journal, report: walk, passes: true, replay: replay).report()
+                return (walk, nil)
+            }
             if record {
                 let walk = try replay.rerecord()
                 return (walk, "\(journal): re-recorded from today's code (record mode is on: turn it off and run again to check it)\n\(walk)")
             }
-            report = replay.run(comparingStates: comparingStates)
+            report = replay.run(comparingStates: candidate?.comparingStates ?? comparingStates)
         } catch {
+            ReplayOutcome(journal: journal, verdict: .cannotReplay, summary: "\(error)").report()
             return (nil, "\(journal): \(error)")
         }
+        // A reduced recording of a divergence puts each input's recorded state back first.
+        let allowRestoring = candidate.map(\.comparingStates) ?? self.allowRestoring
+        var outcome = ReplayOutcome(journal: journal, report: report, passes: report.passes(allowRestoring: allowRestoring), replay: replay)
+        if !report.schemaProblems.isEmpty {
+            outcome.verdict = .cannotReplay
+            outcome.summary = "the recording no longer fits today's types: " + report.schemaProblems.map(\.description).joined(separator: "; ")
+        }
+        outcome.report()
         if !invariants.isEmpty, report.invariantChecks == 0 {
             return (report, "\(journal): no bound unit's state decodes as the invariants' type, so they were never checked\n\(report)")
         }

@@ -157,7 +157,7 @@ public final class Replay {
 
     /// Walks `events` (the journal's own by default) with a journal logger on the bound units, and
     /// puts the new journal at `destination` once it is complete.
-    func record(
+    package func record(
         _ events: [RecordedEvent]? = nil, to destination: String, comparingStates: Bool = true
     ) throws(ReplayError) -> ReplayReport {
         var configuration = JournalConfiguration()

@@ -3,16 +3,16 @@
 /// failure go away (1-minimal), by testing halves, then quarters, and so on, and their complements.
 ///
 /// It is pure: the test is given, and nothing else is touched.
-enum DeltaDebugging {
+package enum DeltaDebugging {
     /// What a reduction ended with.
-    struct Result: Equatable {
+    package struct Result: Equatable {
         /// The items kept, in their original order.
-        var kept: [Int]
+        package var kept: [Int]
         /// Whether removing any one of `kept` was tried and made the failure go away; `false` when
         /// the time ran out first.
-        var isMinimal: Bool
+        package var isMinimal: Bool
         /// How many sets were tested.
-        var tests: Int
+        package var tests: Int
     }
 
     /// Reduces `items` (which fail) as far as the time allows.

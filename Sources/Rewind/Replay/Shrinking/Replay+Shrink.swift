@@ -63,10 +63,8 @@ extension Replay {
         maximumTime: Duration = .seconds(300), setUp: () -> Setup
     ) throws(ReplayError) -> ShrinkResult {
         let started = ContinuousClock.now
-        let output = output ?? shrunkPath(for: path)
-        if FileKind.areSameFile(output, path) || URL(fileURLWithPath: output).standardized.path == URL(fileURLWithPath: path).standardized.path {
-            throw .cannotShrink("the shrunk recording would be written over \(path); name another output")
-        }
+        let output = output ?? ShrinkSearch.defaultOutput(for: path)
+        try ShrinkSearch.refuseToOverwrite(path, with: output)
         let replay = try Replay(journal: path)
         replay.invariants = invariants
         let firstSetup = setUp()
@@ -75,53 +73,31 @@ extension Replay {
         guard let failure = ReplayFailure(original) else {
             throw .cannotShrink("its replay passes (\(original.inputsReplayed) inputs replayed, no divergence, no broken invariant)")
         }
-        let comparingStates: Bool
-        if case .divergence = failure { comparingStates = true } else { comparingStates = false }
-        let session = ShrinkableSession(events: replay.recordedEvents, bound: Set(replay.targets.keys))
-        // The replay stops at the failure: inputs after it play no part.
-        let failedAt = original.invariantViolation?.step ?? original.divergence?.step ?? UInt64.max
-        let before = session.inputs.indices.filter { session.inputs[$0].dispatch.sequence <= failedAt }
-        let notResentSteps = Set(original.restoredSteps.compactMap { restored -> UInt64? in
-            if case .notResent = restored.reason { return restored.step }
-            return nil
-        })
-        let fixed = before.filter { session.owns(stepIn: notResentSteps, input: $0) }
-        let candidates = before.filter { !fixed.contains($0) }
-
-        var replays = 0
-        func eventsKeeping(_ subset: [Int]) -> [RecordedEvent] {
-            session.events(keeping: Set(subset).union(fixed), restoringBeforeInputs: comparingStates)
-        }
-        func fails(_ subset: [Int]) -> Bool {
-            replays += 1
+        let search = ShrinkSearch(
+            events: replay.recordedEvents, header: replay.reader.header, bound: Set(replay.targets.keys), failure: failure,
+            failedAt: original.invariantViolation?.step ?? original.divergence?.step,
+            notResentSteps: Set(original.restoredSteps.compactMap { restored in
+                if case .notResent = restored.reason { return restored.step }
+                return nil
+            })
+        )
+        let (reduction, replays) = try search.search(until: started.advanced(by: maximumTime)) { events in
             guard (try? replay.use(setUp())) != nil else { return false }
-            let report = replay.walk(eventsKeeping(subset), stoppingAtDivergence: true, comparingStates: comparingStates)
+            let report = replay.walk(events, stoppingAtDivergence: true, comparingStates: search.comparesStates)
             return failure.isReproduced(by: report)
         }
-        guard fails(candidates) else {
-            throw .cannotShrink("replayed input by input, the recording no longer ends with the \(failure) its replay ends with")
+        if search.comparesStates {
+            try search.writeRecordedEvents(keeping: reduction.kept, to: output)
+        } else {
+            // A broken invariant's shrunk recording shows what today's code does with the kept inputs.
+            try replay.use(setUp())
+            _ = try replay.record(search.events(keeping: reduction.kept), to: output, comparingStates: false)
         }
-        let deadline = started.advanced(by: maximumTime)
-        let reduction = DeltaDebugging.minimize(candidates, fails: fails, isOutOfTime: { ContinuousClock.now >= deadline })
-
-        let kept = reduction.kept + fixed
-        try replay.use(setUp())
-        try write(eventsKeeping(reduction.kept), of: replay, to: output, recordingLiveUnits: !comparingStates)
-        return ShrinkResult(
-            failure: failure, recording: path, output: output,
-            keptInputs: kept.sorted().map { session.inputs[$0].recordedInput },
-            inputCount: session.inputs.count,
-            notResent: fixed.map { session.inputs[$0].recordedInput },
-            isMinimal: reduction.isMinimal, replays: replays + 1, elapsed: ContinuousClock.now - started,
-            comparesStates: comparingStates, bindings: firstSetup.bindings.keys.sorted(),
+        return search.result(
+            recording: path, output: output, reduction: reduction, replays: replays + 1,
+            elapsed: ContinuousClock.now - started, bindings: firstSetup.bindings.keys.sorted(),
             invariants: invariants.map(\.description)
         )
-    }
-
-    /// `cart.shrunk.rewind` for `cart.rewind`.
-    static func shrunkPath(for path: String) -> String {
-        let base = path.hasSuffix(".rewind") ? String(path.dropLast(".rewind".count)) : path
-        return base + ".shrunk.rewind"
     }
 
     /// Binds the units of `setup` in place of those bound before, on its clock.
@@ -130,29 +106,6 @@ extension Replay {
         clock = setup.clock
         for (source, target) in setup.bindings.sorted(by: { $0.key < $1.key }) {
             try bind(source, to: target)
-        }
-    }
-
-    /// Writes the shrunk recording: re-recorded from the live units (an invariant's shrink), or the
-    /// recorded events themselves (a divergence's).
-    private static func write(
-        _ events: [RecordedEvent], of replay: Replay, to output: String, recordingLiveUnits: Bool
-    ) throws(ReplayError) {
-        if recordingLiveUnits {
-            _ = try replay.record(events, to: output, comparingStates: false)
-            return
-        }
-        do {
-            let replacement = try FileReplacement(destination: output)
-            do {
-                try JournalEncoder.write(events, header: replay.reader.header, to: replacement.temporaryPath)
-            } catch {
-                replacement.discard()
-                throw error
-            }
-            try replacement.moveIntoPlace()
-        } catch {
-            throw .cannotShrink("cannot write \(output): \(error)")
         }
     }
 }

@@ -8,7 +8,7 @@
 /// ```swift
 /// let failure = ReplayFailure(replay.run())   // .divergence(path: "count", source: "Counter")
 /// ```
-public enum ReplayFailure: Sendable, Equatable, CustomStringConvertible {
+public enum ReplayFailure: Sendable, Equatable, Codable, CustomStringConvertible {
     /// An invariant, by its description, broken by a unit's live state.
     case brokenInvariant(String, source: String)
     /// A unit's live state differed from the recorded one at this path (the first that differed).

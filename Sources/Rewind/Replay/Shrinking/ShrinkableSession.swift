@@ -68,10 +68,15 @@ struct ShrinkableSession {
         self.owners = owners
     }
 
-    /// Whether `input` owns an event at one of `steps`.
-    func owns(stepIn steps: Set<UInt64>, input: Int) -> Bool {
-        guard !steps.isEmpty else { return false }
-        return events.indices.contains { owners[$0] == input && steps.contains(events[$0].sequence) }
+    /// The input that owns the event at `step`, if any.
+    func owner(ofStep step: UInt64) -> Int? {
+        var low = 0, high = events.count
+        while low < high {
+            let middle = (low + high) / 2
+            if events[middle].sequence < step { low = middle + 1 } else { high = middle }
+        }
+        guard low < events.count, events[low].sequence == step else { return nil }
+        return owners[low]
     }
 
     /// The events of a recording that keeps only the inputs `kept` (indices into ``inputs``),

@@ -1,0 +1,108 @@
+import Foundation
+
+/// One shrink's search, whoever replays the reductions: ``Replay/shrink(journal:writingTo:invariants:maximumTime:setUp:)``
+/// replays them in this process, `rewind shrink` through a test run.
+///
+/// It holds the recording cut into inputs, the failure to keep, and which inputs it may remove:
+/// those before the failure (the replay stops there) that can be re-sent.
+package struct ShrinkSearch {
+    let session: ShrinkableSession
+    let header: JournalHeader
+    /// The failure every kept reduction must end with.
+    package let failure: ReplayFailure
+    /// Whether reductions are checked against the recorded states (a divergence), each input from
+    /// the recorded state before it, or by the invariants alone (a broken invariant).
+    package let comparesStates: Bool
+    /// Inputs kept whatever happens: they cannot be re-sent.
+    let fixed: [Int]
+    /// Inputs the search may remove.
+    let candidates: [Int]
+
+    /// - Parameters:
+    ///   - events: the recording's events, in step order.
+    ///   - bound: the sources live units were bound to.
+    ///   - failedAt: the step the replay failed at.
+    ///   - notResentSteps: the ends of the dispatches the replay could not re-send.
+    package init(
+        events: [RecordedEvent], header: JournalHeader, bound: Set<UInt64>, failure: ReplayFailure,
+        failedAt: UInt64?, notResentSteps: Set<UInt64>
+    ) {
+        let session = ShrinkableSession(events: events, bound: bound)
+        self.session = session
+        self.header = header
+        self.failure = failure
+        if case .divergence = failure { comparesStates = true } else { comparesStates = false }
+        let before = session.inputs.indices.filter { session.inputs[$0].dispatch.sequence <= failedAt ?? .max }
+        let notResent = Set(notResentSteps.compactMap(session.owner(ofStep:)))
+        let fixed = before.filter(notResent.contains)
+        self.fixed = fixed
+        candidates = before.filter { !fixed.contains($0) }
+    }
+
+    /// The events of the reduction that keeps `subset` of the candidates (and the fixed inputs).
+    package func events(keeping subset: [Int]) -> [RecordedEvent] {
+        session.events(keeping: Set(subset).union(fixed), restoringBeforeInputs: comparesStates)
+    }
+
+    /// Reduces the candidates with delta debugging until the result is 1-minimal or `deadline`
+    /// passes; `fails` replays a reduction's events and says whether they end with ``failure``.
+    ///
+    /// - Throws: when every candidate together does not fail: the failure does not reproduce the
+    ///   way reductions are replayed.
+    package func search(until deadline: ContinuousClock.Instant, fails: ([RecordedEvent]) -> Bool) throws(ReplayError) -> (reduction: DeltaDebugging.Result, replays: Int) {
+        var replays = 1
+        guard fails(events(keeping: candidates)) else {
+            throw .cannotShrink("replayed \(comparesStates ? "input by input, from the recorded states" : "by its invariants alone"), the recording no longer ends with the \(failure)")
+        }
+        let reduction = DeltaDebugging.minimize(candidates, fails: { subset in
+            replays += 1
+            return fails(events(keeping: subset))
+        }, isOutOfTime: { ContinuousClock.now >= deadline })
+        return (reduction, replays)
+    }
+
+    /// Writes the reduction keeping `subset` as the recorded events themselves, with the states
+    /// put back before its inputs: a divergence's shrunk recording.
+    package func writeRecordedEvents(keeping subset: [Int], to output: String) throws(ReplayError) {
+        do {
+            let replacement = try FileReplacement(destination: output)
+            do {
+                try JournalEncoder.write(events(keeping: subset), header: header, to: replacement.temporaryPath)
+            } catch {
+                replacement.discard()
+                throw error
+            }
+            try replacement.moveIntoPlace()
+        } catch {
+            throw .cannotShrink("cannot write \(output): \(error)")
+        }
+    }
+
+    /// What the search kept, as a result.
+    package func result(
+        recording: String, output: String, reduction: DeltaDebugging.Result, replays: Int, elapsed: Duration,
+        bindings: [String], invariants: [String]
+    ) -> ShrinkResult {
+        ShrinkResult(
+            failure: failure, recording: recording, output: output,
+            keptInputs: (reduction.kept + fixed).sorted().map { session.inputs[$0].recordedInput },
+            inputCount: session.inputs.count, notResent: fixed.map { session.inputs[$0].recordedInput },
+            isMinimal: reduction.isMinimal, replays: replays, elapsed: elapsed, comparesStates: comparesStates,
+            bindings: bindings, invariants: invariants
+        )
+    }
+
+    /// `cart.shrunk.rewind` for `cart.rewind`.
+    package static func defaultOutput(for path: String) -> String {
+        let base = path.hasSuffix(".rewind") ? String(path.dropLast(".rewind".count)) : path
+        return base + ".shrunk.rewind"
+    }
+
+    /// Refuses an output that is the recording itself.
+    package static func refuseToOverwrite(_ recording: String, with output: String) throws(ReplayError) {
+        if FileKind.areSameFile(output, recording)
+            || URL(fileURLWithPath: output).standardized.path == URL(fileURLWithPath: recording).standardized.path {
+            throw .cannotShrink("the shrunk recording would be written over \(recording); name another output")
+        }
+    }
+}
