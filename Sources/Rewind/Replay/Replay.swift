@@ -66,7 +66,11 @@ public final class Replay {
     /// `Type#id`, or a type name that only one source has.
     public func bind(_ source: String, to target: ReplayTarget) throws(ReplayError) {
         targets[try instanceID(of: source)] = target
+        bindingNames.append(source)
     }
+
+    /// The names units were bound under, as given to ``bind(_:to:)``.
+    private(set) var bindingNames: [String] = []
 
     /// Puts `target` into the state `source` had at `step`: time travel on a live unit.
     public func restore(_ target: ReplayTarget, to step: UInt64, of source: String) throws(ReplayError) {

@@ -7,6 +7,9 @@ enum ExitStatus {
     static let success: Int32 = 0
     static let no: Int32 = 1
     static let badInput: Int32 = 2
+    /// `rewind replay`: the recording cannot be replayed on this build, so `git bisect run` skips
+    /// the commit.
+    static let cannotReplay: Int32 = 125
 }
 
 /// A failure to report as one line on standard error, with exit code 2.

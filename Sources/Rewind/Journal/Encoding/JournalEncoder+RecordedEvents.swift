@@ -56,7 +56,7 @@ extension Event {
             sequence: recorded.sequence,
             time: EventTime(wallNanoseconds: recorded.wallNanoseconds, monotonicNanoseconds: recorded.monotonicNanoseconds),
             source: source, kind: kind, name: recorded.name, description: recorded.description,
-            callSite: .unknown, parent: recorded.parent
+            callSite: CallSite(file: "", function: "", line: recorded.line), parent: recorded.parent
         )
     }
 }

@@ -39,6 +39,9 @@ package struct ShrinkSearch {
         candidates = before.filter { !fixed.contains($0) }
     }
 
+    /// How many inputs the search may remove.
+    package var candidateCount: Int { candidates.count }
+
     /// The events of the reduction that keeps `subset` of the candidates (and the fixed inputs).
     package func events(keeping subset: [Int]) -> [RecordedEvent] {
         session.events(keeping: Set(subset).union(fixed), restoringBeforeInputs: comparesStates)
@@ -64,10 +67,15 @@ package struct ShrinkSearch {
     /// Writes the reduction keeping `subset` as the recorded events themselves, with the states
     /// put back before its inputs: a divergence's shrunk recording.
     package func writeRecordedEvents(keeping subset: [Int], to output: String) throws(ReplayError) {
+        try write(events(keeping: subset), to: output)
+    }
+
+    /// Writes a reduction's events as a journal at `output` (replaced at once when complete).
+    package func write(_ events: [RecordedEvent], to output: String) throws(ReplayError) {
         do {
             let replacement = try FileReplacement(destination: output)
             do {
-                try JournalEncoder.write(events(keeping: subset), header: header, to: replacement.temporaryPath)
+                try JournalEncoder.write(events, header: header, to: replacement.temporaryPath)
             } catch {
                 replacement.discard()
                 throw error

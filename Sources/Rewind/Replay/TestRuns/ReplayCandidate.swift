@@ -20,11 +20,13 @@ package struct ReplayCandidate: Codable, Sendable, Equatable {
     /// The environment variable that carries it.
     package static let environmentVariable = "REWIND_REPLAY_CANDIDATE"
 
+    /// Relative paths are taken from the working directory: the test run may have another.
     package init(recording: String, candidate: String, comparingStates: Bool, recordingTo: String? = nil) {
-        self.recording = recording
-        self.candidate = candidate
+        func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardized.path }
+        self.recording = absolute(recording)
+        self.candidate = absolute(candidate)
         self.comparingStates = comparingStates
-        self.recordingTo = recordingTo
+        self.recordingTo = recordingTo.map(absolute)
     }
 
     /// The candidate the environment names for `journal`, if it names one for it.

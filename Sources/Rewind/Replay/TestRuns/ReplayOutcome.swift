@@ -25,8 +25,12 @@ package struct ReplayOutcome: Codable, Sendable, Equatable {
     package var failure: ReplayFailure?
     /// The step it failed at.
     package var failedAtStep: UInt64?
+    /// The state paths that differed, when it diverged.
+    package var divergentPaths: [String] = []
     /// The sources the test bound units to, by instance ID.
     package var boundSources: [UInt64]
+    /// The names the test bound its units under.
+    package var bindings: [String] = []
     /// The dispatches that could not be re-sent, by the step of their end.
     package var notResentSteps: [UInt64]
     /// The report's first line, or why the replay could not run.
@@ -60,6 +64,18 @@ package struct ReplayOutcome: Codable, Sendable, Equatable {
             boundSources: replay.targets.keys.sorted(), notResentSteps: notResent,
             summary: String(report.description.prefix { $0 != "\n" })
         )
+        divergentPaths = report.divergence?.difference.changedPaths.map(\.description) ?? []
+        bindings = replay.bindingNames
+    }
+
+    /// Whether this replay ended with `failure` (see ``ReplayFailure/isReproduced(by:)``).
+    package func reproduces(_ failure: ReplayFailure) -> Bool {
+        switch (failure, self.failure) {
+        case (.brokenInvariant, .brokenInvariant?): failure == self.failure
+        case (.divergence(let path, let source), .divergence(_, let divergedSource)?):
+            source == divergedSource && divergentPaths.contains(path)
+        default: false
+        }
     }
 
     /// Appends the outcome to the file `REWIND_REPLAY_OUTCOME` names, if it is set: one line,

@@ -1,0 +1,34 @@
+import Cycler
+
+/// A cart: lines, a quantity for the next line, and the total.
+public final class Cart: ReplayableCycler {
+    public enum Action: Codable, Sendable {
+        case add(String)
+        case setQuantity(Int)
+        case remove(String)
+    }
+
+    public struct State: Codable, Equatable, Sendable {
+        public var lines: [String] = []
+        public var quantity = 1
+        public var total = 0
+    }
+
+    public let state: Storage<State> = .init(.init())
+
+    public init() {}
+
+    public func handle(_ action: Action) {
+        switch action {
+        case .add(let sku):
+            commit("add") {
+                $0.update($0.value.lines + [sku], \.lines)
+                $0.update($0.value.total + 10 * $0.value.quantity, \.total)
+            }
+        case .setQuantity(let quantity):
+            commit("setQuantity") { $0.update(max(1, quantity), \.quantity) }
+        case .remove(let sku):
+            commit("remove") { $0.update($0.value.lines.filter { $0 != sku }, \.lines) }
+        }
+    }
+}
