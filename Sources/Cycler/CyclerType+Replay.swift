@@ -15,12 +15,15 @@ extension CyclerType where State: Codable {
     /// reached and names it in the report (which fails a strict `expectReplay`). A payload comes from
     /// `dispatch(_:with:_:)`, which records it.
     public func replayTarget(resending dispatches: [ReplayableDispatch<Self>]) -> any ReplayTarget {
-        let byName = Dictionary(dispatches.map { ($0.name, $0.resend) }, uniquingKeysWith: { _, last in last })
-        return CyclerReplayTarget(self) { cycler, input in
-            guard let resend = byName[input.name] else { return false }
-            try resend(cycler, input.value)
+        let byName = Dictionary(dispatches.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+        return CyclerReplayTarget(self, resend: { cycler, input in
+            guard let dispatch = byName[input.name] else { return false }
+            try dispatch.resend(cycler, input.value)
             return true
-        }
+        }, inputProblem: { input in
+            guard input.value != nil, let payload = byName[input.name]?.payloadType else { return nil }
+            return .sending(input, as: payload)
+        })
     }
 }
 
@@ -32,17 +35,19 @@ extension CyclerType where State: Codable {
 /// ```
 public struct ReplayableDispatch<Cycler: CyclerType> {
     let name: String
+    /// The payload's type, when the dispatch carries one.
+    var payloadType: (any Decodable.Type)?
     let resend: (Cycler, StateValue?) throws -> Void
 
     /// A dispatch without a payload, re-sent by calling `method`.
     public static func dispatch(_ name: String, _ method: @escaping (Cycler) -> Void) -> Self {
-        Self(name: name) { cycler, _ in method(cycler) }
+        Self(name: name, payloadType: nil) { cycler, _ in method(cycler) }
     }
 
     /// A dispatch recorded with `dispatch(_:with:_:)`: its payload is decoded as `Payload` and passed
     /// to `method`.
     public static func dispatch<Payload: Decodable>(_ name: String, _ method: @escaping (Cycler, Payload) -> Void) -> Self {
-        Self(name: name) { cycler, value in
+        Self(name: name, payloadType: Payload.self) { cycler, value in
             guard let value else { throw ReplayError.notRestorable("the dispatch '\(name)' was recorded without a payload") }
             method(cycler, try StateCapture.decode(Payload.self, from: value))
         }
@@ -54,10 +59,12 @@ public struct ReplayableDispatch<Cycler: CyclerType> {
 final class CyclerReplayTarget<Cycler: CyclerType>: ReplayTarget where Cycler.State: Codable {
     private let cycler: Cycler
     private let resend: (Cycler, RecordedInput) throws -> Bool
+    private let check: (RecordedInput) -> SchemaProblem?
 
-    init(_ cycler: Cycler, resend: @escaping (Cycler, RecordedInput) throws -> Bool) {
+    init(_ cycler: Cycler, resend: @escaping (Cycler, RecordedInput) throws -> Bool, inputProblem: @escaping (RecordedInput) -> SchemaProblem?) {
         self.cycler = cycler
         self.resend = resend
+        self.check = inputProblem
     }
 
     func currentState() -> StateValue {
@@ -75,5 +82,13 @@ final class CyclerReplayTarget<Cycler: CyclerType>: ReplayTarget where Cycler.St
 
     func set(logger: (any CycleLogging)?) {
         cycler.set(logger: logger)
+    }
+
+    func stateSchema() -> TypeSchema? {
+        TypeSchema(of: cycler.state.value)
+    }
+
+    func inputProblem(_ input: RecordedInput) -> SchemaProblem? {
+        check(input)
     }
 }

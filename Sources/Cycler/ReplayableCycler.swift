@@ -47,11 +47,14 @@ extension ReplayableCycler {
     /// decoded and sent again; dispatches made with a closure are put back as recorded (and listed
     /// in the replay's report).
     public var replayTarget: any ReplayTarget {
-        CyclerReplayTarget(self) { cycler, input in
+        CyclerReplayTarget(self, resend: { cycler, input in
             guard let value = input.value else { return false }
             cycler.send(try StateCapture.decode(Action.self, from: value))
             return true
-        }
+        }, inputProblem: { input in
+            // A dispatch made with a closure carries no action: it is put back, not re-sent.
+            input.value == nil ? nil : .sending(input, as: Action.self)
+        })
     }
 
     /// `add` for `.add(3)`.

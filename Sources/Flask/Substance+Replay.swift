@@ -35,4 +35,8 @@ final class SubstanceReplayTarget<T: State>: ReplayTarget {
     func set(logger: (any CycleLogging)?) {
         substance.set(logger: logger)
     }
+
+    func stateSchema() -> TypeSchema? {
+        TypeSchema(of: substance.state)
+    }
 }

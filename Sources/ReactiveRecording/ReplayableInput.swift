@@ -6,6 +6,8 @@ import Rewind
 package protocol ReplayableInput {
     /// Decodes `value` as the input's element type and sends it.
     func replaySend(_ value: StateValue?) throws
+    /// The input's element type: what a recorded value must decode as.
+    var replayValueType: Any.Type { get }
 }
 
 /// A state property a replay can set: a `@Published` store property, a `BehaviorRelay`.
@@ -15,12 +17,16 @@ package protocol RestorableProperty {
 }
 
 extension PassthroughSubject: ReplayableInput {
+    package var replayValueType: Any.Type { Output.self }
+
     package func replaySend(_ value: StateValue?) throws {
         send(try StateCapture.decode(Output.self, from: value) as! Output)
     }
 }
 
 extension CurrentValueSubject: ReplayableInput {
+    package var replayValueType: Any.Type { Output.self }
+
     package func replaySend(_ value: StateValue?) throws {
         send(try StateCapture.decode(Output.self, from: value) as! Output)
     }
@@ -44,6 +50,16 @@ package enum RecordedNames {
     }
 
     /// Sets each restorable property of `container` from the field of `state` with its name.
+    /// What stops `input` from being sent again into the input property it names, checked before
+    /// anything is sent; `nil` when nothing does (or no property has its name: the replay puts
+    /// that dispatch's state back).
+    package static func problem(sending input: RecordedInput, into container: Any) -> SchemaProblem? {
+        guard let property = ObservedProperty.children(of: container).first(where: { $0.label.map(ObservedProperty.plainName) == input.name }),
+              let replayable = property.value as? any ReplayableInput,
+              let type = replayable.replayValueType as? any Decodable.Type else { return nil }
+        return .sending(input, as: type)
+    }
+
     package static func restore(_ state: StateValue, into container: Any) throws {
         guard case .object(let fields) = state else {
             throw ReplayError.notRestorable("the recorded state is \(state.shapeName), not an object of properties")

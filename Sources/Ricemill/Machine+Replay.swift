@@ -37,6 +37,14 @@ final class MachineReplayTarget: ReplayTarget {
     func set(logger: (any CycleLogging)?) {
         core.recorder.set(logger: logger)
     }
+
+    func stateSchema() -> TypeSchema? {
+        TypeSchema(of: core.recorder.currentState())
+    }
+
+    func inputProblem(_ input: RecordedInput) -> SchemaProblem? {
+        RecordedNames.problem(sending: input, into: core.input)
+    }
 }
 
 extension MachineCore {
@@ -44,6 +52,8 @@ extension MachineCore {
 }
 
 extension Published: ReplayableInput, RestorableProperty {
+    package var replayValueType: Any.Type { Value.self }
+
     /// Sets the property through its publisher, as a write to the property would: subscribers see
     /// the new value.
     func set(_ value: Value) {

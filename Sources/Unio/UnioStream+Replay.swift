@@ -36,15 +36,27 @@ final class StreamReplayTarget: ReplayTarget {
     func set(logger: (any CycleLogging)?) {
         recorder.set(logger: logger)
     }
+
+    func stateSchema() -> TypeSchema? {
+        TypeSchema(of: recorder.currentState())
+    }
+
+    func inputProblem(_ input: RecordedInput) -> SchemaProblem? {
+        RecordedNames.problem(sending: input, into: self.input)
+    }
 }
 
 extension PublishRelay: ReplayableInput {
+    package var replayValueType: Any.Type { Element.self }
+
     package func replaySend(_ value: StateValue?) throws {
         accept(try StateCapture.decode(Element.self, from: value) as! Element)
     }
 }
 
 extension BehaviorRelay: ReplayableInput, RestorableProperty {
+    package var replayValueType: Any.Type { Element.self }
+
     package func replaySend(_ value: StateValue?) throws {
         accept(try StateCapture.decode(Element.self, from: value) as! Element)
     }
@@ -55,12 +67,16 @@ extension BehaviorRelay: ReplayableInput, RestorableProperty {
 }
 
 extension PublishSubject: ReplayableInput {
+    package var replayValueType: Any.Type { Element.self }
+
     package func replaySend(_ value: StateValue?) throws {
         onNext(try StateCapture.decode(Element.self, from: value) as! Element)
     }
 }
 
 extension BehaviorSubject: ReplayableInput, RestorableProperty {
+    package var replayValueType: Any.Type { Element.self }
+
     package func replaySend(_ value: StateValue?) throws {
         onNext(try StateCapture.decode(Element.self, from: value) as! Element)
     }

@@ -164,6 +164,9 @@ public final class Replay {
     package func record(
         _ events: [RecordedEvent]? = nil, to destination: String, comparingStates: Bool = true
     ) throws(ReplayError) -> ReplayReport {
+        // Never rewrite a recording whose inputs today's build cannot send.
+        let problems = ReplayRun.inputProblems(in: events ?? recordedEvents, targets: targets)
+        guard problems.isEmpty else { throw .schemaMismatch(problems) }
         var configuration = JournalConfiguration()
         configuration.deterministic = !hasRealTimes
         let replacement: FileReplacement

@@ -22,6 +22,10 @@ public struct ReplayReport: Sendable, CustomStringConvertible {
     public var invariantChecks = 0
     /// Where the recording no longer fits today's types; those paths are left out of comparisons.
     public var schemaProblems: [SchemaProblem] = []
+    /// Whether the replay was refused before anything was sent: a recorded input no longer decodes
+    /// as today's input type (``schemaProblems`` say which and how), and a half-run replay would
+    /// prove nothing.
+    public var wasRefused = false
 
     /// Creates an empty report.
     public init() {}
@@ -41,6 +45,11 @@ public struct ReplayReport: Sendable, CustomStringConvertible {
     /// A summary line, then what was put back, the schema problems, and the divergence or broken
     /// invariant: the paragraph the test helpers print.
     public var description: String {
+        if wasRefused {
+            let lines = ["refused to replay: recorded inputs no longer decode as today's types, and nothing was sent"]
+                + schemaProblems.map { "schema: \($0)" }
+            return lines.joined(separator: "\n")
+        }
         var lines = ["replayed \(inputsReplayed) inputs, compared \(statesCompared) states, restored \(stepsRestored) state\(stepsRestored == 1 ? "" : "s") without reproducing \(stepsRestored == 1 ? "it" : "them")"]
         for restored in restoredSteps {
             lines.append("restored: \(restored)")

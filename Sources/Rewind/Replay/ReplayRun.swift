@@ -63,6 +63,14 @@ struct ReplayRun {
     }
 
     mutating func play() -> ReplayReport {
+        // A recorded input that no longer decodes would stop the replay halfway: it is refused
+        // before anything is sent.
+        let problems = Self.inputProblems(in: events, targets: targets)
+        if !problems.isEmpty {
+            report.schemaProblems = problems
+            report.wasRefused = true
+            return report
+        }
         var lastTime: UInt64?
         for event in events {
             if hasRealTimes, let clock {
@@ -83,7 +91,15 @@ struct ReplayRun {
         switch event.kind {
         case .created:
             guard let recorded = recordedStates[id]?.recorded else { return }
-            let problems = SchemaProblem.differences(recorded: recorded, live: target.currentState())
+            let problems: [SchemaProblem]
+            if var recordedSchema = TypeSchema(recorded: event.description), var todaySchema = target.stateSchema() {
+                // A unit whose state is its properties names them after the unit.
+                if recordedSchema.typeName.isEmpty { recordedSchema.typeName = event.source.typeName }
+                if todaySchema.typeName.isEmpty { todaySchema.typeName = event.source.typeName }
+                problems = recordedSchema.changes(to: todaySchema)
+            } else {
+                problems = SchemaProblem.differences(recorded: recorded, live: target.currentState())
+            }
             report.schemaProblems += problems
             excludedPaths[id] = problems.compactMap { try? StatePath(parsing: $0.path) }
             compare(event, target: target)
@@ -110,6 +126,27 @@ struct ReplayRun {
             if openDispatches[id] == nil, commitDepth[id, default: 0] == 0 { settle(event, target: target, onItsOwn: true) }
         case .activity, .released, .dropped:
             break
+        }
+    }
+
+    /// What stops the bound units' recorded inputs from being re-sent on this build, one problem per
+    /// input case (with how many inputs share it).
+    static func inputProblems(in events: [RecordedEvent], targets: [UInt64: ReplayTarget]) -> [SchemaProblem] {
+        var problems: [SchemaProblem] = []
+        var counts: [String: Int] = [:]
+        for event in events where event.kind == .willDispatch && event.parent == nil {
+            guard let target = targets[event.source.instanceID],
+                  let problem = target.inputProblem(RecordedInput(name: event.name, value: event.value, step: event.sequence)) else { continue }
+            let key = "\(problem.typeName ?? "").\(problem.path)"
+            if counts[key] == nil { problems.append(problem) }
+            counts[key, default: 0] += 1
+        }
+        return problems.map { problem in
+            let others = (counts["\(problem.typeName ?? "").\(problem.path)"] ?? 1) - 1
+            guard others > 0 else { return problem }
+            var counted = problem
+            counted.reason += "; \(others) more recorded input\(others == 1 ? "" : "s") like it"
+            return counted
         }
     }
 

@@ -25,6 +25,25 @@ public protocol ReplayTarget: AnyObject {
     /// Sends the unit's events to `logger` (`nil`: back to the default), as the framework's own
     /// `set(logger:)` does: ``Replay/rerecord(droppingUnboundSources:)`` records the live units through it.
     func set(logger: (any CycleLogging)?)
+
+    /// The shape of the unit's state type today, to compare with the one the journal recorded when
+    /// the unit was created. `nil` (the default) leaves the comparison to the recorded values.
+    func stateSchema() -> TypeSchema?
+
+    /// What stops `input` from being re-sent on this build — it no longer decodes as today's input
+    /// type — checked before anything is sent, so that a replay is refused rather than half run.
+    /// `nil` (the default) when it can be sent, or when the target cannot tell.
+    func inputProblem(_ input: RecordedInput) -> SchemaProblem?
+}
+
+extension ReplayTarget {
+    /// No schema: the replay compares the recorded values' fields and kinds instead.
+    public func stateSchema() -> TypeSchema? { nil }
+
+    /// No check before sending: an input that does not decode is reported when it is sent.
+    public func inputProblem(_ input: RecordedInput) -> SchemaProblem? { nil }
+
+
 }
 
 /// One input as the journal recorded it: the dispatch's name (the input property, the mixer, the

@@ -6,14 +6,33 @@ public struct SchemaProblem: Sendable, Equatable, CustomStringConvertible {
     public var path: String
     /// What is wrong there.
     public var reason: String
+    /// The type the path is in, when the recording names it (`Cart.State`, `Action`).
+    public var typeName: String?
 
     /// Creates a problem.
-    public init(path: String, reason: String) {
+    public init(path: String, reason: String, typeName: String? = nil) {
         self.path = path
         self.reason = reason
+        self.typeName = typeName
     }
 
-    public var description: String { "\(path): \(reason)" }
+    /// `Cart.State.lines: added (Array<String>)`, `title: recorded, but today's state has no such field`.
+    public var description: String {
+        let owner = typeName.flatMap { $0.isEmpty ? nil : $0 }
+        let place = [owner, path.isEmpty ? nil : path].compactMap { $0 }.joined(separator: ".")
+        return place.isEmpty ? reason : "\(place): \(reason)"
+    }
+
+    /// The problem with re-sending `input` as a value of `type` (the unit's action, an input
+    /// property's value), naming what changed; `nil` when it decodes. For a ``ReplayTarget``'s
+    /// ``ReplayTarget/inputProblem(_:)``.
+    ///
+    /// ```swift
+    /// func inputProblem(_ input: RecordedInput) -> SchemaProblem? { .sending(input, as: Action.self) }
+    /// ```
+    public static func sending(_ input: RecordedInput, as type: any Decodable.Type) -> SchemaProblem? {
+        InputShape.problem(input, as: type)
+    }
 
     /// The fields and kinds that differ between a recorded tree and today's, outermost first.
     static func differences(recorded: StateValue, live: StateValue, at path: StatePath = .root) -> [SchemaProblem] {

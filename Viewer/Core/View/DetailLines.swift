@@ -10,7 +10,13 @@ enum DetailLines {
             "source    \(VisibleText.escaped(event.source.description))  (\(VisibleText.escaped(event.source.framework)) \(VisibleText.escaped(event.source.typeName)) #\(event.source.instanceID))",
         ]
         if !event.name.isEmpty { lines.append("name      \(VisibleText.escaped(event.name))") }
-        if !event.description.isEmpty { lines.append("about     \(VisibleText.escaped(event.description))") }
+        if event.kind == .created, let schema = TypeSchema(recorded: event.description) {
+            // The state type the unit was created with: a line per field.
+            lines.append("state     \(VisibleText.escaped(schema.typeName.isEmpty ? "(its properties)" : schema.typeName))")
+            lines += schema.fields.map { "            \(VisibleText.escaped($0.path)): \(VisibleText.escaped($0.type))" }
+        } else if !event.description.isEmpty {
+            lines.append("about     \(VisibleText.escaped(event.description))")
+        }
         lines.append("time      \(EventTime.iso8601(wallNanoseconds: event.wallNanoseconds))  (\(EventFormatter.elapsed(nanoseconds: EventTime.wallNanoseconds(from: page.startNanoseconds, to: event.wallNanoseconds))))")
         if !event.callSite.isEmpty {
             lines.append("call site \(VisibleText.escaped(event.callSite))" + (event.function.isEmpty ? "" : " in \(VisibleText.escaped(event.function))"))

@@ -61,6 +61,10 @@ final class JournalEncoder {
         let kind = recorded.kind.category
         let state = step(recorded, kind: kind, reportingSizeOf: event.source, track: &tracks[sourceID, default: SourceTrack()])
         var record = EventRecord(recorded, kind: kind, sequence: sequence, time: time, body: state.body, state: state.record)
+        // A unit's first record says what its state's type was: a replay on a later build compares it.
+        if kind == .created, record.description.isEmpty, case .created(let state?) = recorded.kind {
+            record.description = TypeSchema(of: state.value).recordedText
+        }
         if let recordedCallSite {
             record.file = .text(recordedCallSite.file)
             record.function = .text(recordedCallSite.function)

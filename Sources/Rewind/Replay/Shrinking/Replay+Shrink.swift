@@ -70,6 +70,7 @@ extension Replay {
         let firstSetup = setUp()
         try replay.use(firstSetup)
         let original = replay.run()
+        if original.wasRefused { throw .schemaMismatch(original.schemaProblems) }
         guard let failure = ReplayFailure(original) else {
             throw .cannotShrink("its replay passes (\(original.inputsReplayed) inputs replayed, no divergence, no broken invariant)")
         }
