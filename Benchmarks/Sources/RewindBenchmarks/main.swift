@@ -5,6 +5,7 @@ import Rewind
 //   rewind-benchmarks [--output FILE] [--workload counter|todo|wide|wide-toggle|closure-toggle|ricemill|flask[,…]]
 //                     [--contender NAME[,…]] [--repeat N] [--keep DIR] [--replay-only] [--no-instructions]
 //   rewind-benchmarks --stress [--output FILE]
+//   rewind-benchmarks --shrink [--output FILE]   (Replay.shrink on a 10,000-input session)
 //     eight threads × a million events into one journal, waiting and dropping, every event accounted for.
 //   rewind-benchmarks --reading [--rewind PATH] [--repeat N] [--output FILE]
 //     reads through a 3 M-event counter journal and a 300 k-event todo journal with the release
@@ -61,6 +62,20 @@ if arguments.contains("--reading") {
         .write(to: URL(fileURLWithPath: output))
     print("\nwritten to \(output)")
     exit(0)
+}
+
+if arguments.contains("--shrink") {
+    // Shrinking a 10,000-input session with one planted bad input, in this process.
+    let scratch = NSTemporaryDirectory() + "rewind-shrink-\(getpid())"
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let results = try ShrinkMeasurement.run(directory: scratch)
+    results.map(ShrinkMeasurement.line).forEach { print($0) }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(ShrinkMeasurement.Report(results: results, machine: Measurement.machineDescription()))
+        .write(to: URL(fileURLWithPath: option("--output") ?? "shrink-results.json"))
+    exit(results.allSatisfy(\.targetMet) ? 0 : 1)
 }
 
 if arguments.contains("--stress") {
