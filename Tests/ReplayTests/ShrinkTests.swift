@@ -2,6 +2,7 @@ import Cycler
 import Foundation
 @testable import Rewind
 import RewindTesting
+import ReadmeChecking
 import TemporaryFiles
 import Testing
 
@@ -204,5 +205,38 @@ struct DeltaDebuggingTests {
     func split() {
         #expect(DeltaDebugging.split([1, 2, 3, 4, 5], into: 2) == [[1, 2], [3, 4, 5]])
         #expect(DeltaDebugging.split([1, 2, 3], into: 3) == [[1], [2], [3]])
+    }
+}
+
+@Suite("The README's shrink example")
+struct ShrinkReadmeTests {
+    let directory = TemporaryDirectory()
+
+    @Test("the README's shrink example runs as written, and prints what the README shows")
+    func readmeExample() throws {
+        let path = directory.file("cart.rewind")
+        let journal = try JournalLogger(path: path)
+        let recorded = ShrinkCart()
+        recorded.set(logger: journal)
+        for index in 0..<1_203 { recorded.send(index == 40 ? .setQuantity(-1) : index == 700 ? .add("A1") : .browse(index)) }
+        journal.close()
+
+        // The README's block, line for line:
+        let totalIsNeverNegative = ReplayInvariant("total is never negative") { (state: ShrinkCart.State) in state.total >= 0 }
+        let result = try Replay.shrink(journal: path, invariants: [totalIsNeverNegative]) {
+            Replay.Setup(driving: ["ShrinkCart": ShrinkCart().replayTarget])
+        }
+        print(result)
+        print(result.suggestedTest)
+
+        #expect(result.description.hasPrefix("kept 2 of 1,203 inputs: #"))
+        #expect(result.keptInputs.map(\.name) == ["setQuantity", "add"])
+        let readme = try String(contentsOfFile: "README.md", encoding: .utf8)
+        #expect(readme.contains(result.suggestedTest.replacingOccurrences(of: path.replacingOccurrences(of: ".rewind", with: ".shrunk.rewind"), with: "cart.shrunk.rewind")))
+    }
+
+    @Test("every Swift block of the README's shrink section is in this file, line for line, in order")
+    func readmeBlocks() throws {
+        try ReadmeSection.expectBlocks(under: "## From a failing recording to a test", appearIn: #filePath)
     }
 }

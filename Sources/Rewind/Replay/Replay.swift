@@ -128,7 +128,7 @@ public final class Replay {
     // MARK: Re-recording
 
     /// Re-records the journal from today's code: the recorded inputs are sent into the bound units
-    /// as ``run()`` sends them, while a journal logger records what the units do now; the new
+    /// as ``run(comparingStates:)`` sends them, while a journal logger records what the units do now; the new
     /// journal then replaces the old one. This is how a fixture is updated when its replay diverges
     /// on purpose (snapshot testing's record mode).
     ///

@@ -38,7 +38,7 @@ public struct ShrinkResult: Sendable, CustomStringConvertible {
 
     public var description: String {
         var lines = ["kept \(Self.grouped(keptInputs.count)) of \(Self.grouped(inputCount)) input\(inputCount == 1 ? "" : "s")"
-            + (keptInputs.isEmpty ? "" : ": " + keptInputs.map { "#\($0.step) \($0)" }.joined(separator: ", "))]
+            + (keptInputs.isEmpty ? "" : ": " + keptInputs.map { "#\($0.step) \(Self.call($0))" }.joined(separator: ", "))]
         lines.append(isMinimal
             ? "1-minimal: without any one of them the replay no longer ends with \(failure)"
             : "cut short by the time limit: some of them may not be needed for \(failure)")
@@ -71,6 +71,18 @@ public struct ShrinkResult: Sendable, CustomStringConvertible {
                 expectReplay(\(arguments.joined(separator: ", ")))
             }
             """
+    }
+
+    /// `setQuantity(-1)`, `add(sku: "A1")`: an action input as the call that sends it; any other
+    /// input as the log shows it.
+    static func call(_ input: RecordedInput) -> String {
+        guard case .object(let fields)? = input.value, fields.count == 1, let only = fields.elements.first,
+              only.key == input.name, case .object(let payload) = only.value else { return input.description }
+        let arguments = payload.map { field in
+            let isPositional = field.key.hasPrefix("_") && field.key.dropFirst().allSatisfy(\.isNumber)
+            return (isPositional ? "" : field.key + ": ") + field.value.compactDescription(limit: 40)
+        }
+        return input.name + "(" + arguments.joined(separator: ", ") + ")"
     }
 
     /// `1,203`.
