@@ -12,7 +12,7 @@ struct ReplayTestRun {
     /// Whether to show the tool's output; otherwise it goes to a log the failure messages name.
     let verbose: Bool
 
-    /// Where the quiet runs' output goes.
+    /// Where the quiet runs' output goes, one run after another.
     let log = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-replay-\(getpid()).log").path
 
     /// Builds the package's tests; `false` when the build fails.
@@ -49,7 +49,7 @@ struct ReplayTestRun {
         process.arguments = arguments
         if let environment { process.environment = environment }
         if !verbose {
-            FileManager.default.createFile(atPath: log, contents: nil)
+            if !FileManager.default.fileExists(atPath: log) { FileManager.default.createFile(atPath: log, contents: nil) }
             let handle = FileHandle(forWritingAtPath: log)
             handle?.seekToEndOfFile()
             process.standardOutput = handle

@@ -103,6 +103,9 @@ struct ShrinkableSession {
                 restore.name = "restore"
                 restore.description = "the recorded state before step \(original.sequence)"
                 restore.parent = nil
+                restore.file = ""
+                restore.function = ""
+                restore.line = 0
                 restore.value = nil
                 restore.duration = nil
                 restore.stateRecord = .keyframe(before)
