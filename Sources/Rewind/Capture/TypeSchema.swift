@@ -15,7 +15,9 @@
 public struct TypeSchema: Sendable, Equatable, CustomStringConvertible {
     /// One field: its path from the state's root (`info.title`) and its type (`Optional<String>`).
     public struct Field: Sendable, Equatable {
+        /// Where the field is, from the state's root: `info.title`.
         public var path: String
+        /// Its type, as Swift names it without the module: `Optional<String>`, `Cart.Line`.
         public var type: String
     }
 

@@ -36,6 +36,8 @@ public struct ShrinkResult: Sendable, CustomStringConvertible {
     /// The invariants' descriptions.
     public var invariants: [String]
 
+    /// What was kept, whether it is 1-minimal, and where the shrunk recording is: the lines
+    /// `rewind shrink` prints.
     public var description: String {
         var lines = ["kept \(Self.grouped(keptInputs.count)) of \(Self.grouped(inputCount)) input\(inputCount == 1 ? "" : "s")"
             + (keptInputs.isEmpty ? "" : ": " + keptInputs.map { "#\($0.step) \(Self.call($0))" }.joined(separator: ", "))]
