@@ -4,14 +4,15 @@ import Rewind
 
 struct ExportCommand: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case jsonl, json
+        case jsonl, json, perfetto
     }
 
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export the whole journal as JSON Lines or one JSON document, states included, or to an OpenTelemetry receiver.",
+        abstract: "Export the whole journal as JSON Lines or one JSON document, states included, as a Perfetto trace, or to an OpenTelemetry receiver.",
         discussion: """
             Examples:  rewind export Fixtures/todo.rewind --format jsonl | jq -c 'select(.state) | .state.items | length'
+                       rewind export session.rewind --format perfetto -o session.pftrace   (open it in ui.perfetto.dev)
                        rewind export session.rewind --otlp http://localhost:4318 --service-name checkout-app
             --otlp sends dispatches and commits as spans, changes and activities as log records, over \
             OTLP/HTTP; it runs the rewind-otlp tool (built from Rewind's OpenTelemetry package), found \
@@ -20,7 +21,7 @@ struct ExportCommand: ParsableCommand {
     )
 
     @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
-    @Option(help: "jsonl (one event per line) or json (one document).") var format: Format?
+    @Option(help: "jsonl (one event per line), json (one document) or perfetto (a binary trace for ui.perfetto.dev).") var format: Format?
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.", completion: .file()) var output: String?
     @OptionGroup(title: "OpenTelemetry") var openTelemetry: OpenTelemetryOptions
 
@@ -60,7 +61,11 @@ struct ExportCommand: ParsableCommand {
             return
         }
         if let output { try JournalOpening.refuseToOverwrite(file, with: output) }
+        if format == .perfetto, output == nil, isatty(STDOUT_FILENO) != 0 {
+            throw CommandFailure("a Perfetto trace is binary: write it to a file with -o FILE.pftrace")
+        }
         let reader = try JournalOpening.open(file)
+        if format == .perfetto { return try exportPerfetto(reader) }
         let out = try output.map(Output.init(file:)) ?? Output()
         var timeline = StateWalker()
         if format == .json {
@@ -76,6 +81,20 @@ struct ExportCommand: ParsableCommand {
             first = false
         }
         if format == .json { out.line("]}") }
+        progress.finish()
+        out.finish()
+    }
+
+    /// The journal as a Perfetto trace (``PerfettoTrace``), written as it is made.
+    private func exportPerfetto(_ reader: JournalReader) throws {
+        let out = try output.map(Output.init(file:)) ?? Output()
+        var trace = PerfettoTrace(recordingName: URL(fileURLWithPath: file).lastPathComponent)
+        var timeline = StateWalker()
+        let progress = ReadProgress(reading: file)
+        for event in reader.events().reportingProgress(progress.update) {
+            trace.add(event, change: timeline.advance(event))
+            out.bytes(trace.takeBytes())
+        }
         progress.finish()
         out.finish()
         JournalOpening.warnAboutDamage(in: reader)

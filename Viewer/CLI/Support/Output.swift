@@ -83,6 +83,13 @@ final class Output {
         if buffer.count >= 64 * 1024 { flush() }
     }
 
+    /// Writes binary bytes as they are (a Perfetto trace): only for an `-o` file or a pipe, never a
+    /// terminal, which the caller makes sure of.
+    func bytes(_ data: [UInt8]) {
+        buffer += data
+        if buffer.count >= 64 * 1024 { flush() }
+    }
+
     /// Writes what is buffered; exits quietly with success if the reader of standard output has
     /// gone, and with exit 2 and one line if the write fails otherwise.
     func flush() {

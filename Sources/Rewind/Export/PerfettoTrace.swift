@@ -1,0 +1,289 @@
+/// A recording as a Perfetto trace, to open in ui.perfetto.dev: Perfetto's native protobuf format
+/// (`Trace` of `TracePacket`s with `TrackEvent`s, perfetto.dev/docs/reference/trace-packet-proto),
+/// written field by field (``ProtobufMessage``).
+///
+/// - one process track for the recording, and under it one track per unit (`TodoSample#1`) and
+///   one for each unit's activities;
+/// - a dispatch is a slice from its start to its end, and a commit a slice nested inside it;
+/// - each key-path change is an instant event with `path`, `old` and `new` annotations, and a
+///   change to a number also a sample on a counter track of its own (`TodoSample#1 count`), so
+///   that it plots as a graph;
+/// - work a dispatch started and that finished after it (an async commit) is linked to it by a
+///   flow (an arrow);
+/// - every event carries `rewind.seq`, its step, which `rewind show --at` takes.
+///
+/// Names are interned (`name_iid`), so each is written once. Values are as the journal recorded
+/// them, so redacted exactly as it is.
+///
+/// ```swift
+/// var trace = PerfettoTrace(recordingName: "todo.rewind")
+/// var walker = StateWalker()
+/// for event in reader.events() { trace.add(event, change: walker.advance(event)) }
+/// let bytes = trace.finish()
+/// ```
+public struct PerfettoTrace {
+    /// The trace so far (`Trace.packet` fields), until taken.
+    private var output: [UInt8] = []
+    private var interned = InternedNames()
+    private var tracks = TrackTable()
+    private var isFirstPacket = true
+    /// The dispatches and commits begun and not yet ended, per unit: an end closes the innermost.
+    private var openSlices: [UInt64: Int] = [:]
+    /// The dispatches running, by step: a child that starts after its dispatch ended is an async
+    /// one, linked by a flow.
+    private var runningDispatches: Set<UInt64> = []
+    /// When each unit was created: a counter starts there, at the value before its first change.
+    private var createdAt: [UInt64: UInt64] = [:]
+    private let processTrack: UInt64 = 1
+
+    /// A trace whose process track is named `recordingName`.
+    public init(recordingName: String) {
+        var descriptor = ProtobufMessage()
+        descriptor.varint(1, processTrack)
+        descriptor.message(3) { process in
+            process.signed(1, 1)
+            process.string(6, recordingName)
+        }
+        appendPacket(timestamp: nil) { $0.message(60, descriptor) }
+    }
+
+    /// Adds one recorded event; `change` is its unit's state before and after it, when it moved
+    /// that state (``StateWalker/advance(_:)`` gives it).
+    public mutating func add(_ event: RecordedEvent, change: (before: StateValue?, after: StateValue)?) {
+        let id = event.source.instanceID
+        let unitTrack = track(forUnit: event.source)
+        let time = event.monotonicNanoseconds
+        switch event.kind {
+        case .willDispatch, .willMutate:
+            let isAsync = event.parent.map { !runningDispatches.contains($0) } ?? false
+            if event.kind == .willDispatch { runningDispatches.insert(event.sequence) }
+            openSlices[id, default: 0] += 1
+            var annotations: [(String, StateValue)] = []
+            if let value = event.value { annotations.append(("input", value)) }
+            trackEvent(.sliceBegin, event, track: unitTrack, name: event.name.isEmpty ? event.kind.rawValue : event.name, annotations: annotations) { body in
+                // Every dispatch may start a flow; a child that outlives it ends one.
+                if event.kind == .willDispatch { body.fixed64(47, event.sequence) }
+                if isAsync, let parent = event.parent { body.fixed64(48, parent) }
+            }
+        case .didDispatch, .didMutate:
+            // A dispatch's end records the dispatch as its parent.
+            if event.kind == .didDispatch, let parent = event.parent { runningDispatches.remove(parent) }
+            guard let open = openSlices[id], open > 0 else { break }
+            openSlices[id] = open - 1
+            trackEvent(.sliceEnd, event, track: unitTrack, name: nil, annotations: [])
+        case .activity:
+            trackEvent(.instant, event, track: tracks.uuid(activitiesOf: id), name: event.name, annotations: event.value.map { [("value", $0)] } ?? [])
+        case .created:
+            createdAt[id] = time
+            trackEvent(.instant, event, track: unitTrack, name: "created", annotations: [])
+        case .released, .replace, .dropped:
+            trackEvent(.instant, event, track: unitTrack, name: event.kind == .replace && !event.name.isEmpty ? event.name : event.kind.rawValue, annotations: [])
+        case .change:
+            break
+        }
+        guard let change, let before = change.before else { return }
+        for difference in diff(before, change.after).changes {
+            addChange(difference, event: event, unitTrack: unitTrack, before: before, after: change.after)
+        }
+    }
+
+    private mutating func addChange(_ change: StateChange, event: RecordedEvent, unitTrack: UInt64, before: StateValue, after: StateValue) {
+        let old: StateValue?, new: StateValue?
+        switch change.operation {
+        case .changed(let from, let to): (old, new) = (from, to)
+        case .added(let value): (old, new) = (nil, value)
+        case .removed(let value): (old, new) = (value, nil)
+        }
+        let path = FollowedPath(change.path, in: new == nil ? before : after).description
+        var annotations: [(String, StateValue)] = [("path", .string(path))]
+        if let old { annotations.append(("old", old)) }
+        if let new { annotations.append(("new", new)) }
+        trackEvent(.instant, event, track: unitTrack, name: path, annotations: annotations)
+        guard let new, new.isNumber else { return }
+        let (counter, isNew) = tracks.uuid(counter: path, of: event.source, under: unitTrack)
+        if isNew {
+            let descriptor = tracks.descriptor(of: counter)
+            appendPacket(timestamp: nil) { $0.message(60, descriptor) }
+            if let old, old.isNumber { counterSample(old, track: counter, at: createdAt[event.source.instanceID] ?? event.monotonicNanoseconds, sequence: nil) }
+        }
+        counterSample(new, track: counter, at: event.monotonicNanoseconds, sequence: event.sequence)
+    }
+
+    private mutating func counterSample(_ value: StateValue, track: UInt64, at time: UInt64, sequence: UInt64?) {
+        appendPacket(timestamp: time) { packet in
+            packet.message(11) { body in
+                body.varint(9, TrackEventType.counter.rawValue)
+                body.varint(11, track)
+                switch value {
+                case .integer(let number): body.signed(30, number)
+                case .unsignedInteger(let number): body.signed(30, Int64(clamping: number))
+                case .floatingPoint(let number): body.double(44, number)
+                default: break
+                }
+            }
+        }
+    }
+
+    /// The bytes made so far, handed over (to write them out as the trace grows).
+    public mutating func takeBytes() -> [UInt8] {
+        defer { output.removeAll(keepingCapacity: true) }
+        return output
+    }
+
+    // MARK: Packets
+
+    private enum TrackEventType: UInt64 {
+        case sliceBegin = 1, sliceEnd = 2, instant = 3, counter = 4
+    }
+
+    private mutating func track(forUnit source: RecordedSource) -> UInt64 {
+        let (uuid, isNew) = tracks.uuid(unit: source, under: processTrack)
+        if isNew {
+            let unit = tracks.descriptor(of: uuid)
+            appendPacket(timestamp: nil) { $0.message(60, unit) }
+            let activities = tracks.descriptor(of: tracks.uuid(activitiesOf: source.instanceID))
+            appendPacket(timestamp: nil) { $0.message(60, activities) }
+        }
+        return uuid
+    }
+
+    private mutating func trackEvent(
+        _ type: TrackEventType, _ event: RecordedEvent, track: UInt64, name: String?, annotations: [(String, StateValue)],
+        extra: (inout ProtobufMessage) -> Void = { _ in }
+    ) {
+        var newNames = ProtobufMessage()
+        let nameID = name.map { interned.id(eventName: $0, newEntries: &newNames) }
+        var annotationIDs: [UInt64] = []
+        let sequenceID = interned.id(annotationName: "rewind.seq", newEntries: &newNames)
+        for (key, _) in annotations { annotationIDs.append(interned.id(annotationName: key, newEntries: &newNames)) }
+        appendPacket(timestamp: event.monotonicNanoseconds, interned: newNames) { packet in
+            packet.message(11) { body in
+                body.varint(9, type.rawValue)
+                body.varint(11, track)
+                if let nameID { body.varint(10, nameID) }
+                body.message(4) { annotation in
+                    annotation.varint(1, sequenceID)
+                    annotation.varint(3, event.sequence)
+                }
+                for (index, (_, value)) in annotations.enumerated() {
+                    body.message(4) { annotation in
+                        annotation.varint(1, annotationIDs[index])
+                        Self.write(value, into: &annotation)
+                    }
+                }
+                extra(&body)
+            }
+        }
+    }
+
+    /// A value as a debug annotation's value: numbers, booleans and text as themselves, anything
+    /// else as the log shows it.
+    private static func write(_ value: StateValue, into annotation: inout ProtobufMessage) {
+        switch value {
+        case .bool(let flag): annotation.varint(2, flag ? 1 : 0)
+        case .integer(let number): annotation.signed(4, number)
+        case .unsignedInteger(let number): annotation.varint(3, number)
+        case .floatingPoint(let number): annotation.double(5, number)
+        case .string(let text): annotation.string(6, text)
+        default: annotation.string(6, value.compactDescription(limit: 4096))
+        }
+    }
+
+    private mutating func appendPacket(timestamp: UInt64?, interned newNames: ProtobufMessage = ProtobufMessage(), _ build: (inout ProtobufMessage) -> Void) {
+        var packet = ProtobufMessage()
+        if let timestamp { packet.varint(8, timestamp) }
+        packet.varint(10, 1)  // trusted_packet_sequence_id: one sequence for the whole trace
+        if isFirstPacket {
+            packet.varint(13, 1)  // SEQ_INCREMENTAL_STATE_CLEARED
+            isFirstPacket = false
+        } else {
+            packet.varint(13, 2)  // SEQ_NEEDS_INCREMENTAL_STATE
+        }
+        if !newNames.bytes.isEmpty { packet.message(12, newNames) }
+        build(&packet)
+        var trace = ProtobufMessage()
+        trace.message(1, packet)
+        output += trace.bytes
+    }
+}
+
+/// Names written once each, then referred to by number (`iid`), per kind.
+private struct InternedNames {
+    private var eventNames: [String: UInt64] = [:]
+    private var annotationNames: [String: UInt64] = [:]
+
+    /// `name`'s number as an event name; a new one is added to `newEntries` (`InternedData`).
+    mutating func id(eventName name: String, newEntries: inout ProtobufMessage) -> UInt64 {
+        if let known = eventNames[name] { return known }
+        let id = UInt64(eventNames.count + 1)
+        eventNames[name] = id
+        newEntries.message(2) { entry in
+            entry.varint(1, id)
+            entry.string(2, name)
+        }
+        return id
+    }
+
+    /// `name`'s number as a debug annotation's name.
+    mutating func id(annotationName name: String, newEntries: inout ProtobufMessage) -> UInt64 {
+        if let known = annotationNames[name] { return known }
+        let id = UInt64(annotationNames.count + 1)
+        annotationNames[name] = id
+        newEntries.message(3) { entry in
+            entry.varint(1, id)
+            entry.string(2, name)
+        }
+        return id
+    }
+}
+
+/// The trace's tracks: a number each, and the descriptor that names it.
+private struct TrackTable {
+    private var units: [UInt64: UInt64] = [:]
+    private var activities: [UInt64: UInt64] = [:]
+    private var counters: [String: UInt64] = [:]
+    private var descriptors: [UInt64: ProtobufMessage] = [:]
+    private var next: UInt64 = 2
+
+    private mutating func make(name: String, parent: UInt64, isCounter: Bool = false) -> UInt64 {
+        let uuid = next
+        next += 1
+        var descriptor = ProtobufMessage()
+        descriptor.varint(1, uuid)
+        descriptor.varint(5, parent)
+        descriptor.string(2, name)
+        if isCounter { descriptor.message(8) { _ in } }
+        descriptors[uuid] = descriptor
+        return uuid
+    }
+
+    mutating func uuid(unit source: RecordedSource, under process: UInt64) -> (UInt64, isNew: Bool) {
+        if let known = units[source.instanceID] { return (known, false) }
+        let uuid = make(name: source.description, parent: process)
+        units[source.instanceID] = uuid
+        activities[source.instanceID] = make(name: source.description + " activities", parent: uuid)
+        return (uuid, true)
+    }
+
+    func uuid(activitiesOf id: UInt64) -> UInt64 { activities[id] ?? 1 }
+
+    mutating func uuid(counter path: String, of source: RecordedSource, under unit: UInt64) -> (UInt64, isNew: Bool) {
+        let key = "\(source.instanceID) \(path)"
+        if let known = counters[key] { return (known, false) }
+        let uuid = make(name: "\(source.description) \(path)", parent: unit, isCounter: true)
+        counters[key] = uuid
+        return (uuid, true)
+    }
+
+    func descriptor(of uuid: UInt64) -> ProtobufMessage { descriptors[uuid] ?? ProtobufMessage() }
+}
+
+extension StateValue {
+    /// Whether the value is a number (a counter can plot it).
+    var isNumber: Bool {
+        switch self {
+        case .integer, .unsignedInteger, .floatingPoint: true
+        default: false
+        }
+    }
+}
