@@ -2,7 +2,7 @@ import Foundation
 @_spi(Fuzzing) import Rewind
 import RewindViewer
 
-/// Reading through a journal: `rewind verify`, `log`, `export`, `blame`, `query`, `log --grep` and
+/// Reading through a journal: `rewind verify`, `log`, `export` (JSON Lines and Perfetto), `blame`, `query`, `log --grep` and
 /// the viewer's `/`, on a 3,000,000-event counter journal and a 300,000-event todo journal recorded
 /// by the benchmark, beside the floor: inflating every block, nothing decoded. The commands run as a user runs them — the release `rewind` binary, output to
 /// /dev/null — each the median of several runs, with its peak memory.
@@ -14,6 +14,8 @@ enum ReadingMeasurement {
         var seconds: Double
         var eventsPerSecond: Double
         var peakResidentMegabytes: Double
+        /// For an export to a file: its size per event.
+        var bytesPerEvent: Double?
     }
 
     /// What `--reading` writes as JSON.
@@ -51,6 +53,7 @@ enum ReadingMeasurement {
                 ("query --count", ["query", path, condition, "--count"]),
                 ("log", ["log", path]),
                 ("export jsonl", ["export", path, "--format", "jsonl"]),
+                ("export perfetto", ["export", path, "--format", "perfetto"]),
                 ("blame \(blamePath)", ["blame", path, blamePath]),
                 ("log --grep (no filters yet)", ["log", path, "--grep", literal]),
                 ("log --grep (filters made)", ["log", path, "--grep", literal]),
@@ -66,6 +69,15 @@ enum ReadingMeasurement {
                                       eventsPerSecond: Double(events) / median.seconds, peakResidentMegabytes: median.megabytes))
                 FileHandle.standardError.write(Data("  \(journal.name) \(name): \(String(format: "%.2f", median.seconds)) s\n".utf8))
             }
+            // The Perfetto trace's size, written once to a file.
+            let trace = path + ".pftrace"
+            _ = try timeCommand(rewind, ["export", path, "--format", "perfetto", "-o", trace])
+            if let size = (try? FileManager.default.attributesOfItem(atPath: trace))?[.size] as? Int,
+               let index = results.lastIndex(where: { $0.journal == journal.name && $0.operation == "export perfetto" }) {
+                results[index].bytesPerEvent = Double(size) / Double(events)
+                FileHandle.standardError.write(Data("  \(journal.name) export perfetto: \(String(format: "%.1f", Double(size) / Double(events))) bytes/event\n".utf8))
+            }
+            unlink(trace)
             unlink(path + ".search")
             let data = try runChild(["--run-viewer-search", path, literal])
             for (name, seconds) in try JSONDecoder().decode([String: Double].self, from: data).sorted(by: { $0.key < $1.key }) {
@@ -168,7 +180,7 @@ enum ReadingMeasurement {
     }
 
     static func table(_ results: [Result]) -> String {
-        var lines = ["journal   events      operation                      seconds     events/s   peak RSS MB"]
+        var lines = ["journal   events      operation                      seconds     events/s   peak RSS MB  bytes/event"]
         for result in results {
             lines.append([
                 result.journal.padding(toLength: 9, withPad: " ", startingAt: 0),
@@ -176,6 +188,7 @@ enum ReadingMeasurement {
                 result.operation.padding(toLength: 30, withPad: " ", startingAt: 0),
                 String(format: "%7.2f", result.seconds), String(format: "%12.0f", result.eventsPerSecond),
                 result.peakResidentMegabytes > 0 ? String(format: "%13.0f", result.peakResidentMegabytes) : "            —",
+                result.bytesPerEvent.map { String(format: "%12.1f", $0) } ?? "",
             ].joined(separator: " "))
         }
         return lines.joined(separator: "\n")

@@ -23,7 +23,7 @@
 /// ```
 public struct PerfettoTrace {
     /// The trace so far (`Trace.packet` fields), until taken.
-    private var output: [UInt8] = []
+    private var output = ProtobufMessage()
     private var interned = InternedNames()
     private var tracks = TrackTable()
     private var isFirstPacket = true
@@ -126,8 +126,7 @@ public struct PerfettoTrace {
 
     /// The bytes made so far, handed over (to write them out as the trace grows).
     public mutating func takeBytes() -> [UInt8] {
-        defer { output.removeAll(keepingCapacity: true) }
-        return output
+        output.takeBytes()
     }
 
     // MARK: Packets
@@ -201,9 +200,7 @@ public struct PerfettoTrace {
         }
         if !newNames.bytes.isEmpty { packet.message(12, newNames) }
         build(&packet)
-        var trace = ProtobufMessage()
-        trace.message(1, packet)
-        output += trace.bytes
+        output.message(1, packet)
     }
 }
 

@@ -70,6 +70,12 @@ struct ProtobufMessage {
         bytes.append(contentsOf: value.bytes)
     }
 
+    /// The bytes written so far, handed over; the message is empty afterwards, its storage kept.
+    mutating func takeBytes() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
     /// A nested message field built in place.
     mutating func message(_ field: Int, _ build: (inout ProtobufMessage) -> Void) {
         var nested = ProtobufMessage()
