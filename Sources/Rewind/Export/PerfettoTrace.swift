@@ -1,6 +1,6 @@
 /// A recording as a Perfetto trace, to open in ui.perfetto.dev: Perfetto's native protobuf format
 /// (`Trace` of `TracePacket`s with `TrackEvent`s, perfetto.dev/docs/reference/trace-packet-proto),
-/// written field by field (``ProtobufMessage``).
+/// written field by field (by the internal `ProtobufMessage`).
 ///
 /// - one process track for the recording, and under it one track per unit (`TodoSample#1`) and
 ///   one for each unit's activities;
@@ -19,7 +19,7 @@
 /// var trace = PerfettoTrace(recordingName: "todo.rewind")
 /// var walker = StateWalker()
 /// for event in reader.events() { trace.add(event, change: walker.advance(event)) }
-/// let bytes = trace.finish()
+/// let bytes = trace.takeBytes()   // take them as often as you like: the trace goes on
 /// ```
 public struct PerfettoTrace {
     /// The trace so far (`Trace.packet` fields), until taken.
