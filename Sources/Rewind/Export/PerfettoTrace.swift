@@ -206,31 +206,36 @@ public struct PerfettoTrace {
 
 /// Names written once each, then referred to by number (`iid`), per kind.
 private struct InternedNames {
-    private var eventNames: [String: UInt64] = [:]
-    private var annotationNames: [String: UInt64] = [:]
+    /// One kind of name: the `InternedData` field its entries go in (`EventName`,
+    /// `DebugAnnotationName`: both `iid` 1, `name` 2).
+    struct Table {
+        let field: Int
+        var ids: [String: UInt64] = [:]
 
-    /// `name`'s number as an event name; a new one is added to `newEntries` (`InternedData`).
-    mutating func id(eventName name: String, newEntries: inout ProtobufMessage) -> UInt64 {
-        if let known = eventNames[name] { return known }
-        let id = UInt64(eventNames.count + 1)
-        eventNames[name] = id
-        newEntries.message(2) { entry in
-            entry.varint(1, id)
-            entry.string(2, name)
+        /// `name`'s number; a new one is added to `newEntries` (`InternedData`).
+        mutating func id(_ name: String, newEntries: inout ProtobufMessage) -> UInt64 {
+            if let known = ids[name] { return known }
+            let id = UInt64(ids.count + 1)
+            ids[name] = id
+            newEntries.message(field) { entry in
+                entry.varint(1, id)
+                entry.string(2, name)
+            }
+            return id
         }
-        return id
+    }
+
+    private var eventNames = Table(field: 2)
+    private var annotationNames = Table(field: 3)
+
+    /// `name`'s number as an event name.
+    mutating func id(eventName name: String, newEntries: inout ProtobufMessage) -> UInt64 {
+        eventNames.id(name, newEntries: &newEntries)
     }
 
     /// `name`'s number as a debug annotation's name.
     mutating func id(annotationName name: String, newEntries: inout ProtobufMessage) -> UInt64 {
-        if let known = annotationNames[name] { return known }
-        let id = UInt64(annotationNames.count + 1)
-        annotationNames[name] = id
-        newEntries.message(3) { entry in
-            entry.varint(1, id)
-            entry.string(2, name)
-        }
-        return id
+        annotationNames.id(name, newEntries: &newEntries)
     }
 }
 
