@@ -41,6 +41,8 @@ struct SecretLeakTests {
         outputs.append(try CommandRunner.run(["log", path, "--json"]))
         outputs.append(try CommandRunner.run(["export", path, "--format", "jsonl"]))
         outputs.append(try CommandRunner.run(["export", path, "--format", "json"]))
+        // The Perfetto trace is binary; its strings (names, annotations) are UTF-8 within it.
+        outputs.append(try CommandRunner.run(["export", path, "--format", "perfetto"]))
         outputs.append(try CommandRunner.run(["info", path]))
         outputs.append(try CommandRunner.run(["info", path, "--json"]))
         // `show` after every event that leaves a state, for the unit that made it.
