@@ -42,7 +42,8 @@ enum InputShape {
         return kind(of: value)
     }
 
-    private static func label(_ key: String) -> String {
+    /// `sku: ` for a labelled payload field; nothing for a positional one (`_0`).
+    static func label(_ key: String) -> String {
         key.hasPrefix("_") && key.dropFirst().allSatisfy(\.isNumber) ? "" : key + ": "
     }
 

@@ -132,20 +132,21 @@ struct ReplayRun {
     /// What stops the bound units' recorded inputs from being re-sent on this build, one problem per
     /// input case (with how many inputs share it).
     static func inputProblems(in events: [RecordedEvent], targets: [UInt64: ReplayTarget]) -> [SchemaProblem] {
-        var problems: [SchemaProblem] = []
-        var counts: [String: Int] = [:]
+        var problems: [(key: String, problem: SchemaProblem, count: Int)] = []
         for event in events where event.kind == .willDispatch && event.parent == nil {
             guard let target = targets[event.source.instanceID],
                   let problem = target.inputProblem(RecordedInput(name: event.name, value: event.value, step: event.sequence)) else { continue }
             let key = "\(problem.typeName ?? "").\(problem.path)"
-            if counts[key] == nil { problems.append(problem) }
-            counts[key, default: 0] += 1
+            if let index = problems.firstIndex(where: { $0.key == key }) {
+                problems[index].count += 1
+            } else {
+                problems.append((key, problem, 1))
+            }
         }
-        return problems.map { problem in
-            let others = (counts["\(problem.typeName ?? "").\(problem.path)"] ?? 1) - 1
-            guard others > 0 else { return problem }
-            var counted = problem
-            counted.reason += "; \(others) more recorded input\(others == 1 ? "" : "s") like it"
+        return problems.map { entry in
+            guard entry.count > 1 else { return entry.problem }
+            var counted = entry.problem
+            counted.reason += "; \(entry.count - 1) more recorded input\(entry.count == 2 ? "" : "s") like it"
             return counted
         }
     }

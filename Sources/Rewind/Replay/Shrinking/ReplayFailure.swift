@@ -37,13 +37,16 @@ public enum ReplayFailure: Sendable, Equatable, Codable, CustomStringConvertible
     /// Whether `report` ends with this failure: the same invariant broken in the same unit, or a
     /// divergence of the same unit whose differences include this path.
     public func isReproduced(by report: ReplayReport) -> Bool {
-        switch self {
-        case .brokenInvariant(let invariant, let source):
-            guard let violation = report.invariantViolation else { return false }
-            return violation.invariant == invariant && Self.unit(violation.source) == source
-        case .divergence(let path, let source):
-            guard report.invariantViolation == nil, let divergence = report.divergence, Self.unit(divergence.source) == source else { return false }
-            return divergence.difference.changedPaths.contains { $0.description == path }
+        isReproduced(byFailure: ReplayFailure(report), divergentPaths: report.divergence?.difference.changedPaths.map(\.description) ?? [])
+    }
+
+    /// Whether a replay that ended with `other` — differing at `divergentPaths` when it diverged —
+    /// ended with this failure: the one rule for a report here and an outcome a test run sent back.
+    func isReproduced(byFailure other: ReplayFailure?, divergentPaths: [String]) -> Bool {
+        switch (self, other) {
+        case (.brokenInvariant, .brokenInvariant?): self == other
+        case (.divergence(let path, let source), .divergence(_, let divergedSource)?): source == divergedSource && divergentPaths.contains(path)
+        default: false
         }
     }
 

@@ -78,13 +78,9 @@ public struct ShrinkResult: Sendable, CustomStringConvertible {
     /// `setQuantity(-1)`, `add(sku: "A1")`: an action input as the call that sends it; any other
     /// input as the log shows it.
     static func call(_ input: RecordedInput) -> String {
-        guard case .object(let fields)? = input.value, fields.count == 1, let only = fields.elements.first,
-              only.key == input.name, case .object(let payload) = only.value else { return input.description }
-        let arguments = payload.map { field in
-            let isPositional = field.key.hasPrefix("_") && field.key.dropFirst().allSatisfy(\.isNumber)
-            return (isPositional ? "" : field.key + ": ") + field.value.compactDescription(limit: 40)
-        }
-        return input.name + "(" + arguments.joined(separator: ", ") + ")"
+        guard let caseName = InputShape.enumCase(of: input.value), caseName == input.name,
+              case .object(let fields)? = input.value, case .object(let payload)? = fields[caseName] else { return input.description }
+        return caseName + "(" + payload.map { InputShape.label($0.key) + $0.value.compactDescription(limit: 40) }.joined(separator: ", ") + ")"
     }
 
     /// `1,203`.

@@ -70,12 +70,7 @@ package struct ReplayOutcome: Codable, Sendable, Equatable {
 
     /// Whether this replay ended with `failure` (see ``ReplayFailure/isReproduced(by:)``).
     package func reproduces(_ failure: ReplayFailure) -> Bool {
-        switch (failure, self.failure) {
-        case (.brokenInvariant, .brokenInvariant?): failure == self.failure
-        case (.divergence(let path, let source), .divergence(_, let divergedSource)?):
-            source == divergedSource && divergentPaths.contains(path)
-        default: false
-        }
+        failure.isReproduced(byFailure: self.failure, divergentPaths: divergentPaths)
     }
 
     /// Appends the outcome to the file `REWIND_REPLAY_OUTCOME` names, if it is set: one line,
