@@ -132,16 +132,30 @@ struct ReplayRun {
     /// What stops the bound units' recorded inputs from being re-sent on this build, one problem per
     /// input case (with how many inputs share it).
     static func inputProblems(in events: [RecordedEvent], targets: [UInt64: ReplayTarget]) -> [SchemaProblem] {
+        /// One input as the check sees it: the same input decodes the same way every time, so a
+        /// session that sends a few actions over and over decodes each once here.
+        struct Checked: Hashable {
+            let source: UInt64
+            let name: String
+            let value: StateValue?
+        }
         var problems: [(key: String, problem: SchemaProblem, count: Int)] = []
+        var verdicts: [Checked: String?] = [:]
         for event in events where event.kind == .willDispatch && event.parent == nil {
-            guard let target = targets[event.source.instanceID],
-                  let problem = target.inputProblem(RecordedInput(name: event.name, value: event.value, step: event.sequence)) else { continue }
-            let key = "\(problem.typeName ?? "").\(problem.path)"
-            if let index = problems.firstIndex(where: { $0.key == key }) {
-                problems[index].count += 1
+            guard let target = targets[event.source.instanceID] else { continue }
+            let checked = Checked(source: event.source.instanceID, name: event.name, value: event.value)
+            let key: String?
+            if let known = verdicts[checked] {
+                key = known
+            } else if let problem = target.inputProblem(RecordedInput(name: event.name, value: event.value, step: event.sequence)) {
+                let problemKey = "\(problem.typeName ?? "").\(problem.path)"
+                if !problems.contains(where: { $0.key == problemKey }) { problems.append((problemKey, problem, 0)) }
+                key = problemKey
             } else {
-                problems.append((key, problem, 1))
+                key = nil
             }
+            verdicts[checked] = .some(key)
+            if let key, let index = problems.firstIndex(where: { $0.key == key }) { problems[index].count += 1 }
         }
         return problems.map { entry in
             guard entry.count > 1 else { return entry.problem }
