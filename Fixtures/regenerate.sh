@@ -20,7 +20,7 @@ size() { stat -c %s "$1"; }
 cp "$out/todo.rewind" "$out/todo-torn-tail.rewind"
 truncate -s $(( $(size "$out/todo.rewind") * 3 / 4 )) "$out/todo-torn-tail.rewind"
 
-# A flipped byte inside the first block's payload (48-byte header + 60-byte frame + 40).
+# A flipped byte inside the first block's payload (70-byte header + 60-byte frame + 18).
 cp "$out/counter.rewind" "$out/counter-flipped-byte.rewind"
 printf '\xA5' | dd of="$out/counter-flipped-byte.rewind" bs=1 seek=148 conv=notrunc status=none
 

@@ -233,11 +233,13 @@ struct CommandLineTests {
             let old = try CommandRunner.run([command[0], "Fixtures/todo-format-1.rewind"] + command.dropFirst())
             let new = try CommandRunner.run([command[0], "Fixtures/todo.rewind"] + command.dropFirst())
             #expect(old.status == 0)
-            // Journals written since carry each unit's state schema in its `created` description.
+            // Journals written since carry each unit's state schema in its `created` description,
+            // and (format 4) their own recording identifier.
             let withoutSchemas = new.standardOutput.replacingOccurrences(
                 of: #""description":"rewind-schema 1[^"]*""#, with: #""description":"""#, options: .regularExpression
-            )
-            #expect(old.standardOutput == withoutSchemas.replacingOccurrences(of: "todo.rewind", with: "todo-format-1.rewind"))
+            ).replacingOccurrences(of: #""recording_id":"[^"]*""#, with: #""recording_id":"""#, options: .regularExpression)
+            let oldOutput = old.standardOutput.replacingOccurrences(of: #""recording_id":"[^"]*""#, with: #""recording_id":"""#, options: .regularExpression)
+            #expect(oldOutput == withoutSchemas.replacingOccurrences(of: "todo.rewind", with: "todo-format-1.rewind"))
         }
     }
 

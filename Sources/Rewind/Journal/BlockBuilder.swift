@@ -96,8 +96,9 @@ struct BlockBuilder {
 }
 
 extension Duration {
-    /// The duration in whole nanoseconds.
-    var nanoseconds: Int64 {
+    /// The duration in whole nanoseconds, as a journal records it (a recorded duration always
+    /// fits).
+    public var nanoseconds: Int64 {
         components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }
 }

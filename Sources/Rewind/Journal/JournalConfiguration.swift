@@ -44,6 +44,20 @@ public struct JournalConfiguration: Sendable {
     /// are seen), so that the same session always produces the same bytes: for fixtures and tests.
     public var deterministic: Bool = false
 
+    /// The version of the app being recorded, written into the journal's header (at most 255
+    /// bytes of UTF-8): `rewind info` shows it and `rewind export` puts it on every row, so that
+    /// a fleet of recordings can be asked which app versions show a problem.
+    ///
+    /// ```swift
+    /// var configuration = JournalConfiguration()
+    /// configuration.appVersion = "2.4.1 (812)"
+    /// ```
+    public var appVersion: String? = nil
+    /// The recording's identifier, written into the journal's header and shared by its rotated
+    /// files (``JournalLogger/recordingID``). `nil`, the default: a fresh random one (with
+    /// ``deterministic``, one made from the fixed creation time, the same for every such journal).
+    public var recordingID: UUID? = nil
+
     /// Replace a file already at the journal's path (or a rotated file's). Off by default: opening
     /// a journal on an existing file fails, so an earlier recording is never lost by accident.
     public var replaceExisting: Bool = false

@@ -6,10 +6,16 @@ enum JournalFormat {
     /// The format version this code writes and the newest it reads. Version 2 added changes whose
     /// value is written as a diff from their source's state (flag 0x80 on a change record);
     /// version 3 added a summary block after each events block (``BlockSummary``), which older
-    /// readers would take for damage. A version 1 or 2 file is a version 3 file without what came
+    /// readers would take for damage; version 4 extended the header with the recording's identity
+    /// (``JournalHeader/recordingID``, ``JournalHeader/appVersion``), which older readers would
+    /// take for a block. A file of an earlier version is a file of this one without what came
     /// later, so every version up to this one reads.
-    static let version: UInt16 = 3
-    static let headerLength = 48
+    static let version: UInt16 = 4
+    /// The header's fixed part; from version 4 the header's extension follows it, and the header
+    /// length field says where the first block starts.
+    static let fixedHeaderLength = 48
+    /// The longest header a reader accepts: a damaged length field cannot make it skip the file.
+    static let maximumHeaderLength = 4096
     static let writerVersionLength = 12
 
     /// `RWB1`, the start of every block frame; readers resynchronise on it after damage.
@@ -36,71 +42,6 @@ enum JournalFormat {
         case index = 2
         /// What the events block just before it can hold (``BlockSummary``).
         case summary = 3
-    }
-}
-
-/// The file header: format version, creation time and the writer's version.
-public struct JournalHeader: Sendable, Equatable {
-    /// The format version the file was written in.
-    public var formatVersion: UInt16
-    /// When the journal was created, in nanoseconds since 1970 (UTC).
-    public var createdWallNanoseconds: Int64
-    /// The writer's monotonic clock when the journal was created.
-    public var createdMonotonicNanoseconds: UInt64
-    /// The version of Rewind that wrote the file.
-    public var writerVersion: String
-
-    /// Creates a header.
-    public init(formatVersion: UInt16, createdWallNanoseconds: Int64, createdMonotonicNanoseconds: UInt64, writerVersion: String) {
-        self.formatVersion = formatVersion
-        self.createdWallNanoseconds = createdWallNanoseconds
-        self.createdMonotonicNanoseconds = createdMonotonicNanoseconds
-        self.writerVersion = writerVersion
-    }
-
-    func encoded() -> [UInt8] {
-        var writer = ByteWriter(capacity: JournalFormat.headerLength)
-        writer.append(JournalFormat.magic)
-        writer.fixed(formatVersion)
-        writer.fixed(UInt16(JournalFormat.headerLength))
-        writer.fixed(UInt32(0))
-        writer.fixed(createdWallNanoseconds)
-        writer.fixed(createdMonotonicNanoseconds)
-        var version = Array(writerVersion.utf8.prefix(JournalFormat.writerVersionLength))
-        version += [UInt8](repeating: 0, count: JournalFormat.writerVersionLength - version.count)
-        writer.append(version)
-        writer.fixed(Zlib.crc32(writer.bytes))
-        return writer.bytes
-    }
-
-    enum DecodingProblem: Error { case notAJournal, newerVersion(UInt16), damaged }
-
-    /// Reads a header; a damaged header with an intact signature still yields its version so that the
-    /// blocks after it can be read.
-    static func decode(_ bytes: [UInt8]) -> Result<(JournalHeader, intact: Bool), DecodingProblem> {
-        guard bytes.count >= JournalFormat.magic.count, Array(bytes.prefix(8)) == JournalFormat.magic else { return .failure(.notAJournal) }
-        guard bytes.count >= JournalFormat.headerLength else { return .failure(.damaged) }
-        var reader = ByteReader(bytes, offset: 8, end: JournalFormat.headerLength)
-        do {
-            let version = try reader.fixed(UInt16.self)
-            _ = try reader.fixed(UInt16.self)
-            _ = try reader.fixed(UInt32.self)
-            let wall = try reader.fixed(Int64.self)
-            let monotonic = try reader.fixed(UInt64.self)
-            let versionBytes = bytes[reader.offset..<(reader.offset + JournalFormat.writerVersionLength)].prefix { $0 != 0 }
-            try reader.skip(JournalFormat.writerVersionLength)
-            let storedCRC = try reader.fixed(UInt32.self)
-            let intact = storedCRC == Zlib.crc32(Array(bytes[0..<(JournalFormat.headerLength - 4)]))
-            if intact, version > JournalFormat.version { return .failure(.newerVersion(version)) }
-            let header = JournalHeader(
-                formatVersion: intact ? version : JournalFormat.version, createdWallNanoseconds: intact ? wall : 0,
-                createdMonotonicNanoseconds: intact ? monotonic : 0,
-                writerVersion: intact ? String(decoding: versionBytes, as: UTF8.self) : "unknown"
-            )
-            return .success((header, intact))
-        } catch {
-            return .failure(.damaged)
-        }
     }
 }
 

@@ -37,7 +37,7 @@ enum JournalIndex {
         let blockCount = try reader.count(atMost: reader.remaining / JournalFormat.frameHeaderLength)
         var blocks: [JournalBlock] = []
         blocks.reserveCapacity(blockCount)
-        var nextFree = JournalFormat.headerLength
+        var nextFree = JournalFormat.fixedHeaderLength
         for _ in 0..<blockCount {
             let offset = try reader.count(atMost: fileSize)
             let frameStart = reader.offset
@@ -93,7 +93,7 @@ enum JournalIndex {
         guard bytes.count == JournalFormat.trailerLength, bytes.prefix(4).elementsEqual(JournalFormat.trailerMagic) else { return nil }
         var reader = ByteReader(bytes, offset: 4)
         guard let offset = try? reader.fixed(UInt64.self), let crc = try? reader.fixed(UInt32.self),
-              crc == Zlib.crc32(Array(bytes.prefix(12))), offset >= UInt64(JournalFormat.headerLength), offset < UInt64(fileSize) else { return nil }
+              crc == Zlib.crc32(Array(bytes.prefix(12))), offset >= UInt64(JournalFormat.fixedHeaderLength), offset < UInt64(fileSize) else { return nil }
         return Int(offset)
     }
 }

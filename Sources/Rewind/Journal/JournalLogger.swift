@@ -30,6 +30,9 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     public var path: String { condition.withLock { currentPath } }
     /// The configuration the journal was opened with.
     public let configuration: JournalConfiguration
+    /// The recording's identifier, as its header holds it: give it to an OpenTelemetry exporter
+    /// (`OpenTelemetryConfiguration.recordingID`) so that its spans lead back to this journal.
+    public let recordingID: UUID
 
     private let queue: EventQueue
     /// Guards the requests and figures below; ``flush()`` and ``sync()`` wait on it.
@@ -61,8 +64,12 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
             ? EventTime(wallNanoseconds: Renumbering.startWallNanoseconds, monotonicNanoseconds: 0) : EventTime.now()
         let header = JournalHeader(
             formatVersion: JournalFormat.version, createdWallNanoseconds: now.wallNanoseconds,
-            createdMonotonicNanoseconds: now.monotonicNanoseconds, writerVersion: RewindVersion.current
+            createdMonotonicNanoseconds: now.monotonicNanoseconds, writerVersion: RewindVersion.current,
+            // Deterministic: none, so the identifier is made from the fixed creation times.
+            recordingID: configuration.recordingID ?? (configuration.deterministic ? nil : UUID()),
+            appVersion: configuration.appVersion
         )
+        recordingID = header.recordingID
         encoder = try JournalEncoder(path: path, configuration: configuration, header: header)
         currentPath = path
         // The writer is woken for a quarter of the queue, not for each event: a trickle waits for

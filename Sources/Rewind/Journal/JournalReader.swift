@@ -40,7 +40,7 @@ public final class JournalReader: @unchecked Sendable {
     private var sourceTable: [UInt64: RecordedSource] = [:]
     private var sourceOrder: [UInt64] = []
     /// Where the block walk stopped: the next block to look for when following a growing file.
-    private var scanOffset = JournalFormat.headerLength
+    private var scanOffset = JournalFormat.fixedHeaderLength
     /// While the opening walk runs: sees every state record of every block it reads, in file order
     /// (for `verify`, which folds the states as the walk goes rather than reading the blocks again).
     private var stateRecordVisitor: ((_ source: RecordedSource, _ sequence: UInt64, _ record: StateRecord) -> Void)?
@@ -86,8 +86,8 @@ public final class JournalReader: @unchecked Sendable {
         descriptor = opened
         fileSize = Int(status.st_size)
         guard fileSize > 0 else { close(opened); throw .empty(path) }
-        let headerBytes = Self.read(opened, at: 0, count: JournalFormat.headerLength)
-        switch JournalHeader.decode(headerBytes) {
+        let headerBytes = Self.read(opened, at: 0, count: JournalFormat.fixedHeaderLength)
+        switch JournalHeader.decodeFixedPart(headerBytes) {
         case .failure(.notAJournal):
             close(opened)
             throw .notAJournal(path)
@@ -97,13 +97,24 @@ public final class JournalReader: @unchecked Sendable {
         case .failure(.damaged):
             header = JournalHeader(formatVersion: JournalFormat.version, createdWallNanoseconds: 0, createdMonotonicNanoseconds: 0, writerVersion: "unknown")
             headerIsIntact = false
-            damage.append(JournalDamage(byteRange: 0..<min(fileSize, JournalFormat.headerLength), sequences: nil, reason: "the file header is cut short"))
-        case .success(let (decoded, intact)):
-            header = decoded
-            headerIsIntact = intact
-            if !intact {
-                damage.append(JournalDamage(byteRange: 0..<JournalFormat.headerLength, sequences: nil, reason: "the file header's checksum does not match (creation time and writer unknown)"))
+            damage.append(JournalDamage(byteRange: 0..<min(fileSize, JournalFormat.fixedHeaderLength), sequences: nil, reason: "the file header is cut short"))
+        case .success(let fixed):
+            header = fixed.header
+            headerIsIntact = fixed.isIntact
+            if !fixed.isIntact {
+                damage.append(JournalDamage(byteRange: 0..<JournalFormat.fixedHeaderLength, sequences: nil, reason: "the file header's checksum does not match (creation time and writer unknown)"))
+            } else if fixed.length > JournalFormat.fixedHeaderLength {
+                let extensionBytes = Self.read(opened, at: JournalFormat.fixedHeaderLength, count: fixed.length - JournalFormat.fixedHeaderLength)
+                if !header.decodeExtension(extensionBytes) {
+                    headerIsIntact = false
+                    damage.append(JournalDamage(
+                        byteRange: JournalFormat.fixedHeaderLength..<min(fileSize, fixed.length), sequences: nil,
+                        reason: "the file header's extension is damaged (recording id and app version unknown)"
+                    ))
+                }
             }
+            // A cut-short extension is damage above; the blocks still start after it.
+            scanOffset = fixed.length
         }
         hasIndex = false
         if ignoringIndex || !loadIndex() {
@@ -412,7 +423,7 @@ public final class JournalReader: @unchecked Sendable {
 
     /// Reads the index through the trailer; `false` if there is none or it does not check out.
     private func loadIndex() -> Bool {
-        guard fileSize >= JournalFormat.headerLength + JournalFormat.frameHeaderLength + JournalFormat.trailerLength else { return false }
+        guard fileSize >= scanOffset + JournalFormat.frameHeaderLength + JournalFormat.trailerLength else { return false }
         let trailer = readBytes(at: fileSize - JournalFormat.trailerLength, count: JournalFormat.trailerLength)
         guard let offset = JournalIndex.indexOffset(fromTrailer: trailer, fileSize: fileSize) else { return false }
         guard let frame = BlockFrame.decode(readBytes(at: offset, count: JournalFormat.frameHeaderLength), at: 0), frame.type == .index,

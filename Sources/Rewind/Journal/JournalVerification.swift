@@ -81,7 +81,11 @@ extension JournalReader {
         let walk = try JournalReader(path: path, ignoringIndex: true)
         let replacement = try FileReplacement(destination: output)
         do {
-            let file = try JournalFile(path: replacement.temporaryPath, header: header, replaceExisting: false)
+            // Blocks of every earlier version are blocks of this one; the header says the recording's
+            // identity the way this version does.
+            var written = header
+            written.formatVersion = JournalFormat.version
+            let file = try JournalFile(path: replacement.temporaryPath, header: written, replaceExisting: false)
             for (index, block) in walk.blocks.enumerated() {
                 let bytes = walk.readBytes(at: block.offset + JournalFormat.frameHeaderLength, count: block.compressedLength)
                 let sources = block.sources.keys.sorted().compactMap { walk.source($0) }

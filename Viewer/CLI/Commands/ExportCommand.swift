@@ -21,7 +21,7 @@ struct ExportCommand: ParsableCommand {
     )
 
     @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
-    @Option(help: "jsonl (one event per line), json (one document) or perfetto (a binary trace for ui.perfetto.dev).") var format: Format?
+    @Option(help: "jsonl (one row per event: the table docs/EXPORT_SCHEMA.md describes, for jq, DuckDB and ClickHouse), json (one document) or perfetto (a binary trace for ui.perfetto.dev).") var format: Format?
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.", completion: .file()) var output: String?
     @OptionGroup(title: "OpenTelemetry") var openTelemetry: OpenTelemetryOptions
 
@@ -68,16 +68,19 @@ struct ExportCommand: ParsableCommand {
         if format == .perfetto { return try exportPerfetto(reader) }
         let out = try output.map(Output.init(file:)) ?? Output()
         var timeline = StateWalker()
+        let rows = ExportRow(header: reader.header)
         if format == .json {
-            out.line("{\"format_version\":\(reader.header.formatVersion),\"writer\":\(JSONText.string(reader.header.writerVersion)),\"events\":[")
+            out.line(JSONText.object { document in
+                document.field("format_version", reader.header.formatVersion)
+                document.field("writer", reader.header.writerVersion)
+                document.field("recording_id", reader.header.recordingIDString)
+                document.field("app_version", reader.header.appVersion)
+            }.dropLast() + ",\"events\":[")
         }
         var first = true
         let progress = ReadProgress(reading: file)
         for event in reader.events().reportingProgress(progress.update) {
-            let step = timeline.advance(event)
-            let change = step.flatMap { step in step.before.map { (before: $0, after: step.after) } }
-            let object = EventText.json(event, state: step?.after, change: change)
-            out.line(object, prefix: format == .json && !first ? "," : "")
+            out.line(rows.json(event, step: timeline.advance(event)), prefix: format == .json && !first ? "," : "")
             first = false
         }
         if format == .json { out.line("]}") }

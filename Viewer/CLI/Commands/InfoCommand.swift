@@ -28,6 +28,8 @@ struct InfoCommand: ParsableCommand {
                 object.field("format_version", reader.header.formatVersion)
                 object.field("writer", reader.header.writerVersion)
                 object.field("created", EventTime.iso8601(wallNanoseconds: reader.header.createdWallNanoseconds))
+                object.field("recording_id", reader.header.recordingIDString)
+                object.field("app_version", reader.header.appVersion)
                 object.field("events", reader.eventCount)
                 object.field("first_seq", reader.sequenceRange?.lowerBound)
                 object.field("last_seq", reader.sequenceRange?.upperBound)
@@ -59,6 +61,7 @@ struct InfoCommand: ParsableCommand {
         output.line("File        \(VisibleText.escaped(file)) (\(Self.bytes(reader.fileSize)))")
         output.line("Format      version \(reader.header.formatVersion), written by Rewind \(VisibleText.escaped(reader.header.writerVersion))")
         output.line("Created     \(EventTime.iso8601(wallNanoseconds: reader.header.createdWallNanoseconds))")
+        output.line("Recording   \(reader.header.recordingIDString)" + (reader.header.appVersion.map { ", app version \(VisibleText.escaped($0))" } ?? ""))
         if let range = reader.sequenceRange, let span {
             let seconds = Double(EventTime.wallNanoseconds(from: span.lowerBound, to: span.upperBound)) / 1e9
             output.line("Events      \(reader.eventCount) (steps \(range.lowerBound)–\(range.upperBound)) over \(String(format: "%.3f", seconds)) s")

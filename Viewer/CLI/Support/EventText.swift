@@ -186,7 +186,7 @@ struct EventText {
             object.field("line", event.line)
             object.field("parent", event.parent)
             if let duration = event.duration {
-                object.field("duration_ns", duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+                object.field("duration_ns", duration.nanoseconds)
             }
             if let path = event.path { object.field("path", path) }
             if case .some(let old) = old { object.field("old", old ?? .null) }

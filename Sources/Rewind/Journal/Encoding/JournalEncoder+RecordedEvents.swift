@@ -1,3 +1,5 @@
+import Foundation
+
 /// Recorded events written again: a shrunk recording is an ordinary journal, made by the encoder
 /// that writes live events, from events another journal recorded.
 extension JournalEncoder {
@@ -5,12 +7,14 @@ extension JournalEncoder {
     /// call sites. A state-carrying event must hold its whole state (a keyframe): the encoder makes
     /// its own diffs. A run of dropped events is not carried over.
     ///
-    /// - Parameter header: the recording's header; its creation time is kept, so a recording with
-    ///   made-up times (a fixture) stays one.
+    /// - Parameter header: the recording's header; its creation time and app version are kept, so
+    ///   a recording with made-up times (a fixture) stays one. The new file is a recording of its
+    ///   own, with a fresh identifier.
     static func write(_ events: [RecordedEvent], header: JournalHeader, to path: String) throws(JournalWriteError) {
         let written = JournalHeader(
             formatVersion: JournalFormat.version, createdWallNanoseconds: header.createdWallNanoseconds,
-            createdMonotonicNanoseconds: header.createdMonotonicNanoseconds, writerVersion: RewindVersion.current
+            createdMonotonicNanoseconds: header.createdMonotonicNanoseconds, writerVersion: RewindVersion.current,
+            recordingID: UUID(), appVersion: header.appVersion
         )
         let encoder = try JournalEncoder(path: path, configuration: JournalConfiguration(), header: written)
         var sources: [UInt64: EventSource] = [:]

@@ -1,0 +1,67 @@
+import Rewind
+
+/// A row of `rewind export --format jsonl`: one event as a row of the fleet table that
+/// `docs/EXPORT_SCHEMA.md` freezes. Every column is on every row, in the same order, `null` where
+/// it does not apply, so that ClickHouse and DuckDB read many recordings' rows as one table; the
+/// recording's identity (`recording_id`, `app_version`) is on each row, so that rows from many
+/// files can be told apart.
+///
+/// A superset of an event of `log --json` (``EventText/json(_:old:state:change:)``) with its own
+/// `schema_version`: adding columns keeps it, changing or removing one raises it.
+struct ExportRow {
+    /// The table schema's version: 2, the first table version (version 1 was the event shape).
+    static let schemaVersion = 2
+
+    /// The recording the rows come from.
+    let header: JournalHeader
+
+    /// One event's row. `step` is what the event did to its source's state (``StateWalker/advance(_:)``):
+    /// it fills `state`, `changes`, and for a change `old` (the value its path held before,
+    /// `null` when the path was missing).
+    func json(_ event: RecordedEvent, step: (before: StateValue?, after: StateValue)?) -> JSONText.Object {
+        JSONText.buildObject { row in
+            row.field("schema_version", Self.schemaVersion)
+            row.field("recording_id", header.recordingIDString)
+            row.field("app_version", header.appVersion)
+            row.field("seq", event.sequence)
+            row.field("time", EventTime.iso8601(wallNanoseconds: event.wallNanoseconds))
+            row.field("time_ns", event.wallNanoseconds)
+            row.field("monotonic_ns", event.monotonicNanoseconds)
+            row.field("source", event.source.description)
+            row.field("source_id", event.source.instanceID)
+            row.field("framework", event.source.framework)
+            row.field("type", event.source.typeName)
+            row.field("kind", event.kind.rawValue)
+            row.field("name", event.name)
+            row.field("description", event.description)
+            row.field("file", event.file)
+            row.field("function", event.function)
+            row.field("line", event.line)
+            row.field("parent", event.parent)
+            if let duration = event.duration { row.field("duration_ns", duration.nanoseconds) } else { row.raw("duration_ns", "null") }
+            row.field("path", event.path)
+            let old = event.kind == .change ? StateWalker.valueBefore(event, in: step?.before) : .none
+            row.value("old", old.map { $0 ?? .null })
+            row.value("new", event.kind == .change ? event.value : nil)
+            row.value("value", event.value)
+            if let dropped = event.dropped {
+                row.raw("dropped", JSONText.object {
+                    $0.field("count", dropped.count)
+                    $0.field("from", dropped.sequences.lowerBound)
+                    $0.field("to", dropped.sequences.upperBound)
+                })
+            } else {
+                row.raw("dropped", "null")
+            }
+            row.raw("changes", step.map { step in step.before.map { CommandJSON.changes(from: $0, to: step.after) } ?? "[]" } ?? "[]")
+            row.value("state", step?.after)
+        }
+    }
+}
+
+extension JSONText.Object {
+    /// Adds a value field that is `null` when there is no value.
+    fileprivate mutating func value(_ key: String, _ value: StateValue?) {
+        if let value { field(key, value) } else { raw(key, "null") }
+    }
+}
