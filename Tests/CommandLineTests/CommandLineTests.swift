@@ -96,12 +96,12 @@ struct CommandLineTests {
         let script = "#!/bin/sh\nprintf '%s|' \"$@\"\nexit 3\n"
         #expect(FileManager.default.createFile(atPath: directory + "/rewind-otlp", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
         let forwarded = try CommandRunner.run(
-            ["export", "Fixtures/todo.rewind", "--otlp", "http://collector:4318", "--service-name", "app", "--header", "x-key: 1"],
+            ["export", "Fixtures/todo.rewind", "--otlp", "http://collector:4318", "--service-name", "app", "--header", "x-key: 1", "--attribute-value-limit", "512"],
             environment: ["PATH": directory + ":/usr/bin:/bin"]
         )
-        #expect(forwarded.standardOutput == "Fixtures/todo.rewind|--otlp|http://collector:4318|--service-name|app|--header|x-key: 1|")
+        #expect(forwarded.standardOutput == "Fixtures/todo.rewind|--otlp|http://collector:4318|--service-name|app|--header|x-key: 1|--attribute-value-limit|512|")
         #expect(forwarded.status == 3)
-        for arguments in [["--format", "jsonl", "--otlp", "http://x:4318"], ["--format", "jsonl", "--header", "a: b"], ["--otlp", "http://x:4318", "-o", "out.jsonl"], []] {
+        for arguments in [["--format", "jsonl", "--otlp", "http://x:4318"], ["--format", "jsonl", "--header", "a: b"], ["--otlp", "http://x:4318", "-o", "out.jsonl"], ["--format", "jsonl", "--attribute-value-limit", "100"], []] {
             let result = try CommandRunner.run(["export", "Fixtures/todo.rewind"] + arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.standardError.split(separator: "\n").count == 1, "\(arguments)")

@@ -69,15 +69,17 @@ enum ReadingMeasurement {
                                       eventsPerSecond: Double(events) / median.seconds, peakResidentMegabytes: median.megabytes))
                 FileHandle.standardError.write(Data("  \(journal.name) \(name): \(String(format: "%.2f", median.seconds)) s\n".utf8))
             }
-            // The Perfetto trace's size, written once to a file.
-            let trace = path + ".pftrace"
-            _ = try timeCommand(rewind, ["export", path, "--format", "perfetto", "-o", trace])
-            if let size = (try? FileManager.default.attributesOfItem(atPath: trace))?[.size] as? Int,
-               let index = results.lastIndex(where: { $0.journal == journal.name && $0.operation == "export perfetto" }) {
-                results[index].bytesPerEvent = Double(size) / Double(events)
-                FileHandle.standardError.write(Data("  \(journal.name) export perfetto: \(String(format: "%.1f", Double(size) / Double(events))) bytes/event\n".utf8))
+            // Each export's size, written once to a file.
+            for (format, operation) in [("jsonl", "export jsonl"), ("perfetto", "export perfetto")] {
+                let exported = path + "." + format
+                _ = try timeCommand(rewind, ["export", path, "--format", format, "-o", exported])
+                if let size = (try? FileManager.default.attributesOfItem(atPath: exported))?[.size] as? Int,
+                   let index = results.lastIndex(where: { $0.journal == journal.name && $0.operation == operation }) {
+                    results[index].bytesPerEvent = Double(size) / Double(events)
+                    FileHandle.standardError.write(Data("  \(journal.name) \(operation): \(String(format: "%.1f", Double(size) / Double(events))) bytes/event\n".utf8))
+                }
+                unlink(exported)
             }
-            unlink(trace)
             unlink(path + ".search")
             let data = try runChild(["--run-viewer-search", path, literal])
             for (name, seconds) in try JSONDecoder().decode([String: Double].self, from: data).sorted(by: { $0.key < $1.key }) {

@@ -1,3 +1,4 @@
+import Foundation
 import Rewind
 
 /// Where Rewind sends events over OTLP/HTTP, and how: for ``OpenTelemetryLogger`` (a live session)
@@ -29,6 +30,15 @@ public struct OpenTelemetryConfiguration: Sendable {
     public var queueCapacity: Int
     /// How a live logger captures events' values (redaction applies first, as for every logger).
     public var captureOptions: CaptureOptions
+    /// The most UTF-8 bytes an attribute's value (or a log record's body) may take: a longer one
+    /// — a whole state, a large input — is cut and ends with a marker saying how long it was
+    /// (`…[cut: 182340 bytes]`). At least 64.
+    public var attributeValueLimit: Int
+    /// The `rewind.recording_id` every span and log record of a live ``OpenTelemetryLogger``
+    /// carries: give it the journal's (``Rewind/JournalLogger/recordingID``) to tie the two
+    /// together. `nil`: a fresh identifier for the logger. An export of a recorded journal always
+    /// carries the journal's own.
+    public var recordingID: UUID?
 
     /// A configuration for the receiver at `endpoint`.
     public init(
@@ -39,7 +49,9 @@ public struct OpenTelemetryConfiguration: Sendable {
         batchSize: Int = 1_024,
         flushInterval: Duration = .milliseconds(200),
         queueCapacity: Int = 8_192,
-        captureOptions: CaptureOptions = .current
+        captureOptions: CaptureOptions = .current,
+        attributeValueLimit: Int = 4_096,
+        recordingID: UUID? = nil
     ) {
         self.endpoint = endpoint
         self.serviceName = serviceName
@@ -49,5 +61,7 @@ public struct OpenTelemetryConfiguration: Sendable {
         self.flushInterval = flushInterval
         self.queueCapacity = queueCapacity
         self.captureOptions = captureOptions
+        self.attributeValueLimit = attributeValueLimit
+        self.recordingID = recordingID
     }
 }

@@ -26,7 +26,10 @@ public enum OpenTelemetryExport {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             // Its own thread: the mapping waits for swift-otel's queues, whose tasks need the pool.
             let thread = Thread {
-                var mapping = TelemetryMapping(backend: backend)
+                var mapping = TelemetryMapping(
+                    backend: backend, recordingID: journal.header.recordingIDString,
+                    attributeValueLimit: configuration.attributeValueLimit
+                )
                 var walker = StateWalker()
                 var count = 0
                 for event in journal.events() {

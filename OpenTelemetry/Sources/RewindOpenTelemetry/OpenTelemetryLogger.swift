@@ -31,6 +31,10 @@ public final class OpenTelemetryLogger: CycleLogging, Sendable {
     /// Signalled by the exporter thread once it has mapped the last event.
     private let drained = DispatchSemaphore(value: 0)
 
+    /// The `rewind.recording_id` on every span and log record it sends
+    /// (``OpenTelemetryConfiguration/recordingID``, or a fresh one).
+    public let recordingID: UUID
+
     /// Events dropped because the queue was full (the receiver down or slower than the app) or
     /// logged after ``shutdown()``.
     public var eventsDropped: UInt64 { queue.droppedCount + refused.load(ordering: .relaxed) }
@@ -40,6 +44,7 @@ public final class OpenTelemetryLogger: CycleLogging, Sendable {
     /// - Throws: swift-otel's configuration error when the endpoint cannot be used.
     public init(configuration: OpenTelemetryConfiguration = OpenTelemetryConfiguration()) throws {
         self.configuration = configuration
+        recordingID = configuration.recordingID ?? UUID()
         backend = try TelemetryBackend(configuration: configuration)
         queue = EventQueue(capacity: configuration.queueCapacity, overflow: .drop)
         let thread = Thread { [self] in self.exportQueuedEvents() }
@@ -81,7 +86,9 @@ public final class OpenTelemetryLogger: CycleLogging, Sendable {
     }
 
     private func exportQueuedEvents() {
-        var mapping = TelemetryMapping(backend: backend)
+        var mapping = TelemetryMapping(
+            backend: backend, recordingID: JournalHeader.text(ofRecordingID: recordingID), attributeValueLimit: configuration.attributeValueLimit
+        )
         var batch: [Event] = []
         while true {
             let finished = finishing.load(ordering: .sequentiallyConsistent)

@@ -10,17 +10,24 @@ import Tracing
 ///   made later through the dispatch's context: the recorded parent link says whose it is);
 /// - a change is a span event on its commit's span, and — like activities, creations, releases and
 ///   replaced states — a log record;
-/// - every span, span event and log record carries `rewind.seq`, `rewind.source`,
+/// - every span, span event and log record carries `rewind.recording_id` (the journal's, for a
+///   recording; see ``OpenTelemetryConfiguration/recordingID``), `rewind.seq`, `rewind.source`,
 ///   `rewind.framework`, `rewind.kind`, `rewind.code.file`, `rewind.code.line`, and where there is
 ///   one `rewind.parent` (the causing dispatch's sequence number), `rewind.path` and `rewind.value`
 ///   (JSON, redacted as for every logger), a change's `rewind.old` where it is known (a recording's
 ///   export), and `rewind.summary`: what the event did as the viewer's rows say it
-///   (`items[id: 2].done: false → true`, `setEnabled true`).
+///   (`items[id: 2].done: false → true`, `setEnabled true`);
+/// - every attribute has the same type on spans, span events and log records: text (swift-log's
+///   metadata, through which log records go, holds nothing else), `rewind.duration_ns` on spans
+///   alone an integer; each is capped at ``OpenTelemetryConfiguration/attributeValueLimit``.
 ///
 /// Not thread-safe: one thread drives it. It waits while swift-otel's queues are full (see
 /// ``DeliveryLedger``), so that thread must not be the app's.
 struct TelemetryMapping {
     private let backend: TelemetryBackend
+    /// The `rewind.recording_id` of every span and log record.
+    private let recordingID: String
+    private let limit: AttributeValueLimit
     /// Dispatches still running, by sequence number.
     private var dispatches: [UInt64: any Span] = [:]
     /// Commits still running, per source, innermost last.
@@ -31,8 +38,10 @@ struct TelemetryMapping {
     private var finishedOrder: [UInt64] = []
     private static let finishedDispatchMemory = 4_096
 
-    init(backend: TelemetryBackend) {
+    init(backend: TelemetryBackend, recordingID: String, attributeValueLimit: Int) {
         self.backend = backend
+        self.recordingID = recordingID
+        limit = AttributeValueLimit(bytes: attributeValueLimit)
     }
 
     mutating func record(_ event: TelemetryEvent) {
@@ -43,7 +52,7 @@ struct TelemetryMapping {
             dispatches[event.sequence] = span
         case .didDispatch:
             guard let sequence = event.parent, let span = dispatches.removeValue(forKey: sequence) else { return }
-            span.attributes["rewind.duration_ns"] = Int64(event.duration.map(Self.nanoseconds) ?? 0)
+            span.attributes["rewind.duration_ns"] = event.duration?.nanoseconds ?? 0
             end(span, at: instant)
             remember(span.context, ofFinishedDispatch: sequence)
         case .willMutate:
@@ -51,12 +60,12 @@ struct TelemetryMapping {
             commits[event.sourceID, default: []].append(span)
         case .didMutate:
             guard let span = commits[event.sourceID]?.popLast() else { return }
-            span.attributes["rewind.duration_ns"] = Int64(event.duration.map(Self.nanoseconds) ?? 0)
+            span.attributes["rewind.duration_ns"] = event.duration?.nanoseconds ?? 0
             end(span, at: instant)
             if commits[event.sourceID]?.isEmpty == true { commits[event.sourceID] = nil }
         case .change:
             let span = commits[event.sourceID]?.last ?? event.parent.flatMap { dispatches[$0] }
-            span?.addEvent(SpanEvent(name: "change \(event.path ?? "")", at: instant, attributes: Self.attributes(of: event)))
+            span?.addEvent(SpanEvent(name: "change \(event.path ?? "")", at: instant, attributes: attributes(of: event)))
             log(event)
         case .released:
             // A unit released in the middle of a commit leaves no span open.
@@ -99,31 +108,31 @@ struct TelemetryMapping {
             name, context: parent ?? .topLevel, ofKind: .internal, at: instant,
             function: event.name, file: event.file, line: event.line
         )
-        span.attributes = Self.attributes(of: event)
+        span.attributes = attributes(of: event)
         return span
     }
 
     private func log(_ event: TelemetryEvent) {
         var metadata: Logger.Metadata = [:]
-        Self.fields(of: event) { key, value in metadata[key] = .string(value) }
+        fields(of: event) { key, value in metadata[key] = .string(value) }
         metadata["rewind.time_ns"] = .string(String(event.wallNanoseconds))
         let detail = event.path ?? event.name
-        let message = detail.isEmpty ? event.kind.rawValue : "\(event.kind.rawValue) \(detail)"
+        let message = limit.capped(detail.isEmpty ? event.kind.rawValue : "\(event.kind.rawValue) \(detail)")
         backend.ledger.handOver(.logRecords)
         backend.logger.log(level: .info, "\(message)", metadata: metadata, file: event.file, function: event.name, line: event.line)
     }
 
-    private static func attributes(of event: TelemetryEvent) -> SpanAttributes {
+    private func attributes(of event: TelemetryEvent) -> SpanAttributes {
         var attributes = SpanAttributes()
         fields(of: event) { key, value in attributes[key] = value }
-        attributes["rewind.seq"] = Int64(bitPattern: event.sequence)
-        if let parent = event.parent { attributes["rewind.parent"] = Int64(bitPattern: parent) }
-        attributes["rewind.code.line"] = Int64(event.line)
         return attributes
     }
 
-    /// The event's fields as text, in one place for span attributes and log metadata.
-    private static func fields(of event: TelemetryEvent, _ add: (String, String) -> Void) {
+    /// The event's fields as text, capped, in one place for span attributes and log metadata: so
+    /// that each has the same type on every signal.
+    private func fields(of event: TelemetryEvent, _ addUncapped: (String, String) -> Void) {
+        func add(_ key: String, _ value: String) { addUncapped(key, limit.capped(value)) }
+        add("rewind.recording_id", recordingID)
         add("rewind.seq", String(event.sequence))
         add("rewind.source", event.source)
         add("rewind.framework", event.framework)
@@ -136,10 +145,6 @@ struct TelemetryMapping {
         if let value = event.value { add("rewind.value", value) }
         if let old = event.old { add("rewind.old", old) }
         if let summary = event.summary { add("rewind.summary", summary) }
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds &* 1_000_000_000 &+ duration.components.attoseconds / 1_000_000_000
     }
 
     /// An event's wall-clock time as a tracer instant.

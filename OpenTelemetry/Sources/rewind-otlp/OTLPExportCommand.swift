@@ -25,11 +25,14 @@ struct OTLPExportCommand: AsyncParsableCommand {
     @Option(help: "The service.name every span and log record carries.") var serviceName = "rewind"
     @Option(name: .customLong("header"), help: ArgumentHelp("An HTTP header for every request, as 'Name: value' (repeatable).", valueName: "header"))
     var headers: [String] = []
+    @Option(help: ArgumentHelp("Cut attribute values longer than this many bytes, ending them with a marker (at least 64).", valueName: "bytes"))
+    var attributeValueLimit = 4_096
 
     func validate() throws {
         guard let address = URL(string: otlp), ["http", "https"].contains(address.scheme ?? ""), address.host != nil else {
             throw ValidationError("--otlp needs an http:// or https:// address, such as http://localhost:4318")
         }
+        guard attributeValueLimit >= 64 else { throw ValidationError("--attribute-value-limit must be at least 64 (bytes)") }
         for header in headers where !header.contains(":") {
             throw ValidationError("--header '\(VisibleText.escaped(header))' needs the form 'Name: value'")
         }
@@ -48,7 +51,8 @@ struct OTLPExportCommand: AsyncParsableCommand {
         }
         // A journal is read as fast as the receiver takes it: send often, in full batches.
         let configuration = OpenTelemetryConfiguration(
-            endpoint: otlp, serviceName: serviceName, headers: pairs, batchSize: 2_048, flushInterval: .milliseconds(10)
+            endpoint: otlp, serviceName: serviceName, headers: pairs, batchSize: 2_048, flushInterval: .milliseconds(10),
+            attributeValueLimit: attributeValueLimit
         )
         let total = journal.eventCount
         let showsProgress = isatty(STDERR_FILENO) == 1

@@ -90,6 +90,55 @@ struct JournalExportTests {
         #expect(!"\(requests)".contains("otlp-secret-4242"))
     }
 
+    @Test("every span, span event and log record names the journal's recording, and gives each field one type on every signal")
+    func recordingIDAndTypes() async throws {
+        let receiver = try LocalReceiver()
+        defer { receiver.stop() }
+        let journal = try JournalReader(path: Self.fixtures.appendingPathComponent("todo.rewind").path)
+        // The configuration's identifier is for live loggers: an export carries the journal's own.
+        let delivery = try await OpenTelemetryExport.export(journal, configuration: .init(endpoint: receiver.endpoint, recordingID: UUID()))
+        #expect(delivery.isComplete)
+        let received = Received(try receiver.requests())
+        let lists = received.everyAttributeList
+        #expect(lists.count > received.spans.count + received.records.count)
+        for list in lists {
+            #expect(Received.attributes(list)["rewind.recording_id"] == journal.header.recordingIDString)
+            let types = Received.types(list)
+            for key in ["rewind.seq", "rewind.code.line", "rewind.parent", "rewind.recording_id"] where types[key] != nil {
+                #expect(types[key] == "stringValue", "\(key)")
+            }
+        }
+    }
+
+    @Test("a value longer than the attribute limit is cut to fit it, with a marker saying how long it was")
+    func attributeValueLimit() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-otlp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("large.rewind").path
+        let journal = try JournalLogger(path: path)
+        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Notes"))
+        let note = String(repeating: "é", count: 6_000)
+        channel.emit(.created(state: CapturedValue(["note": ""])), callSite: CallSite(), parent: nil, to: journal)
+        channel.emit(.activity(CapturedValue(note)), name: "typed", callSite: CallSite(), parent: nil, to: journal)
+        journal.close()
+
+        for limit in [4_096, 100] {
+            let receiver = try LocalReceiver()
+            defer { receiver.stop() }
+            var configuration = OpenTelemetryConfiguration(endpoint: receiver.endpoint)
+            if limit != 4_096 { configuration.attributeValueLimit = limit }
+            let delivery = try await OpenTelemetryExport.export(try JournalReader(path: path), configuration: configuration)
+            #expect(delivery.isComplete)
+            let record = try #require(Received(try receiver.requests()).records.first { Received.attributes($0["attributes"])["rewind.kind"] == "activity" })
+            let value = try #require(Received.attributes(record["attributes"])["rewind.value"])
+            let whole = JSONText.value(.string(note)).utf8.count
+            #expect(value.utf8.count <= limit && value.utf8.count > limit - 4)
+            #expect(value.hasSuffix("…[cut: \(whole) bytes]"))
+            #expect(value.hasPrefix("\"éé"))
+        }
+    }
+
     @Test("rewind-otlp: sends a journal and says so; a bad address, a missing journal and an unreachable receiver each exit 2 with one line")
     func commandLine() async throws {
         let receiver = try LocalReceiver()

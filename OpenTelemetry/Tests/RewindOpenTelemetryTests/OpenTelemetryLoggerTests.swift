@@ -36,9 +36,11 @@ struct OpenTelemetryLoggerTests {
     func exportsToACollector() async throws {
         let receiver = try LocalReceiver()
         defer { receiver.stop() }
+        let recording = UUID()
         let exporter = try OpenTelemetryLogger(configuration: .init(
-            endpoint: receiver.endpoint, serviceName: "cart-tests", headers: [("x-api-key", "k-123")]
+            endpoint: receiver.endpoint, serviceName: "cart-tests", headers: [("x-api-key", "k-123")], recordingID: recording
         ))
+        #expect(exporter.recordingID == recording)
         let cart = Cart()
         cart.set(logger: exporter)
         cart.add("tea")
@@ -58,6 +60,11 @@ struct OpenTelemetryLoggerTests {
         #expect(delivery.logRecordsExported == received.records.count)
         #expect(received.records.filter { Received.body(of: $0)?.hasPrefix("change") == true }.count == 2)
         #expect(received.serviceNames == ["cart-tests"])
+        // Every span, span event and log record names the recording, and each field has one type.
+        for list in received.everyAttributeList {
+            #expect(Received.attributes(list)["rewind.recording_id"] == recording.uuidString.lowercased())
+            #expect(Received.types(list)["rewind.seq"] == "stringValue" && Received.types(list)["rewind.code.line"] == "stringValue")
+        }
         let dispatch = try #require(received.span("dispatch add"))
         let commit = try #require(received.span("mutate append"))
         // The commit is a child of the dispatch, in its trace.

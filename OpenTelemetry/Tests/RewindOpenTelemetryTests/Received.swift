@@ -29,6 +29,21 @@ struct Received {
         return result
     }
 
+    /// Each attribute's OTLP value type by key: `stringValue`, `intValue`, ….
+    static func types(_ list: Any?) -> [String: String] {
+        var result: [String: String] = [:]
+        for attribute in list as? [[String: Any]] ?? [] {
+            guard let key = attribute["key"] as? String, let value = attribute["value"] as? [String: Any], let type = value.keys.first else { continue }
+            result[key] = type
+        }
+        return result
+    }
+
+    /// The attributes of every span, span event and log record.
+    var everyAttributeList: [Any?] {
+        spans.map { $0["attributes"] } + spans.flatMap { ($0["events"] as? [[String: Any]] ?? []).map { $0["attributes"] } } + records.map { $0["attributes"] }
+    }
+
     func span(_ name: String) -> [String: Any]? { spans.first { $0["name"] as? String == name } }
     func record(_ body: String) -> [String: Any]? { records.first { Self.body(of: $0) == body } }
     static func body(of record: [String: Any]) -> String? { (record["body"] as? [String: Any])?["stringValue"] as? String }

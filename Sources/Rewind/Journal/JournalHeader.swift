@@ -26,7 +26,13 @@ public struct JournalHeader: Sendable, Equatable {
 
     /// ``recordingID`` as text, in lower case as OpenTelemetry, ClickHouse and DuckDB print UUIDs:
     /// what `rewind info` and `rewind export` write (`recording_id`).
-    public var recordingIDString: String { recordingID.uuidString.lowercased() }
+    public var recordingIDString: String { Self.text(ofRecordingID: recordingID) }
+
+    /// A recording identifier as text, lower case: the one spelling of `recording_id` in the
+    /// export, the CLI and OpenTelemetry's `rewind.recording_id`.
+    public static func text(ofRecordingID id: UUID) -> String {
+        id.uuidString.lowercased()
+    }
 
     /// The longest app version a header holds, in UTF-8 bytes; a longer one is cut.
     public static let maximumAppVersionLength = 255

@@ -32,10 +32,13 @@ struct ExportCommand: ParsableCommand {
         @Option(help: "With --otlp: the service.name every span and log record carries.") var serviceName: String?
         @Option(name: .customLong("header"), help: ArgumentHelp("With --otlp: an HTTP header for every request, as 'Name: value' (repeatable).", valueName: "header"))
         var headers: [String] = []
+        @Option(help: ArgumentHelp("With --otlp: cut attribute values longer than this many bytes (default 4096), ending them with a marker.", valueName: "bytes"))
+        var attributeValueLimit: Int?
 
         /// The arguments rewind-otlp takes for these options.
         var arguments: [String] {
             (otlp.map { ["--otlp", $0] } ?? []) + (serviceName.map { ["--service-name", $0] } ?? []) + headers.flatMap { ["--header", $0] }
+                + (attributeValueLimit.map { ["--attribute-value-limit", String($0)] } ?? [])
         }
     }
 
@@ -44,8 +47,8 @@ struct ExportCommand: ParsableCommand {
         case (nil, nil): throw ValidationError("say where to export: --format jsonl|json, or --otlp URL")
         case (.some, .some): throw ValidationError("--format and --otlp cannot be combined")
         case (nil, .some) where output != nil: throw ValidationError("--output and --otlp cannot be combined: --otlp sends to a receiver, not to a file")
-        case (.some, nil) where openTelemetry.serviceName != nil || !openTelemetry.headers.isEmpty:
-            throw ValidationError("--service-name and --header go with --otlp")
+        case (.some, nil) where openTelemetry.serviceName != nil || !openTelemetry.headers.isEmpty || openTelemetry.attributeValueLimit != nil:
+            throw ValidationError("--service-name, --header and --attribute-value-limit go with --otlp")
         default: break
         }
     }
@@ -70,6 +73,7 @@ struct ExportCommand: ParsableCommand {
         var timeline = StateWalker()
         let rows = ExportRow(header: reader.header)
         if format == .json {
+            // The document's fields, then its `events` array left open: the rows stream into it.
             out.line(JSONText.object { document in
                 document.field("format_version", reader.header.formatVersion)
                 document.field("writer", reader.header.writerVersion)

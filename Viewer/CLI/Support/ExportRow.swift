@@ -12,8 +12,15 @@ struct ExportRow {
     /// The table schema's version: 2, the first table version (version 1 was the event shape).
     static let schemaVersion = 2
 
-    /// The recording the rows come from.
-    let header: JournalHeader
+    /// The recording the rows come from, as its rows name it (made once: UUID's text is made
+    /// with `snprintf`).
+    private let recordingID: String
+    private let appVersion: String?
+
+    init(header: JournalHeader) {
+        recordingID = header.recordingIDString
+        appVersion = header.appVersion
+    }
 
     /// One event's row. `step` is what the event did to its source's state (``StateWalker/advance(_:)``):
     /// it fills `state`, `changes`, and for a change `old` (the value its path held before,
@@ -21,8 +28,8 @@ struct ExportRow {
     func json(_ event: RecordedEvent, step: (before: StateValue?, after: StateValue)?) -> JSONText.Object {
         JSONText.buildObject { row in
             row.field("schema_version", Self.schemaVersion)
-            row.field("recording_id", header.recordingIDString)
-            row.field("app_version", header.appVersion)
+            row.field("recording_id", recordingID)
+            row.field("app_version", appVersion)
             row.field("seq", event.sequence)
             row.field("time", EventTime.iso8601(wallNanoseconds: event.wallNanoseconds))
             row.field("time_ns", event.wallNanoseconds)
