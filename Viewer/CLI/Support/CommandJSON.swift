@@ -33,6 +33,15 @@ enum CommandJSON {
         }
     }
 
+    /// A run of dropped events: `{"count", "from", "to"}` (`log`'s and `export`'s `dropped`).
+    static func dropped(_ dropped: DroppedRange) -> String {
+        JSONText.object {
+            $0.field("count", dropped.count)
+            $0.field("from", dropped.sequences.lowerBound)
+            $0.field("to", dropped.sequences.upperBound)
+        }
+    }
+
     /// What changed from one state to another, one object per changed path —
     /// `{"path": "items[id: 2].done", "old": false, "new": true}`, `old` or `new` left out where
     /// the path was added or removed — named as blame names them: `export`'s and `diff`'s `changes`.

@@ -191,13 +191,7 @@ struct EventText {
             if let path = event.path { object.field("path", path) }
             if case .some(let old) = old { object.field("old", old ?? .null) }
             if let value = event.value { object.field("value", value) }
-            if let dropped = event.dropped {
-                object.raw("dropped", JSONText.object {
-                    $0.field("count", dropped.count)
-                    $0.field("from", dropped.sequences.lowerBound)
-                    $0.field("to", dropped.sequences.upperBound)
-                })
-            }
+            if let dropped = event.dropped { object.raw("dropped", CommandJSON.dropped(dropped)) }
             if let change { object.raw("changes", CommandJSON.changes(from: change.before, to: change.after)) }
             if let state { object.field("state", state) }
         }

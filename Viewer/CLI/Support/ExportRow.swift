@@ -51,15 +51,7 @@ struct ExportRow {
             row.value("old", old.map { $0 ?? .null })
             row.value("new", event.kind == .change ? event.value : nil)
             row.value("value", event.value)
-            if let dropped = event.dropped {
-                row.raw("dropped", JSONText.object {
-                    $0.field("count", dropped.count)
-                    $0.field("from", dropped.sequences.lowerBound)
-                    $0.field("to", dropped.sequences.upperBound)
-                })
-            } else {
-                row.raw("dropped", "null")
-            }
+            row.raw("dropped", event.dropped.map(CommandJSON.dropped) ?? "null")
             row.raw("changes", step.map { step in step.before.map { CommandJSON.changes(from: $0, to: step.after) } ?? "[]" } ?? "[]")
             row.value("state", step?.after)
         }
