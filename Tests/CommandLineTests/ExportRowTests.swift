@@ -78,4 +78,27 @@ struct ExportRowTests {
         let change = try #require(try rows(path).first { $0["kind"] as? String == "change" })
         #expect(change["path"] as? String == "coupon" && change["old"] is NSNull && change["new"] as? String == "TENOFF")
     }
+
+    @Test("a run of dropped events is a row of its own, with how many and which steps, as log --json says it")
+    func droppedRun() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("drops.rewind")
+        var configuration = JournalConfiguration()
+        configuration.queueCapacity = 1
+        configuration.overflow = .drop
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let cart = CartModel()
+        cart.set(logger: journal)
+        for value in 1...20_000 { cart.commit { $0.update(value, \.total) } }
+        journal.close()
+        let markers = try JournalReader(path: path).allEvents().compactMap(\.dropped)
+        try #require(!markers.isEmpty)
+        let expected: [[Int]] = markers.map { [Int($0.count), Int($0.sequences.lowerBound), Int($0.sequences.upperBound)] }
+        func dropped(_ rows: [[String: Any]]) -> [[Int]] {
+            rows.compactMap { $0["dropped"] as? [String: Int] }.map { [$0["count"] ?? -1, $0["from"] ?? -1, $0["to"] ?? -1] }
+        }
+        #expect(dropped(try rows(path)) == expected)
+        let logged = try CommandRunner.run(["log", path, "--json", "--kind", "dropped"])
+        #expect(dropped(try logged.standardOutput.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }) == expected)
+    }
 }
