@@ -13,6 +13,23 @@ extension StateValue {
         settingChange(value, at: path)?.tree
     }
 
+    /// ``setting(_:at:)``, or — where the path ends at a field its object does not have — this
+    /// tree with that field added at the end of its object: what a reader does with a change
+    /// recorded inside a commit (``StateStep/applied(to:)``), since a capture leaves out an
+    /// optional that is `nil` and a change may give it its first value. The field's place among
+    /// the others is not known here; the commit's record, which follows, puts it in place.
+    ///
+    /// ```swift
+    /// let state: StateValue = .object(["total": .integer(5)])
+    /// state.settingOrAddingField(.string("TENOFF"), at: ["coupon"]) // {total: 5, coupon: "TENOFF"}
+    /// state.settingOrAddingField(.integer(1), at: ["receipt", "total"]) // nil: no `receipt`
+    /// ```
+    public func settingOrAddingField(_ value: StateValue, at path: StatePath) -> StateValue? {
+        if let set = setting(value, at: path) { return set }
+        guard case .key? = path.components.last, let parent = path.parent, case .object? = self[parent] else { return nil }
+        return try? apply(StateDiff(changes: [StateChange(path: path, operation: .added(value))]), to: self)
+    }
+
     /// ``setting(_:at:)``, and the one change that makes it — `nil` as the change when the place
     /// already held `value`.
     func settingChange(_ value: StateValue, at path: StatePath) -> (tree: StateValue, change: StateChange?)? {

@@ -7,8 +7,8 @@
 /// what an index points at, while fields never move. Of a state record, a change below the anchor
 /// is applied to the subtree, a change at or above it (only fields: the anchor has no index)
 /// replaces or removes the subtree, and every other change is skipped. Of the changes inside a
-/// commit (which only set values already there, and which the commit's record then restates),
-/// only those at, inside or around the path are applied. How much of the anchor exists is kept
+/// commit (which set values already there, or add a field an object does not have, and which the
+/// commit's record then restates), only those at, inside or around the path are applied. How much of the anchor exists is kept
 /// too: it decides whether a change at one of the anchor's ancestors applies.
 ///
 /// ```swift
@@ -42,6 +42,16 @@ public struct PathWalker: Sendable {
     private struct Projection: Sendable {
         var subtree: StateValue?
         var presentDepth: Int
+        /// When the anchor is missing: whether the deepest part of it that exists is an object, to
+        /// which a change inside a commit can add the next field (as ``StateStep/applied(to:)``
+        /// does).
+        var deepestIsObject = true
+
+        /// Whether a change at the anchor's first `depth` components adds a field the state
+        /// does not have: its parent exists and is an object.
+        func addsField(atDepth depth: Int) -> Bool {
+            subtree == nil && presentDepth == depth - 1 && deepestIsObject
+        }
     }
 
     /// Per source: as its state records left it (what the next diff applies to), and with the
@@ -115,7 +125,10 @@ public struct PathWalker: Sendable {
         guard var node = value else { return Projection(subtree: nil, presentDepth: depth - 1) }
         var present = depth
         for component in anchor.components.dropFirst(depth) {
-            guard let next = node[component] else { return Projection(subtree: nil, presentDepth: present) }
+            guard let next = node[component] else {
+                let isObject = if case .object = node { true } else { false }
+                return Projection(subtree: nil, presentDepth: present, deepestIsObject: isObject)
+            }
             node = next
             present += 1
         }
@@ -155,28 +168,31 @@ public struct PathWalker: Sendable {
     }
 
     /// A change recorded inside a commit, as ``StateStep/applied(to:)`` applies it: the value put
-    /// at its path if the path exists; `null` only where there is nothing or `null` already.
+    /// at its path if the path exists, or added as a field of an object that does not have it;
+    /// `null` only where there is nothing or `null` already.
     private func applyingChange(at text: String, _ value: StateValue, to projection: Projection?) -> Projection? {
         guard let projection, let changed = StatePath(recordedChange: text) else { return nil }
         let depth = changed.components.count
         if anchor.isPrefix(of: changed) {
-            // A change inside a commit only sets a value that is there (it never inserts or removes
-            // list elements), and the commit's record brings the whole subtree up to date: a place
-            // that is neither the path, inside it nor around it leaves the path's value as it was.
+            // A change inside a commit only sets a value that is there or adds a missing field (it
+            // never inserts or removes list elements), and the commit's record brings the whole
+            // subtree up to date: a place that is neither the path, inside it nor around it leaves
+            // the path's value as it was.
             // Followed by id, the element may be anywhere in the list: every change inside it may
             // touch the path.
             if let path, !(changed.isPrefix(of: path) || path.isPrefix(of: changed)) { return projection }
             let relative = StatePath(Array(changed.components.dropFirst(anchor.components.count)))
             let existing = projection.subtree?[relative]
             if value == .null { return existing == nil || existing == .null ? projection : nil }
-            guard let subtree = projection.subtree?.setting(value, at: relative) else { return nil }
+            if relative.components.isEmpty, projection.addsField(atDepth: depth) { return self.projection(of: value, atDepth: depth) }
+            guard let subtree = projection.subtree?.settingOrAddingField(value, at: relative) else { return nil }
             return Projection(subtree: subtree, presentDepth: projection.presentDepth)
         }
         if changed.isPrefix(of: anchor) {
             // The changed place exists when that much of the anchor does. Setting `null` leaves the
             // state as it was or does not apply: the path's value stays either way.
             if value == .null { return projection }
-            guard projection.presentDepth >= depth else { return nil }
+            guard projection.presentDepth >= depth || projection.addsField(atDepth: depth) else { return nil }
             return self.projection(of: value, atDepth: depth)
         }
         // Elsewhere in the state: whether or not it applies, the path's value stays.

@@ -7,9 +7,10 @@
 ///   record left (``recorded``) — each diff was made from exactly that state.
 /// - A change recorded inside a commit (no record of its own) is applied on top (``current``), so
 ///   the state after a change step holds that change.
-/// - **The failure rule.** A change that does not apply (a place the recording could not name, a
-///   value set to `nil`; see ``StateStep/applied(to:)``) leaves the state as it was; the commit's
-///   record, which follows, brings it up to date. A diff that does not apply means the file was
+/// - **The failure rule.** A change that does not apply (a place the recording could not name or
+///   the state does not have — a missing field of an object is added, though — or a value set to
+///   `nil`; see ``StateStep/applied(to:)``) leaves the state as it was; the commit's record, which
+///   follows, brings it up to date. A diff that does not apply means the file was
 ///   altered: the source has no state until its next keyframe, since no state is better than a
 ///   wrong one.
 public struct StateFold: Sendable, Equatable {

@@ -12,10 +12,12 @@ public enum StateStep: Sendable, Equatable {
 
     /// The state after this step, given the state before it; `nil` when the step does not apply:
     /// a diff or change with no state before it, or a change whose place the recording could not
-    /// name (`items[…].done`: Linux prints subscript key paths without their index), that is not
-    /// in the state (a field Codable left out because it was `nil`), or that sets a value to `nil`
-    /// (Codable then leaves the field out while reflection keeps it as `nil`: only the commit's
-    /// own record tells which). A diff that does not apply to the state before it gives `nil` too:
+    /// name (`items[…].done`: Linux prints subscript key paths without their index), whose place
+    /// is not in the state and is not a field missing from an object (a field Codable left out
+    /// because it was `nil` is added, at the end of its object: see
+    /// ``StateValue/settingOrAddingField(_:at:)``), or that sets a value to `nil` (Codable then
+    /// leaves the field out while reflection keeps it as `nil`: only the commit's own record tells
+    /// which). A diff that does not apply to the state before it gives `nil` too:
     /// the writer made every diff from that very state, so a diff that does not fit means the file
     /// was altered, and no state is better than a wrong one (the next keyframe brings it back).
     public func applied(to state: StateValue?) -> StateValue? {
@@ -35,7 +37,7 @@ public enum StateStep: Sendable, Equatable {
                 var changed = state
                 if changed.exchange(value, at: path.components[...]) != nil { return changed }
             }
-            return state.setting(value, at: path)
+            return state.settingOrAddingField(value, at: path)
         }
     }
 
