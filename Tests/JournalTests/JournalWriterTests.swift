@@ -206,6 +206,19 @@ struct JournalWriterTests {
         #expect(total == 1 + 3 * 3_000)
     }
 
+    @Test("a duration longer than 64 bits of nanoseconds hold is recorded as the longest, not a crash of the writer")
+    func hugeDuration() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("long.rewind")
+        let journal = try JournalLogger(path: path)
+        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Slow"))
+        let dispatch = channel.emit(.willDispatch(), name: "wait", callSite: CallSite(), parent: nil, to: journal)
+        channel.emit(.didDispatch(duration: .seconds(Int64.max)), name: "wait", callSite: CallSite(), parent: dispatch, to: journal)
+        journal.close()
+        let recorded = try #require(try JournalReader(path: path).allEvents().last)
+        #expect(recorded.duration?.nanoseconds == Int64.max)
+    }
+
     @Test("deterministic journals of the same session are byte-identical")
     func deterministic() throws {
         let directory = TemporaryDirectory()

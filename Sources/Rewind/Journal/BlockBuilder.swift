@@ -94,11 +94,3 @@ struct BlockBuilder {
         return payload.bytes
     }
 }
-
-extension Duration {
-    /// The duration in whole nanoseconds, as a journal records it (a recorded duration always
-    /// fits).
-    public var nanoseconds: Int64 {
-        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
-    }
-}
