@@ -6,6 +6,9 @@ import Foundation
 ///
 /// - 1.1.0 applies a coupon again on every tap and never stops at zero: the total can go negative;
 /// - 1.2.0 prints the receipt with the total before the coupon: the receipt disagrees with the cart.
+///
+/// Every version also keeps the coupon's discount when lines are removed after it, so a total can
+/// go negative there too, more rarely: the fleet's first question finds both.
 final class Checkout: ReplayableCycler {
     enum Action: Codable, Sendable {
         case add(sku: String, price: Int)
