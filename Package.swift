@@ -51,7 +51,7 @@ let package = Package(
         // Combine operators OpenCombine 0.14 lacks (merge, combineLatest), shared by Ricemill and Unio.
         .target(
             name: "CombineOperators",
-            dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]
+            dependencies: ["Rewind", .product(name: "OpenCombine", package: "OpenCombine")]
         ),
         // RxSwift's names (Observable, relays, subjects, DisposeBag, schedulers, the common
         // operators) on OpenCombine, so that code written for RxSwift — the Cycler and Unio seeds —
@@ -211,7 +211,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FlaskTests",
-            dependencies: ["Flask", "Rewind", "RewindSamples", "RewindTesting", "ReadmeChecking"]
+            dependencies: ["Flask", "Rewind", "RewindSamples", "RewindTesting", "ReadmeChecking", "CombineOperators", "TemporaryFiles"]
         ),
         // The Ricemill and Unio seed READMEs' examples, as written (imports aside), compiled and run
         // (the Cycler seed's is in CyclerTests, as both declare a `ViewModel`; Flask's in FlaskTests,

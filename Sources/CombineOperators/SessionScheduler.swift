@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import OpenCombine
+import Rewind
 
 /// A scheduler that is either real (a dispatch queue, the wall of time an app lives in) or virtual
 /// (a ``VirtualTimeScheduler`` that moves only when told), behind one type — so that the same view
@@ -56,7 +57,7 @@ public final class SessionScheduler: Scheduler, @unchecked Sendable {
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         switch clock {
         case .virtual(let scheduler): scheduler.schedule(options: nil, action)
-        case .realTime(let queue, _): queue.async(execute: UncheckedAction(action).run)
+        case .realTime(let queue, _): queue.async(execute: UncheckedAction(action).asEffect().run)
         }
     }
 
@@ -65,7 +66,7 @@ public final class SessionScheduler: Scheduler, @unchecked Sendable {
         case .virtual(let scheduler):
             scheduler.schedule(after: date, tolerance: tolerance, options: nil, action)
         case .realTime(let queue, _):
-            queue.asyncAfter(deadline: deadline(for: date), execute: UncheckedAction(action).run)
+            queue.asyncAfter(deadline: deadline(for: date), execute: UncheckedAction(action).asEffect().run)
         }
     }
 
@@ -79,7 +80,7 @@ public final class SessionScheduler: Scheduler, @unchecked Sendable {
         case .realTime(let queue, _):
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.schedule(deadline: deadline(for: date), repeating: .nanoseconds(Int(max(interval.nanoseconds, 1))))
-            timer.setEventHandler(handler: UncheckedAction(action).run)
+            timer.setEventHandler(handler: UncheckedAction(action).asEffect().run)
             timer.resume()
             return AnyCancellable { timer.cancel() }
         }
@@ -103,5 +104,13 @@ private struct UncheckedAction: @unchecked Sendable {
 
     @Sendable func run() {
         action()
+    }
+
+    /// The action run as an effect of the dispatch running now, when it was scheduled (see
+    /// `DispatchScope.runEffect(causedBy:_:)`).
+    func asEffect() -> UncheckedAction {
+        let cause = DispatchScope.currentDispatch
+        let action = self.action
+        return UncheckedAction { DispatchScope.runEffect(causedBy: cause, action) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @preconcurrency import OpenCombine
+import Rewind
 
 /// A scheduler whose clock moves only when told to: time-based operators (`debounce`, `delay`,
 /// `throttle`) scheduled on it run when a test or a replay advances the clock, at once and in
@@ -149,9 +150,13 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
     }
 
     private func enqueue(at date: SchedulerTimeType?, _ action: @escaping () -> Void) {
+        // The action runs as an effect of the dispatch that scheduled it (see
+        // `DispatchScope.runEffect(causedBy:_:)`).
+        let cause = DispatchScope.currentDispatch
+        let effect = { DispatchScope.runEffect(causedBy: cause, action) }
         lock.withLock {
             let due = max(date ?? state.now, state.now)
-            state.queue.append(Scheduled(due: due, order: state.nextOrder, action: action))
+            state.queue.append(Scheduled(due: due, order: state.nextOrder, action: effect))
             state.nextOrder += 1
         }
     }

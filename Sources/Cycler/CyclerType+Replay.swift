@@ -72,7 +72,7 @@ final class CyclerReplayTarget<Cycler: CyclerType>: ReplayTarget where Cycler.St
     }
 
     func restore(to state: StateValue) throws {
-        let restored = try StateCapture.decode(Cycler.State.self, from: state)
+        let restored: Cycler.State = try StateCapture.decode(Cycler.State.self, restoring: state, over: cycler.state.value)
         cycler.commit("restore") { $0.replace(restored) }
     }
 

@@ -21,6 +21,10 @@ public final class Flux: @unchecked Sendable {
     private struct Work {
         let run: () -> Void
         let bypassesLocks: Bool
+        /// The dispatch that asked for the work (a mixer whose reaction asks for another mix): the
+        /// work runs inside it whenever its turn comes, so what it logs names its cause — and a
+        /// replay knows it as the app's own doing, not an input to send again.
+        let cause: UInt64?
     }
 
     private struct BusState {
@@ -65,7 +69,8 @@ public final class Flux: @unchecked Sendable {
 
     /// Runs `work` on the bus: now if the bus is free, otherwise in its turn.
     func perform(bypassingLocks: Bool = false, _ work: @escaping () -> Void) {
-        state.withLock { $0.queue.append(Work(run: work, bypassesLocks: bypassingLocks)) }
+        let cause = DispatchScope.currentDispatch
+        state.withLock { $0.queue.append(Work(run: work, bypassesLocks: bypassingLocks, cause: cause)) }
         drain()
     }
 
@@ -80,7 +85,7 @@ public final class Flux: @unchecked Sendable {
             bus.isRunning = true
             return bus.queue.remove(at: index)
         }) {
-            next.run()
+            DispatchScope.run(inside: next.cause, next.run)
             state.withLock { $0.isRunning = false }
         }
     }

@@ -22,7 +22,7 @@ final class SubstanceReplayTarget<T: State>: ReplayTarget {
     }
 
     func restore(to state: StateValue) throws {
-        substance.replaceState(with: try StateCapture.decode(T.self, from: state), named: "restore")
+        substance.replaceState(with: try StateCapture.decode(T.self, restoring: state, over: substance.state), named: "restore")
     }
 
     func replay(_ input: RecordedInput) throws -> Bool {

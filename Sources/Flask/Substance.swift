@@ -185,9 +185,9 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
         guard let oldTree = mixStartTree, let start = mixStartTime, let logger = announcedLogger() else { return false }
         let newTree = StateCapture.capture(new)
         channel.emit(.willMutate, name: name, callSite: .unknown, at: start, to: logger)
-        for change in diff(oldTree, newTree).changes {
+        for change in diff(oldTree, newTree).loggedChanges(in: newTree) {
             channel.emit(
-                .change(path: ChangedPath(name: change.path.description), value: CapturedValue(change.newValue ?? .null), state: nil),
+                .change(path: ChangedPath(name: change.path.description), value: CapturedValue(change.value), state: nil),
                 callSite: .unknown, to: logger
             )
         }

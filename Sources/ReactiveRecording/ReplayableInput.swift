@@ -12,8 +12,10 @@ package protocol ReplayableInput {
 
 /// A state property a replay can set: a `@Published` store property, a `BehaviorRelay`.
 package protocol RestorableProperty {
-    /// Decodes `value` as the property's type and sets it.
-    func restore(_ value: StateValue) throws
+    /// Decodes `value` as the property's type (keeping the live value's secrets, see
+    /// `StateCapture.decode(_:restoring:over:)`) and returns what sets it: a unit's properties are
+    /// all decoded before any is set, so a state that does not fit leaves the unit as it was.
+    func restorer(for value: StateValue) throws -> () -> Void
 }
 
 extension PassthroughSubject: ReplayableInput {
@@ -64,15 +66,17 @@ package enum RecordedNames {
         guard case .object(let fields) = state else {
             throw ReplayError.notRestorable("the recorded state is \(state.shapeName), not an object of properties")
         }
+        var setters: [() -> Void] = []
         for child in ObservedProperty.children(of: container) {
             guard let label = child.label, let property = child.value as? any RestorableProperty,
                   let value = fields[ObservedProperty.plainName(label)] else { continue }
             do {
-                try property.restore(value)
+                setters.append(try property.restorer(for: value))
             } catch let error as DecodingError {
                 throw DecodingError.prefixed(error, with: ObservedProperty.plainName(label))
             }
         }
+        for set in setters { set() }
     }
 }
 

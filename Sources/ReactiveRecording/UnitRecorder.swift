@@ -18,7 +18,8 @@ package final class UnitRecorder: @unchecked Sendable {
     /// dispatch and output. Captures no reference to the recorder, so that subscriptions can hold it.
     private let stateNow: @Sendable () -> CapturedValue?
     private let propertyNames = Locked<[AnyKeyPath: String]>([:])
-    private let pendingEvents = Locked<[UInt64: [PendingEvent]]>([:])
+    /// What the unit changed inside the running dispatches and effects, until each ends.
+    private let held: HeldEvents
     private var subscriptions: [AnyCancellable] = []
     /// The output's properties in declaration order, by name.
     private var outputOrder: [String: Int] = [:]
@@ -28,18 +29,16 @@ package final class UnitRecorder: @unchecked Sendable {
         channel = EventChannel(source: source)
         self.stateProperties = stateProperties
         stateNow = { CapturedValue(ObservedProperty.snapshot(of: stateProperties)) }
+        held = HeldEvents(channel: channel, stateProperties: stateProperties, state: stateNow)
         subscriptions = stateProperties.enumerated().map { index, property in
-            let channel = self.channel
-            let pending = self.pendingEvents
-            let state = stateNow
+            let held = self.held
             // The first value is the current one, sent on subscription: not a change.
             return property.publisher.dropFirst().sink { value in
-                guard channel.logger != nil else { return }
-                let change = PendingEvent(
+                guard held.channel.logger != nil else { return }
+                held.log(PendingEvent(
                     order: index, kind: .change(path: ChangedPath(name: property.name), value: CapturedValue(value), state: nil),
                     name: "", time: .now()
-                )
-                Self.log(change, pending: pending, state: state, on: channel)
+                ))
             }
         }
         _ = channel.announcedLogger(state: stateNow)
@@ -100,16 +99,14 @@ package final class UnitRecorder: @unchecked Sendable {
         let sequence = nameKnownBefore
             ? channel.emit(.willDispatch(input: input), name: name(), callSite: callSite, at: start, to: logger)
             : EventSequence.next()
-        pendingEvents.withLock { $0[sequence] = [] }
-        DispatchScope.run(inside: sequence, send)
+        let ((), changes) = DispatchScope.runHolding(inside: sequence, send)
         let name = name()
         if !nameKnownBefore {
             channel.emit(.willDispatch(input: input), name: name, callSite: callSite, at: start, sequence: sequence, to: logger)
         }
-        let events = pendingEvents.withLock { $0.removeValue(forKey: sequence) } ?? []
-        for event in events.enumerated().sorted(by: { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }) {
-            Self.emit(event.element, parent: sequence, on: channel, to: logger)
-        }
+        held.name(dispatch: sequence, name)
+        changes.release()
+        held.name(dispatch: sequence, nil)
         let end = EventTime.now()
         let duration = Duration.nanoseconds(Int64(end.monotonicNanoseconds - start.monotonicNanoseconds))
         channel.emit(.didDispatch(duration: duration), name: name, callSite: callSite, parent: sequence, at: end, to: logger)
@@ -122,7 +119,7 @@ package final class UnitRecorder: @unchecked Sendable {
             order: stateProperties.count + (outputOrder[name] ?? outputOrder.count), kind: .activity(CapturedValue(value)),
             name: name, time: .now()
         )
-        Self.log(activity, pending: pendingEvents, state: stateNow, on: channel)
+        held.log(activity)
     }
 
     /// The name of the property `keyPath` reaches in `container`, remembered per key path (see
@@ -146,33 +143,95 @@ package final class UnitRecorder: @unchecked Sendable {
 
     // MARK: Ordering
 
-    /// A state change or output value seen during one of this unit's dispatches, logged when the
-    /// dispatch ends.
-    ///
-    /// Why wait: OpenCombine delivers a value to a publisher's subscribers in no fixed order (they
-    /// sit in a hash set), so the order in which one input's effects reach the state differs from
-    /// run to run. Logging a dispatch's changes in the order the state declares its properties, then
-    /// its output values in the order the output declares its properties (and for each property in
-    /// the order they happened) makes a session's log the same every time — for tests, fixtures and
-    /// replays.
-    private struct PendingEvent: Sendable {
+    /// A state change or output value seen during a dispatch or effect, logged when it ends.
+    fileprivate struct PendingEvent: Sendable {
         let order: Int
         let kind: Event.Kind
         let name: String
         let time: EventTime
     }
+}
 
-    /// Logs `event` now, or at the end of the running dispatch of this unit if there is one.
-    private static func log(
-        _ event: PendingEvent, pending: Locked<[UInt64: [PendingEvent]]>, state: () -> CapturedValue?, on channel: EventChannel
-    ) {
-        let dispatch = DispatchScope.currentDispatch
-        if let dispatch, pending.withLock({ $0[dispatch]?.append(event) != nil }) { return }
-        guard let logger = channel.announcedLogger(state: state) else { return }
-        emit(event, parent: dispatch, on: channel, to: logger)
+/// A unit's events held until the dispatch or effect they happened in ends
+/// (``DispatchScope/HeldChanges``), then logged as one commit and its output values.
+///
+/// Why wait, and why a commit:
+/// - A `@Published` property tells its subscribers before it stores its value, so a state read
+///   while it announces is one the app never had (a derived list already filtered, its source
+///   still empty). Once the dispatch or effect ends, every property has stored: the commit's
+///   changes carry the values the properties hold then, and its state is the state the unit
+///   settled in.
+/// - OpenCombine delivers a value to a publisher's subscribers in no fixed order (they sit in a
+///   hash set), so the order in which one input's effects reach the state differs from run to run.
+///   The commit lists the changed properties in the order the state declares them, then the output
+///   values in the order the output declares its properties (and for each property in the order
+///   they happened): a session's log is the same every time — for tests, fixtures and replays.
+///
+/// Changes made outside any dispatch or effect (work on a queue the app runs itself) are logged as
+/// they come, one step each; ``DispatchScope/runEffect(causedBy:_:)`` makes such work one step.
+private final class HeldEvents: @unchecked Sendable {
+    // Unchecked: immutable after init; the properties' readers are the unit's own, which it
+    // already calls from whatever thread changes it.
+    let channel: EventChannel
+    private let stateProperties: [ObservedProperty]
+    private let state: @Sendable () -> CapturedValue?
+    /// The commit names of the dispatches running, by their sequence numbers.
+    private let dispatchNames = Locked<[UInt64: String]>([:])
+
+    init(channel: EventChannel, stateProperties: [ObservedProperty], state: @escaping @Sendable () -> CapturedValue?) {
+        self.channel = channel
+        self.stateProperties = stateProperties
+        self.state = state
     }
 
-    private static func emit(_ event: PendingEvent, parent: UInt64?, on channel: EventChannel, to logger: any CycleLogging) {
-        channel.emit(event.kind, name: event.name, callSite: .unknown, parent: parent, at: event.time, to: logger)
+    /// Logs `event` now, or when the running dispatch or effect ends if there is one.
+    func log(_ event: UnitRecorder.PendingEvent) {
+        if let scope = DispatchScope.currentHolding,
+           scope.hold(event, for: ObjectIdentifier(self), log: { [weak self] events in
+               self?.logHeld(events.compactMap { $0 as? UnitRecorder.PendingEvent }, cause: scope.cause)
+           }) {
+            return
+        }
+        guard let logger = channel.announcedLogger(state: state) else { return }
+        channel.emit(event.kind, name: event.name, callSite: .unknown, parent: DispatchScope.currentDispatch, at: event.time, to: logger)
+    }
+
+    /// Names the commit of what this unit holds for dispatch `sequence` after the dispatch (an
+    /// effect's commit is named `effect`). Set before the held events are released.
+    func name(dispatch sequence: UInt64, _ name: String?) {
+        dispatchNames.withLock { $0[sequence] = name }
+    }
+
+    private func logHeld(_ events: [UnitRecorder.PendingEvent], cause parent: UInt64?) {
+        guard let logger = channel.announcedLogger(state: state) else { return }
+        let name = parent.flatMap { sequence in dispatchNames.withLock { $0[sequence] } } ?? "effect"
+        var changed: [Int] = []
+        var start: EventTime?
+        var activities: [(offset: Int, element: UnitRecorder.PendingEvent)] = []
+        for (offset, event) in events.enumerated() {
+            if case .change = event.kind {
+                if !changed.contains(event.order) { changed.append(event.order) }
+                start = start ?? event.time
+            } else {
+                activities.append((offset, event))
+            }
+        }
+        if let start {
+            channel.emit(.willMutate, name: name, callSite: .unknown, parent: parent, at: start, to: logger)
+            for index in changed.sorted() {
+                let property = stateProperties[index]
+                channel.emit(
+                    .change(path: ChangedPath(name: property.name), value: CapturedValue(property.currentValue()), state: nil),
+                    callSite: .unknown, parent: parent, to: logger
+                )
+            }
+            let end = EventTime.now()
+            let duration = Duration.nanoseconds(Int64(end.monotonicNanoseconds - start.monotonicNanoseconds))
+            let settled = CapturedValue(ObservedProperty.snapshot(of: stateProperties))
+            channel.emit(.didMutate(duration: duration, state: settled), name: name, callSite: .unknown, parent: parent, at: end, to: logger)
+        }
+        for activity in activities.sorted(by: { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }) {
+            channel.emit(activity.element.kind, name: activity.element.name, callSite: .unknown, parent: parent, at: activity.element.time, to: logger)
+        }
     }
 }

@@ -22,7 +22,10 @@ import XCTest
 ///   - clock: the virtual clock the units' time-based operators run on, if any.
 ///   - allowRestoring: pass when steps the replay cannot re-send (closures) may be put back
 ///     unchecked; they are still listed in the report.
-///   - invariants: conditions every replayed live state must meet.
+///   - invariants: conditions every replayed live state must meet, once each input's work has
+///     settled.
+///   - secrets: values for the inputs the recording hid, by input name or field path
+///     (``ReplaySecrets``); a redacted input without one refuses the replay.
 ///   - printReport: prints the report when the replay passes too (it is always in a failure).
 ///   - comparingStates: `false` holds the live units to the invariants only (a shrunk recording of
 ///     a broken invariant, see `Replay.shrink`): a fix that changes states still passes.
@@ -33,20 +36,20 @@ import XCTest
 @discardableResult
 public func expectReplay(
     of journal: String, driving bindings: [String: any ReplayTarget], clock: VirtualTimeScheduler? = nil,
-    allowRestoring: Bool = false, invariants: [ReplayInvariant] = [], printReport: Bool = false,
+    allowRestoring: Bool = false, invariants: [ReplayInvariant] = [], secrets: ReplaySecrets = [:], printReport: Bool = false,
     comparingStates: Bool = true, record: Bool = ReplayRecordMode.isOnInEnvironment,
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> ReplayReport? {
     let check = ReplayCheck(
         journal: journal, bindings: bindings, clock: clock, allowRestoring: allowRestoring, invariants: invariants,
-        printReport: printReport, comparingStates: comparingStates, record: record
+        secrets: secrets, printReport: printReport, comparingStates: comparingStates, record: record
     )
     let (report, failure) = check.run()
     if let failure { Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation) }
     return report
 }
 
-/// ``expectReplay(of:driving:clock:allowRestoring:invariants:printReport:record:sourceLocation:)``
+/// ``expectReplay(of:driving:clock:allowRestoring:invariants:secrets:printReport:comparingStates:record:sourceLocation:)``
 /// with one invariant over the bound units' state type.
 ///
 /// ```swift
@@ -56,20 +59,20 @@ public func expectReplay(
 @discardableResult
 public func expectReplay<State: Decodable & SendableMetatype>(
     of journal: String, driving bindings: [String: any ReplayTarget], clock: VirtualTimeScheduler? = nil,
-    allowRestoring: Bool = false, invariant: @escaping @Sendable (State) -> Bool, printReport: Bool = false,
-    comparingStates: Bool = true, record: Bool = ReplayRecordMode.isOnInEnvironment,
+    allowRestoring: Bool = false, invariant: @escaping @Sendable (State) -> Bool, secrets: ReplaySecrets = [:],
+    printReport: Bool = false, comparingStates: Bool = true, record: Bool = ReplayRecordMode.isOnInEnvironment,
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> ReplayReport? {
     expectReplay(
         of: journal, driving: bindings, clock: clock, allowRestoring: allowRestoring,
-        invariants: [ReplayInvariant("\(State.self)", invariant)], printReport: printReport,
+        invariants: [ReplayInvariant("\(State.self)", invariant)], secrets: secrets, printReport: printReport,
         comparingStates: comparingStates, record: record,
         sourceLocation: sourceLocation
     )
 }
 
 /// The XCTest form of
-/// ``expectReplay(of:driving:clock:allowRestoring:invariants:printReport:record:sourceLocation:)``.
+/// ``expectReplay(of:driving:clock:allowRestoring:invariants:secrets:printReport:comparingStates:record:sourceLocation:)``.
 ///
 /// ```swift
 /// func testCounterSessionStillReplays() {
@@ -79,13 +82,13 @@ public func expectReplay<State: Decodable & SendableMetatype>(
 @discardableResult
 public func XCTAssertReplay(
     of journal: String, driving bindings: [String: any ReplayTarget], clock: VirtualTimeScheduler? = nil,
-    allowRestoring: Bool = false, invariants: [ReplayInvariant] = [], printReport: Bool = false,
+    allowRestoring: Bool = false, invariants: [ReplayInvariant] = [], secrets: ReplaySecrets = [:], printReport: Bool = false,
     comparingStates: Bool = true, record: Bool = ReplayRecordMode.isOnInEnvironment,
     file: StaticString = #filePath, line: UInt = #line
 ) -> ReplayReport? {
     let check = ReplayCheck(
         journal: journal, bindings: bindings, clock: clock, allowRestoring: allowRestoring, invariants: invariants,
-        printReport: printReport, comparingStates: comparingStates, record: record
+        secrets: secrets, printReport: printReport, comparingStates: comparingStates, record: record
     )
     let (report, failure) = check.run()
     if let failure { XCTFail(failure, file: file, line: line) }
@@ -133,6 +136,7 @@ struct ReplayCheck {
     let clock: VirtualTimeScheduler?
     let allowRestoring: Bool
     let invariants: [ReplayInvariant]
+    let secrets: ReplaySecrets
     let printReport: Bool
     let comparingStates: Bool
     let record: Bool
@@ -150,6 +154,7 @@ struct ReplayCheck {
             replay = try Replay(journal: path)
             replay.clock = clock.map(Replay.Clock.virtual)
             replay.invariants = invariants
+            replay.secrets = secrets
             for (source, target) in bindings.sorted(by: { $0.key < $1.key }) {
                 try replay.bind(source, to: target)
             }
@@ -170,7 +175,10 @@ struct ReplayCheck {
         // A reduced recording of a divergence puts each input's recorded state back first.
         let allowRestoring = candidate.map(\.comparingStates) ?? self.allowRestoring
         var outcome = ReplayOutcome(journal: journal, report: report, passes: report.passes(allowRestoring: allowRestoring), replay: replay)
-        if !report.schemaProblems.isEmpty {
+        if !report.missingSecrets.isEmpty {
+            outcome.verdict = .cannotReplay
+            outcome.summary = "recorded inputs were redacted and the test supplies no value for them: " + report.missingSecrets.map(\.description).joined(separator: "; ")
+        } else if !report.schemaProblems.isEmpty {
             outcome.verdict = .cannotReplay
             outcome.summary = "the recording no longer fits today's types: " + report.schemaProblems.map(\.description).joined(separator: "; ")
         }

@@ -66,7 +66,8 @@ extension Published: ReplayableInput, RestorableProperty {
         set(try StateCapture.decode(Value.self, from: value) as! Value)
     }
 
-    package func restore(_ value: StateValue) throws {
-        set(try StateCapture.decode(Value.self, from: value) as! Value)
+    package func restorer(for value: StateValue) throws -> () -> Void {
+        let restored = try StateCapture.decode(Value.self, restoring: value, over: currentValue()) as! Value
+        return { set(restored) }
     }
 }

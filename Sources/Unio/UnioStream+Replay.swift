@@ -61,8 +61,9 @@ extension BehaviorRelay: ReplayableInput, RestorableProperty {
         accept(try StateCapture.decode(Element.self, from: value) as! Element)
     }
 
-    package func restore(_ value: StateValue) throws {
-        accept(try StateCapture.decode(Element.self, from: value) as! Element)
+    package func restorer(for value: StateValue) throws -> () -> Void {
+        let restored = try StateCapture.decode(Element.self, restoring: value, over: self.value) as! Element
+        return { self.accept(restored) }
     }
 }
 
@@ -81,7 +82,8 @@ extension BehaviorSubject: ReplayableInput, RestorableProperty {
         onNext(try StateCapture.decode(Element.self, from: value) as! Element)
     }
 
-    package func restore(_ value: StateValue) throws {
-        onNext(try StateCapture.decode(Element.self, from: value) as! Element)
+    package func restorer(for value: StateValue) throws -> () -> Void {
+        let restored = try StateCapture.decode(Element.self, restoring: value, over: lastValue as Any) as! Element
+        return { self.onNext(restored) }
     }
 }

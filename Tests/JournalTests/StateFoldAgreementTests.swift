@@ -66,10 +66,15 @@ struct StateFoldAgreementTests {
             .appendingPathComponent("Fixtures/demo.rewind").path
         let reader = try JournalReader(path: path)
         let feed = try #require(reader.sources.first { $0.source.label == "feed" })
-        let state = try #require(try reader.state(of: feed.source.instanceID, at: 248))
+        let events = Array(reader.events(matching: EventFilter(sourceIDs: [feed.source.instanceID])))
+        let append = try #require(events.first { $0.kind == .change && $0.path == "items" })
+        let start = try #require(events.last { $0.kind == .willMutate && $0.sequence < append.sequence })
+        let second = try #require(events.first { $0.kind == .change && $0.sequence > append.sequence })
+        let state = try #require(try reader.state(of: feed.source.instanceID, at: append.sequence))
         #expect(state[try StatePath(parsing: "items")] == .array([.string("hello")]))
-        #expect(state[try StatePath(parsing: "info.nest.foo")] == .string("mutated"))
-        let before = try #require(try reader.state(of: feed.source.instanceID, at: 246))
+        let after = try #require(try reader.state(of: feed.source.instanceID, at: second.sequence))
+        #expect(after[try StatePath(parsing: "info.nest.foo")] == .string("mutated"))
+        let before = try #require(try reader.state(of: feed.source.instanceID, at: start.sequence))
         #expect(before[try StatePath(parsing: "items")] == .array([]))
     }
 }

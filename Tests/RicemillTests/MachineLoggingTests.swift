@@ -47,26 +47,33 @@ struct MachineLoggingTests {
         let events = logger.eventsInSequenceOrder
         #expect(events.map(summary) == [
             #"created {count: 0, isIncrementEnabled: false, isDecrementEnabled: false, toggleText: "Disabled"}"#,
+            // A dispatch's changes are one commit, logged once every property has stored its
+            // value, in the order the store declares them.
             "willDispatch isOn true",
+            "willMutate",
             "change isIncrementEnabled = true",
             "change isDecrementEnabled = false",
             #"change toggleText = "Enabled""#,
+            "didMutate",
             "didDispatch isOn",
-            "willDispatch increment", "change count = 1", "change isDecrementEnabled = true", "didDispatch increment",
-            "willDispatch increment", "change count = 2", "change isDecrementEnabled = true", "didDispatch increment",
-            "willDispatch decrement", "change count = 1", "change isDecrementEnabled = true", "didDispatch decrement",
-            "willDispatch decrement", "change count = 0", "change isDecrementEnabled = false", "didDispatch decrement",
-            "willDispatch decrement", "change count = 0", "change isDecrementEnabled = false", "didDispatch decrement",
+            "willDispatch increment", "willMutate", "change count = 1", "change isDecrementEnabled = true", "didMutate", "didDispatch increment",
+            "willDispatch increment", "willMutate", "change count = 2", "change isDecrementEnabled = true", "didMutate", "didDispatch increment",
+            "willDispatch decrement", "willMutate", "change count = 1", "change isDecrementEnabled = true", "didMutate", "didDispatch decrement",
+            "willDispatch decrement", "willMutate", "change count = 0", "change isDecrementEnabled = false", "didMutate", "didDispatch decrement",
+            "willDispatch decrement", "willMutate", "change count = 0", "change isDecrementEnabled = false", "didMutate", "didDispatch decrement",
         ])
-        // Every change happened inside the dispatch that caused it.
+        // Every change and commit happened inside the dispatch that caused it; each commit holds
+        // the state the store settled in.
         var dispatch: UInt64?
         for event in events {
             switch event.kind {
             case .willDispatch: dispatch = event.sequence
-            case .change: #expect(event.parent == dispatch)
+            case .change, .willMutate, .didMutate: #expect(event.parent == dispatch)
             default: break
             }
         }
+        let settled = events.filter { $0.kind.category == .didMutate }.compactMap { $0.kind.state?.tree() }
+        #expect(settled.last == counter.replayTarget.currentState())
         #expect(events.allSatisfy { $0.source.framework == .ricemill && $0.source.typeName == "RicemillCounterSample" })
     }
 
@@ -157,7 +164,7 @@ struct MachineLoggingTests {
         #expect(released == nil)
         #expect(cancelled.withLock { $0 })
         input?.ping.send(2)
-        #expect(logger.eventsInSequenceOrder.map(\.kind.category) == [.created, .willDispatch, .change, .didDispatch, .released])
+        #expect(logger.eventsInSequenceOrder.map(\.kind.category) == [.created, .willDispatch, .willMutate, .change, .didMutate, .didDispatch, .released])
     }
 }
 

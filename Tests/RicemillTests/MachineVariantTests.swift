@@ -69,9 +69,9 @@ struct MachineVariantTests {
         #expect(logger.eventsInSequenceOrder.map(summary) == [
             "created {count: 0, isIncrementEnabled: false}",
             #"activity count "0""#,
-            "willDispatch isOn true", "change isIncrementEnabled = true", "activity isIncrementEnabled true", "didDispatch isOn",
-            "willDispatch increment", "change count = 1", #"activity count "1""#, "activity total 1", "didDispatch increment",
-            "willDispatch increment", "change count = 2", #"activity count "2""#, "activity total 2", "didDispatch increment",
+            "willDispatch isOn true", "willMutate", "change isIncrementEnabled = true", "didMutate", "activity isIncrementEnabled true", "didDispatch isOn",
+            "willDispatch increment", "willMutate", "change count = 1", "didMutate", #"activity count "1""#, "activity total 1", "didDispatch increment",
+            "willDispatch increment", "willMutate", "change count = 2", "didMutate", #"activity count "2""#, "activity total 2", "didDispatch increment",
         ])
     }
 
@@ -143,9 +143,10 @@ struct BindingNameTests {
         #expect(machine.output.summary == "sound vibration")
         let dispatches = logger.eventsInSequenceOrder.filter { $0.kind.category == .willDispatch }
         #expect(dispatches.map(\.name) == ["sound", "vibration", "vibration"])
-        // The dispatch whose name was learned afterwards keeps its place: its changes follow it.
+        // The dispatch whose name was learned afterwards keeps its place: its commit follows it.
         let events = logger.eventsInSequenceOrder
         let second = try #require(events.firstIndex { $0.sequence == dispatches[1].sequence })
-        #expect(events[second + 1].kind.category == .change && events[second + 1].parent == dispatches[1].sequence)
+        #expect(events[second + 1].kind.category == .willMutate && events[second + 1].parent == dispatches[1].sequence)
+        #expect(events[second + 2].kind.category == .change && events[second + 2].parent == dispatches[1].sequence)
     }
 }

@@ -68,19 +68,36 @@ struct StreamLoggingTests {
             "GitHubSearchViewStream created {repositories: [], lastQuery: nil}",
             #"GitHubSearchViewStream willDispatch searchText "unio""#,
             "GitHubSearchViewStream didDispatch searchText",
-            #"GitHubSearchViewStream change lastQuery = "unio""#,
+            // The debounce fires 300 ms later, as an effect of the search text: the view stream's
+            // change is one commit, logged when the effect ends (after the API dispatch it made).
             #"GitHubSearchAPIStream willDispatch searchRepository "unio""#,
             "GitHubSearchAPIStream didDispatch searchRepository",
+            "GitHubSearchViewStream willMutate",
+            #"GitHubSearchViewStream change lastQuery = "unio""#,
+            "GitHubSearchViewStream didMutate",
+            // The answer 200 ms later, as an effect of the API dispatch.
             #"GitHubSearchAPIStream activity searchResponse {totalCount: 1, items: [{id: 6, fullName: "cats-oss/Unio", stars: 150}]}"#,
+            "GitHubSearchViewStream willMutate",
             #"GitHubSearchViewStream change repositories = [{id: 6, fullName: "cats-oss/Unio", stars: 150}]"#,
+            "GitHubSearchViewStream didMutate",
             #"GitHubSearchViewStream willDispatch searchText "fail""#,
             "GitHubSearchViewStream didDispatch searchText",
-            #"GitHubSearchViewStream change lastQuery = "fail""#,
             #"GitHubSearchAPIStream willDispatch searchRepository "fail""#,
             "GitHubSearchAPIStream didDispatch searchRepository",
+            "GitHubSearchViewStream willMutate",
+            #"GitHubSearchViewStream change lastQuery = "fail""#,
+            "GitHubSearchViewStream didMutate",
             #"GitHubSearchAPIStream activity searchError {query: "fail"}"#,
             #"GitHubSearchViewStream activity error {query: "fail"}"#,
         ])
+        // Each effect names its cause: the debounced search the search text, the answer the API
+        // dispatch that asked.
+        let events = logger.eventsInSequenceOrder
+        let searchText = events.filter { $0.kind.category == .willDispatch && $0.name == "searchText" }
+        let apiDispatches = events.filter { $0.kind.category == .willDispatch && $0.name == "searchRepository" }
+        #expect(apiDispatches.map(\.parent) == searchText.map(\.sequence))
+        let answer = events.first { $0.kind.category == .activity && $0.name == "searchResponse" }
+        #expect(answer?.parent == apiDispatches.first?.sequence)
     }
 
     @Test("changes caused inside a dispatch carry it as their parent; a released stream says so")
@@ -98,11 +115,11 @@ struct StreamLoggingTests {
         let events = logger.eventsInSequenceOrder
         #expect(events.map(summary) == [
             "ProbeStream created {total: 0, taps: 0}",
-            "ProbeStream willDispatch count 7", "ProbeStream change total = 7", "ProbeStream didDispatch count",
-            "ProbeStream willDispatch tap", "ProbeStream change taps = 1", "ProbeStream didDispatch tap",
+            "ProbeStream willDispatch count 7", "ProbeStream willMutate", "ProbeStream change total = 7", "ProbeStream didMutate", "ProbeStream didDispatch count",
+            "ProbeStream willDispatch tap", "ProbeStream willMutate", "ProbeStream change taps = 1", "ProbeStream didMutate", "ProbeStream didDispatch tap",
             "ProbeStream released",
         ])
-        #expect(events[2].parent == events[1].sequence)
-        #expect(events[5].parent == events[4].sequence)
+        #expect(events[2...4].allSatisfy { $0.parent == events[1].sequence })
+        #expect(events[7...9].allSatisfy { $0.parent == events[6].sequence })
     }
 }

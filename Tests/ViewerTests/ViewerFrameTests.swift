@@ -11,8 +11,8 @@ struct ViewerFrameTests {
         // Rows that say what happened: change rows with path and old → new, dispatch rows with
         // their input, activity rows with their value; the state after the step.
         ("demo-change-80x24", "demo.rewind", 80, 24, jump(4)),
-        ("demo-ricemill-120x40", "demo.rewind", 120, 40, jump(144)),
-        ("demo-flask-200x60", "demo.rewind", 200, 60, jump(226)),
+        ("demo-ricemill-120x40", "demo.rewind", 120, 40, jump(145)),
+        ("demo-flask-200x60", "demo.rewind", 200, 60, jump(256)),
         // Folded dispatches: one row each; the diff is the dispatch's whole effect.
         ("demo-folded-120x40", "demo.rewind", 120, 40, [Key.character("z")] + jump(136)),
         // The detail pane, and search with highlighted matches and a hit count.
@@ -48,7 +48,7 @@ struct ViewerFrameTests {
         #expect(text.contains("+   count: 1"))
         #expect(!text.contains("no change"))
         // Ricemill: the change row names its property and value; the dispatch row its input.
-        program.press(contentsOf: Self.jump(144))
+        program.press(contentsOf: Self.jump(145))
         #expect(program.frame().plainText.contains("isIncrementEnabled: false → true"))
         program.press(contentsOf: Self.jump(143))
         #expect(program.frame().plainText.contains("dispatch  isOn true"))
@@ -222,7 +222,7 @@ struct ViewerFrameTests {
 
     @Test("a change that writes the value already there is marked unchanged, not shown as old → new")
     func sameValueChange() throws {
-        let program = try ViewerFixtures.program("demo.rewind", width: 200, height: 50, keys: Self.jump(150))
+        let program = try ViewerFixtures.program("demo.rewind", width: 200, height: 50, keys: Self.jump(153))
         let text = program.frame().plainText
         #expect(text.contains("isDecrementEnabled = false (unchanged)"))
         #expect(text.contains("isDecrementEnabled: false → true"))
@@ -276,17 +276,17 @@ struct ViewerFrameTests {
         // Names that fit are left alone.
         #expect(LaneNames.shortened(names, to: 30) == names)
         // In the viewer at 80 columns, the two streams' rows are told apart.
-        let program = try ViewerFixtures.program("demo.rewind", width: 80, height: 24, keys: Self.jump(200))
+        let program = try ViewerFixtures.program("demo.rewind", width: 80, height: 24, keys: Self.jump(224))
         let text = program.frame().plainText
         #expect(text.contains("GHSAPIS…") && text.contains("GHSView…"))
     }
 
     @Test("a diff against a pinned step of another unit says that it compares this unit's state at that step")
     func pinAcrossUnits() throws {
-        let program = try ViewerFixtures.program("demo.rewind", width: 200, height: 50, keys: Self.jump(104) + [.character("p")] + Self.jump(144))
+        let program = try ViewerFixtures.program("demo.rewind", width: 200, height: 50, keys: Self.jump(104) + [.character("p")] + Self.jump(145))
         #expect(program.model.pinnedSource?.typeName == "TodoSample")
         #expect(program.model.page.step?.event.source.typeName == "RicemillCounterSample")
-        #expect(program.frame().plainText.contains("Diff: this unit at pinned #104 (a step of TodoSample#2) → after #144"))
+        #expect(program.frame().plainText.contains("Diff: this unit at pinned #104 (a step of TodoSample#2) → after #145"))
         // The same unit: the plain title.
         program.press(contentsOf: Self.jump(110))
         #expect(program.frame().plainText.contains("Diff: pinned #104 → after #110"))
@@ -365,7 +365,7 @@ struct ViewerFrameTests {
         #expect(current() == 1)
         program.press(.click(column: strip.lowerBound + strip.count / 2, row: 0))
         let middle = try #require(current())
-        #expect((120...145).contains(middle))
+        #expect((135...160).contains(middle))
         // The cursor's cell is the one clicked.
         let marks = program.model.page.overview.marks(cells: strip.count, cursor: middle, hits: [], bookmarks: [])
         #expect(marks.firstIndex(of: .cursor) == strip.count / 2)

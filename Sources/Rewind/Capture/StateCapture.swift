@@ -45,6 +45,29 @@ public enum StateCapture {
         }
         return try decode(decodable, from: tree ?? .null)
     }
+
+    /// Rebuilds a value from a recorded state to put back into a live unit whose value is `live`:
+    /// where the recording hid a secret, the live value's own is kept — a recording never holds
+    /// it, and a restore must not fail on it or write the placeholder.
+    ///
+    /// - Throws: `DecodingError` when the tree does not fit `type`.
+    public static func decode<T: Decodable>(_ type: T.Type, restoring tree: StateValue, over live: Any) throws -> T {
+        try decode(type, from: tree.keepingSecrets(of: live))
+    }
+
+    /// ``decode(_:restoring:over:)`` for a type known only at run time.
+    public static func decode(_ type: Any.Type, restoring tree: StateValue, over live: Any) throws -> Any {
+        try decode(type, from: tree.keepingSecrets(of: live))
+    }
+}
+
+extension StateValue {
+    /// This recorded tree with what the recording hid taken from `live`, captured without hiding
+    /// names (a value wrapped in `Secret` stays hidden).
+    fileprivate func keepingSecrets(of live: Any) -> StateValue {
+        guard containsRedaction else { return self }
+        return fillingRedactions(from: StateCapture.capture(live, options: CaptureOptions(redaction: .secretsOnly)))
+    }
 }
 
 /// What one capture keeps while it walks a value: the options, and the objects on the current path

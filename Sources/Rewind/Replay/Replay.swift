@@ -47,8 +47,13 @@ public final class Replay {
     /// How many scheduled actions the replay runs, at most, waiting for one recorded state.
     public var maximumClockSteps = 10_000
 
-    /// Checks run on every bound unit's live state after each comparison (see ``ReplayInvariant``).
+    /// Checks run on every bound unit's live state once the work of each input has settled (see
+    /// ``ReplayInvariant``).
     public var invariants: [ReplayInvariant] = []
+
+    /// Values for the inputs the recording hid (see ``ReplaySecrets``): without one, a recording
+    /// with a redacted input is refused rather than sent with its placeholder.
+    public var secrets = ReplaySecrets()
 
     /// The bound units, by the instance ID of the source they replay.
     var targets: [UInt64: ReplayTarget] = [:]
@@ -119,7 +124,7 @@ public final class Replay {
     ) -> ReplayReport {
         var run = ReplayRun(
             events: events ?? recordedEvents, hasRealTimes: hasRealTimes, targets: targets, clock: clock,
-            maximumClockSteps: maximumClockSteps, invariants: invariants, stopsAtDivergence: stoppingAtDivergence,
+            maximumClockSteps: maximumClockSteps, invariants: invariants, secrets: secrets, stopsAtDivergence: stoppingAtDivergence,
             comparesStates: comparingStates
         )
         return run.play()
@@ -165,7 +170,9 @@ public final class Replay {
         _ events: [RecordedEvent]? = nil, to destination: String, comparingStates: Bool = true
     ) throws(ReplayError) -> ReplayReport {
         // Never rewrite a recording whose inputs today's build cannot send.
-        let problems = ReplayRun.inputProblems(in: events ?? recordedEvents, targets: targets)
+        let missing = ReplayRun.missingSecrets(in: events ?? recordedEvents, targets: targets, secrets: secrets)
+        guard missing.isEmpty else { throw .missingSecrets(missing) }
+        let problems = ReplayRun.inputProblems(in: events ?? recordedEvents, targets: targets, secrets: secrets)
         guard problems.isEmpty else { throw .schemaMismatch(problems) }
         var configuration = JournalConfiguration()
         configuration.deterministic = !hasRealTimes

@@ -23,9 +23,11 @@ public struct ReplayReport: Sendable, CustomStringConvertible {
     /// Where the recording no longer fits today's types; those paths are left out of comparisons.
     public var schemaProblems: [SchemaProblem] = []
     /// Whether the replay was refused before anything was sent: a recorded input no longer decodes
-    /// as today's input type (``schemaProblems`` say which and how), and a half-run replay would
-    /// prove nothing.
+    /// as today's input type (``schemaProblems`` say which and how), or was redacted with no value
+    /// supplied (``missingSecrets``), and a half-run replay would prove nothing.
     public var wasRefused = false
+    /// The redacted inputs the replay had no value for (see ``ReplaySecrets``).
+    public var missingSecrets: [MissingSecret] = []
 
     /// Creates an empty report.
     public init() {}
@@ -39,12 +41,17 @@ public struct ReplayReport: Sendable, CustomStringConvertible {
     /// Whether the replay passes as a regression test: no divergence, no broken invariant, no schema
     /// problem and — unless `allowRestoring` — no recorded state put back without being reproduced.
     public func passes(allowRestoring: Bool = false) -> Bool {
-        divergence == nil && invariantViolation == nil && schemaProblems.isEmpty && (allowRestoring || restoredSteps.isEmpty)
+        !wasRefused && divergence == nil && invariantViolation == nil && schemaProblems.isEmpty && (allowRestoring || restoredSteps.isEmpty)
     }
 
     /// A summary line, then what was put back, the schema problems, and the divergence or broken
     /// invariant: the paragraph the test helpers print.
     public var description: String {
+        if !missingSecrets.isEmpty {
+            let lines = ["refused to replay: recorded inputs were redacted and no value was supplied for them, and nothing was sent"]
+                + missingSecrets.map { "secret: \($0)" }
+            return lines.joined(separator: "\n")
+        }
         if wasRefused {
             let lines = ["refused to replay: recorded inputs no longer decode as today's types, and nothing was sent"]
                 + schemaProblems.map { "schema: \($0)" }

@@ -25,6 +25,8 @@ struct ReplayRun {
     let clock: Replay.Clock?
     let maximumClockSteps: Int
     let invariants: [ReplayInvariant]
+    /// Values for the inputs the recording hid.
+    let secrets: ReplaySecrets
     /// Whether the walk stops at the first divergence (a check) or goes on to the end (re-recording).
     let stopsAtDivergence: Bool
     /// Whether live states are held to the recorded ones. Without, only invariants judge the run, and
@@ -47,11 +49,21 @@ struct ReplayRun {
     /// dispatch caused it (its recorded parent link), even when it finished long before (a commit
     /// made later through the dispatch's context).
     private var inputsByStep: [UInt64: RecordedInput] = [:]
+    /// Each recorded dispatch's unit and cause, by its step: what tells an input from an effect.
+    private let dispatches: [UInt64: (source: UInt64, parent: UInt64?)]
+    /// States that differed from the recording before the work they belong to had settled, by
+    /// unit: the live unit may only be ahead (a reaction's queued mix ran before the replay reached
+    /// it). They become a divergence if the difference is still there when the work has settled.
+    private var unsettled: [UInt64: [Divergence]] = [:]
+    /// Each unit's last recorded event handled, where its invariants are reported.
+    private var lastEvent: [UInt64: RecordedEvent] = [:]
 
     init(
         events: [RecordedEvent], hasRealTimes: Bool, targets: [UInt64: ReplayTarget], clock: Replay.Clock?,
-        maximumClockSteps: Int, invariants: [ReplayInvariant], stopsAtDivergence: Bool, comparesStates: Bool = true
+        maximumClockSteps: Int, invariants: [ReplayInvariant], secrets: ReplaySecrets = ReplaySecrets(),
+        stopsAtDivergence: Bool, comparesStates: Bool = true
     ) {
+        self.secrets = secrets
         self.events = events
         self.hasRealTimes = hasRealTimes
         self.targets = targets
@@ -60,12 +72,39 @@ struct ReplayRun {
         self.invariants = invariants
         self.stopsAtDivergence = stopsAtDivergence
         self.comparesStates = comparesStates
+        var dispatches: [UInt64: (source: UInt64, parent: UInt64?)] = [:]
+        for event in events where event.kind == .willDispatch {
+            dispatches[event.sequence] = (event.source.instanceID, event.parent)
+        }
+        self.dispatches = dispatches
+    }
+
+    /// Whether work caused by dispatch `step` is the live units' own doing: the chain of causes
+    /// leads to an input the replay sent, so its effects — a reaction's mix, a delayed answer —
+    /// happen again by themselves. Work caused by a dispatch that could not be re-sent (a
+    /// closure), by an unbound unit, or by something before the recording is not.
+    private func isCausedByBoundUnit(_ step: UInt64) -> Bool {
+        var current: UInt64? = step
+        var seen = 0
+        while let sequence = current, seen <= dispatches.count {
+            if inputsByStep[sequence] != nil { return true }
+            current = dispatches[sequence]?.parent
+            seen += 1
+        }
+        return false
     }
 
     mutating func play() -> ReplayReport {
         // A recorded input that no longer decodes would stop the replay halfway: it is refused
         // before anything is sent.
-        let problems = Self.inputProblems(in: events, targets: targets)
+        // A hidden input with no value to put back is never sent as its placeholder.
+        let missing = Self.missingSecrets(in: events, targets: targets, secrets: secrets)
+        if !missing.isEmpty {
+            report.missingSecrets = missing
+            report.wasRefused = true
+            return report
+        }
+        let problems = Self.inputProblems(in: events, targets: targets, secrets: secrets)
         if !problems.isEmpty {
             report.schemaProblems = problems
             report.wasRefused = true
@@ -81,9 +120,34 @@ struct ReplayRun {
             guard let target = targets[id] else { continue }
             if let step = event.stateStep { recordedStates[id, default: StateFold()].apply(step) }
             handle(event, target: target)
+            lastEvent[id] = event
             if stopsAtDivergence, report.divergence != nil || report.invariantViolation != nil { break }
         }
+        if !stopsAtDivergence || (report.divergence == nil && report.invariantViolation == nil) { settleAll() }
         return report
+    }
+
+    /// The point where the work of the inputs sent so far has settled — before the next input is
+    /// sent, and at the end: a state that differed since is a divergence if it still differs now
+    /// (reported at the first step that differed in the same place), and the invariants are held
+    /// to every bound unit's live state.
+    private mutating func settleAll() {
+        for id in targets.keys.sorted() {
+            guard let target = targets[id] else { continue }
+            let live = target.currentState()
+            if let differences = unsettled.removeValue(forKey: id), let recorded = recordedStates[id]?.recorded {
+                let excluded = excludedPaths[id] ?? []
+                let remaining = diff(recorded.removing(excluded), live.removing(excluded))
+                if !remaining.isEmpty, report.divergence == nil {
+                    let paths = remaining.changedPaths
+                    let first = differences.first { candidate in
+                        candidate.difference.changedPaths.contains { path in paths.contains { $0.isPrefix(of: path) || path.isPrefix(of: $0) } }
+                    }
+                    report.divergence = first ?? differences.last
+                }
+            }
+            if let event = lastEvent[id] { checkInvariants(live, at: event) }
+        }
     }
 
     private mutating func handle(_ event: RecordedEvent, target: ReplayTarget) {
@@ -131,7 +195,7 @@ struct ReplayRun {
 
     /// What stops the bound units' recorded inputs from being re-sent on this build, one problem per
     /// input case (with how many inputs share it).
-    static func inputProblems(in events: [RecordedEvent], targets: [UInt64: ReplayTarget]) -> [SchemaProblem] {
+    static func inputProblems(in events: [RecordedEvent], targets: [UInt64: ReplayTarget], secrets: ReplaySecrets) -> [SchemaProblem] {
         /// One input as the check sees it: the same input decodes the same way every time, so a
         /// session that sends a few actions over and over decodes each once here.
         struct Checked: Hashable {
@@ -147,7 +211,7 @@ struct ReplayRun {
             let key: String?
             if let known = verdicts[checked] {
                 key = known
-            } else if let problem = target.inputProblem(RecordedInput(name: event.name, value: event.value, step: event.sequence)) {
+            } else if let problem = target.inputProblem(secrets.filling(RecordedInput(name: event.name, value: event.value, step: event.sequence)).input) {
                 let problemKey = "\(problem.typeName ?? "").\(problem.path)"
                 if !problems.contains(where: { $0.key == problemKey }) { problems.append((problemKey, problem, 0)) }
                 key = problemKey
@@ -165,6 +229,23 @@ struct ReplayRun {
         }
     }
 
+    /// The hidden parts of the bound units' recorded inputs that `secrets` has no value for, each
+    /// once, with how many inputs hide it.
+    static func missingSecrets(in events: [RecordedEvent], targets: [UInt64: ReplayTarget], secrets: ReplaySecrets) -> [MissingSecret] {
+        var missing: [MissingSecret] = []
+        for event in events where event.kind == .willDispatch && event.parent == nil && targets[event.source.instanceID] != nil {
+            guard event.value?.containsRedaction == true else { continue }
+            for path in secrets.filling(RecordedInput(name: event.name, value: event.value, step: event.sequence)).missing {
+                if let index = missing.firstIndex(where: { $0.input == event.name && $0.path == path }) {
+                    missing[index].count += 1
+                } else {
+                    missing.append(MissingSecret(input: event.name, path: path, count: 1))
+                }
+            }
+        }
+        return missing
+    }
+
     private mutating func willDispatch(_ event: RecordedEvent, target: ReplayTarget) {
         let id = event.source.instanceID
         if var open = openDispatches[id] {
@@ -172,13 +253,17 @@ struct ReplayRun {
             openDispatches[id] = open
             return
         }
-        // A dispatch inside one the replay is running is the live units' own doing (a view stream
-        // sending to an API stream): it happens again by itself.
-        if let parent = event.parent, openDispatches.values.contains(where: { $0.step == parent }) {
+        // A dispatch inside one the replay is running (a view stream sending to an API stream),
+        // or caused by one (a mix a reaction asked for, a delayed answer) is the live units' own
+        // doing: it happens again by itself, and sending it too would do it twice.
+        if let parent = event.parent, openDispatches.values.contains(where: { $0.step == parent }) || isCausedByBoundUnit(parent) {
             openDispatches[id] = OpenDispatch(step: event.sequence, check: .compare, depth: 1)
             return
         }
-        let input = RecordedInput(name: event.name, value: event.value, step: event.sequence)
+        // An input: what the earlier ones caused has settled.
+        settleAll()
+        if stopsAtDivergence, report.divergence != nil || report.invariantViolation != nil { return }
+        let input = secrets.filling(RecordedInput(name: event.name, value: event.value, step: event.sequence)).input
         var replayed = false
         do {
             replayed = try target.replay(input)
@@ -205,7 +290,11 @@ struct ReplayRun {
             steps += 1
             live = target.currentState()
         }
-        if comparesStates, onItsOwn, !matches(id, live: live), lastCheckedLive[id] == live {
+        // A state the unit reached without a cause the replay re-creates (work started before
+        // the recording, a unit it does not bind) is put back; one the live code should have
+        // reproduced is compared, and a difference is a divergence.
+        if comparesStates, onItsOwn, !matches(id, live: live), lastCheckedLive[id] == live,
+           !(event.parent.map(isCausedByBoundUnit) ?? false) {
             putBack(event, target: target, because: .notReproduced)
             return
         }
@@ -256,13 +345,27 @@ struct ReplayRun {
         let expected = recorded.removing(excluded)
         let live = current.removing(excluded)
         if comparesStates, expected != live, report.divergence == nil {
-            report.divergence = Divergence(
+            unsettled[id, default: []].append(Divergence(
                 step: event.sequence, event: event.summaryForReplay, source: event.source.description,
-                input: event.parent.flatMap { inputsByStep[$0] } ?? lastInput[id],
+                input: rootInput(of: event) ?? lastInput[id],
                 recorded: expected, live: live, difference: diff(expected, live)
-            )
+            ))
+        } else if comparesStates, expected == live {
+            // Caught up: what differed before was the live unit running ahead.
+            unsettled[id] = nil
         }
-        checkInvariants(current, at: event)
+    }
+
+    /// The re-sent input whose work `event` belongs to, following its causes.
+    private func rootInput(of event: RecordedEvent) -> RecordedInput? {
+        var current = event.parent
+        var seen = 0
+        while let step = current, seen <= dispatches.count {
+            if let input = inputsByStep[step] { return input }
+            current = dispatches[step]?.parent
+            seen += 1
+        }
+        return nil
     }
 
     private mutating func checkInvariants(_ live: StateValue, at event: RecordedEvent) {

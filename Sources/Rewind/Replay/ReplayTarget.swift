@@ -80,6 +80,8 @@ public enum ReplayError: Error, Equatable, CustomStringConvertible {
     case noState(source: String, step: UInt64)
     /// The recorded state does not fit today's type.
     case schemaMismatch([SchemaProblem])
+    /// Recorded inputs were redacted and no value was supplied for them (see ``ReplaySecrets``).
+    case missingSecrets([MissingSecret])
     /// The unit's state cannot be set from outside.
     case notRestorable(String)
     /// The journal cannot be read.
@@ -100,6 +102,8 @@ public enum ReplayError: Error, Equatable, CustomStringConvertible {
             "\(source) has no state at step \(step)"
         case .schemaMismatch(let problems):
             "the recorded state does not fit today's type: " + problems.map(\.description).joined(separator: "; ")
+        case .missingSecrets(let missing):
+            "recorded inputs were redacted and no value was supplied: " + missing.map(\.description).joined(separator: "; ")
         case .notRestorable(let reason):
             "the state cannot be restored: \(reason)"
         case .unreadableJournal(let reason):

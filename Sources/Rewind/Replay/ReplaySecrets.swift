@@ -1,0 +1,133 @@
+/// The values a replay puts back where the recording hid a secret: a journal never holds a
+/// redacted input's value (a sign-in token, an API key, a payload's `authToken`), so the test
+/// supplies it — as HTTP recorders put real credentials back in place of their placeholders on
+/// playback.
+///
+/// Values are found by the input's name (`authToken`: a whole input), by the hidden field's path
+/// inside the input (`authToken` for a Flask payload's key, `credentials.password`), or by both
+/// (`signIn.authToken`); the most specific wins. A closure can answer instead, for values a test
+/// computes:
+///
+/// ```swift
+/// expectReplay(of: "Fixtures/board.rewind", driving: ["board": board.replayTarget],
+///              secrets: ["authToken": "tok-test-4711"])
+/// replay.secrets = ReplaySecrets { input, path in input == "signIn" ? "tok-\(path)" : nil }
+/// ```
+///
+/// A redacted input with no value supplied is never sent as text: the replay is refused before
+/// anything is sent, naming each input and how to supply it. A redacted field of a *state* needs
+/// no value: comparisons see it hidden on both sides, and putting a recorded state back keeps the
+/// live unit's own value there.
+public struct ReplaySecrets: Sendable, ExpressibleByDictionaryLiteral {
+    private var values: [String: StateValue]
+    private let provide: (@Sendable (_ input: String, _ path: StatePath) -> (any Encodable & Sendable)?)?
+
+    /// Values by input name, field path or both.
+    public init(_ values: [String: any Encodable & Sendable] = [:]) {
+        self.values = values.mapValues { StateCapture.capture($0) }
+        self.provide = nil
+    }
+
+    /// Values from `provide`, asked with the input's name and the hidden field's path inside it
+    /// (the root path for a whole input); `nil` when it has none.
+    public init(_ provide: @escaping @Sendable (_ input: String, _ path: StatePath) -> (any Encodable & Sendable)?) {
+        self.values = [:]
+        self.provide = provide
+    }
+
+    public init(dictionaryLiteral elements: (String, any Encodable & Sendable)...) {
+        self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+
+    /// Whether no value is supplied at all.
+    var isEmpty: Bool { values.isEmpty && provide == nil }
+
+    /// The value for the field at `path` of input `input`, if supplied.
+    func value(forInput input: String, at path: StatePath) -> StateValue? {
+        if let provide, let value = provide(input, path) { return StateCapture.capture(value) }
+        let field = path.description
+        var keys = path.isRoot ? [input] : ["\(input).\(field)", field]
+        if case .key(let last)? = path.components.last, !path.isRoot { keys.append(last) }
+        return keys.lazy.compactMap { values[$0] }.first
+    }
+
+    /// `input` with every redacted part replaced by its supplied value, and the paths (inside the
+    /// input) of the parts no value was supplied for.
+    func filling(_ input: RecordedInput) -> (input: RecordedInput, missing: [StatePath]) {
+        guard let value = input.value, value.containsRedaction else { return (input, []) }
+        var missing: [StatePath] = []
+        let filled = fill(value, at: .root, input: input.name, missing: &missing)
+        var result = input
+        result.value = filled
+        return (result, missing)
+    }
+
+    private func fill(_ value: StateValue, at path: StatePath, input: String, missing: inout [StatePath]) -> StateValue {
+        switch value {
+        case .opaque(let leaf) where leaf.isRedacted:
+            if let supplied = self.value(forInput: input, at: path) { return supplied }
+            missing.append(path)
+            return value
+        case .array(let elements):
+            return .array(elements.enumerated().map { fill($0.element, at: path.appending(.index($0.offset)), input: input, missing: &missing) })
+        case .object(var fields):
+            for key in fields.keys {
+                fields[key] = fill(fields[key]!, at: path.appending(.key(key)), input: input, missing: &missing)
+            }
+            return .object(fields)
+        default:
+            return value
+        }
+    }
+}
+
+/// A recorded input whose value was redacted and for which the replay was given no value.
+public struct MissingSecret: Sendable, Equatable, CustomStringConvertible {
+    /// The input's name.
+    public var input: String
+    /// The hidden part's path inside the input (the root for a whole input).
+    public var path: StatePath
+    /// How many recorded inputs hide it.
+    public var count: Int
+
+    /// Creates the description of a missing secret.
+    public init(input: String, path: StatePath, count: Int) {
+        self.input = input
+        self.path = path
+        self.count = count
+    }
+
+    /// The key a test supplies it under.
+    public var key: String { path.isRoot ? input : "\(input).\(path)" }
+
+    public var description: String {
+        let what = path.isRoot ? "input '\(input)'" : "'\(path)' of input '\(input)'"
+        let times = count == 1 ? "" : " (\(count) recorded inputs)"
+        return "\(what) was recorded redacted\(times); supply its value: secrets: [\"\(key)\": …] (expectReplay) or replay.secrets = [\"\(key)\": …]"
+    }
+}
+
+extension StateValue {
+    /// This recorded state with every redacted part replaced by the value at the same path of
+    /// `live` (or left hidden where `live` has none): what putting a recorded state back writes,
+    /// since a recording never holds a secret's value.
+    func fillingRedactions(from live: StateValue?) -> StateValue {
+        switch self {
+        case .opaque(let leaf) where leaf.isRedacted:
+            return live ?? self
+        case .array(let elements):
+            guard containsRedaction else { return self }
+            return .array(elements.enumerated().map { index, element in
+                element.fillingRedactions(from: live?[.index(index)])
+            })
+        case .object(var fields):
+            guard containsRedaction else { return self }
+            for key in fields.keys {
+                fields[key] = fields[key]!.fillingRedactions(from: live?[.key(key)])
+            }
+            return .object(fields)
+        default:
+            return self
+        }
+    }
+}

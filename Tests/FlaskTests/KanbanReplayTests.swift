@@ -1,0 +1,132 @@
+import CombineOperators
+import Flask
+import Foundation
+import RewindTesting
+import TemporaryFiles
+import Testing
+
+extension FlaskTests {
+    /// The kanban board (``Kanban``) recorded and replayed as a new user would: hundreds of cards,
+    /// a reaction that asks for a recount, a sync answered on the scheduler under a flux lock.
+    @Suite("A realistic Flask app: the kanban board")
+    struct KanbanReplayTests {
+        /// Records a session of a fresh board into `path`, checking every recorded state against
+        /// the live one; returns the mismatches.
+        static func record(to path: String, cards: Int = 300) throws -> [LiveStateCheck.Mismatch] {
+            let scheduler = VirtualTimeScheduler()
+            let app = Kanban.App(scheduler: .virtual(scheduler))
+            defer { app.detach() }
+            var configuration = JournalConfiguration()
+            // The session runs on a virtual clock: its times are made up, and the replay steps the
+            // clock to each scheduled answer.
+            configuration.deterministic = true
+            let journal = try JournalLogger(path: path, configuration: configuration)
+            let check = LiveStateCheck(recordingTo: journal)
+            let board = UncheckedTarget(app.board.replayTarget)
+            let stats = UncheckedTarget(app.stats.replayTarget)
+            check.watch(app.board.eventSource) { board.target.currentState() }
+            check.watch(app.stats.eventSource) { stats.target.currentState() }
+            app.board.set(logger: check)
+            app.stats.set(logger: check)
+            Kanban.session(app, scheduler: scheduler, cards: cards)
+            app.board.set(logger: nil)
+            app.stats.set(logger: nil)
+            journal.close()
+            #expect(check.statesTaken > 2 * cards)
+            return try check.mismatches(in: path)
+        }
+
+        @Test("every recorded state of the board and its stats is the state the app had")
+        func recordingIsTrue() throws {
+            let directory = TemporaryDirectory()
+            let mismatches = try Self.record(to: directory.file("board.rewind"))
+            #expect(mismatches.isEmpty, "\(mismatches.prefix(5).map(\.description).joined(separator: "\n"))")
+        }
+
+        @Test("a card added to the top is recorded as an insertion: the card that was first stays")
+        func insertionIsNotAReplacement() throws {
+            let directory = TemporaryDirectory()
+            let path = directory.file("board.rewind")
+            _ = try Self.record(to: path, cards: 5)
+            let reader = try JournalReader(path: path)
+            let board = try #require(reader.sources.first { $0.source.label == "board" })
+            let last = try #require(board.sequences.last)
+            let state = try #require(try reader.state(of: board.source.instanceID, at: last))
+            let todo = try #require(state[try StatePath(parsing: "columns[0].cardIDs")])
+            // Cards 1…5 less card 3 (moved), "urgent" (6) on top once the sync let go, the sync's
+            // cards 7…10 at the end, two hotfixes (11, 12) on top and the first moved to doing.
+            #expect(todo == .array([12, 6, 1, 2, 4, 5, 7, 8, 9, 10].map { StateValue.integer($0) }))
+            // No insertion or removal is logged as a value set at an element's index.
+            let elementWrites = reader.events().filter { $0.kind == .change && $0.path?.contains("cardIDs[") == true }
+            #expect(elementWrites.isEmpty, "\(elementWrites.map { "\($0.sequence) \($0.path ?? "")" })")
+        }
+
+        @Test("the session replays clean against its own code, reactor and scheduler included")
+        func replaysClean() throws {
+            let directory = TemporaryDirectory()
+            let path = directory.file("board.rewind")
+            _ = try Self.record(to: path)
+            let scheduler = VirtualTimeScheduler()
+            let app = Kanban.App(scheduler: .virtual(scheduler))
+            defer { app.detach() }
+            let report = try #require(expectReplay(
+                of: path, driving: ["board": app.board.replayTarget, "stats": app.stats.replayTarget], clock: scheduler,
+                secrets: ["authToken": "tok-test"]
+            ))
+            #expect(report.restoredSteps.isEmpty)
+            // The token the recording hid was put back, and reached the server as the test's.
+            #expect(app.board.state.authToken == "tok-test" && app.server.tokensSeen == ["tok-test"])
+            // Only the user's mixes are sent: the recounts and the sync's answer are the app's own.
+            #expect(report.inputsReplayed == 300 + 1 + 6 + 1 + 1 + 1 + 1 + 2 + 1 + 1)
+            #expect(app.board.state.syncsCompleted == 1, "the answer arrived once, from the live code")
+            #expect(app.stats.state.cardsPerColumn.reduce(0, +) == app.board.state.columns.map(\.cardIDs.count).reduce(0, +))
+        }
+
+        @Test("a redacted payload with no value supplied is never sent as its placeholder: the replay is refused")
+        func missingSecretIsNotSent() throws {
+            let directory = TemporaryDirectory()
+            let path = directory.file("board.rewind")
+            _ = try Self.record(to: path, cards: 3)
+            let scheduler = VirtualTimeScheduler()
+            let app = Kanban.App(scheduler: .virtual(scheduler))
+            defer { app.detach() }
+            let replay = try Replay(journal: path)
+            replay.clock = .virtual(scheduler)
+            try replay.bind("board", to: app.board.replayTarget)
+            let report = replay.run()
+            #expect(report.missingSecrets.map(\.key) == ["signIn.authToken"], "\(report)")
+            #expect(report.inputsReplayed == 0 && app.server.tokensSeen.isEmpty && app.board.state.cards.isEmpty)
+        }
+
+        @Test("a planted bug diverges at the step that shows it")
+        func plantedBugDiverges() throws {
+            let directory = TemporaryDirectory()
+            let path = directory.file("board.rewind")
+            _ = try Self.record(to: path, cards: 20)
+            let scheduler = VirtualTimeScheduler()
+            let app = Kanban.App(scheduler: .virtual(scheduler), plantedBug: true)
+            defer { app.detach() }
+            let replay = try Replay(journal: path)
+            replay.clock = .virtual(scheduler)
+            try replay.bind("board", to: app.board.replayTarget)
+            try replay.bind("stats", to: app.stats.replayTarget)
+            replay.secrets = ["authToken": "tok-test"]
+            let report = replay.run()
+            let divergence = try #require(report.divergence, "\(report)")
+            #expect(divergence.input?.name == "addToTop", "\(report)")
+            #expect(divergence.source.hasPrefix("board"), "\(report)")
+            #expect(divergence.difference.changedPaths.contains { $0.description.hasPrefix("columns[0].cardIDs") }, "\(report)")
+        }
+    }
+}
+
+/// A replay target handed to a `@Sendable` closure. Unchecked: the tests read it on the thread
+/// that drives the app, one event at a time.
+struct UncheckedTarget: @unchecked Sendable {
+    let target: any ReplayTarget
+
+    init(_ target: any ReplayTarget) {
+        self.target = target
+    }
+}
+

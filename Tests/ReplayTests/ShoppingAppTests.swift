@@ -1,0 +1,123 @@
+import CombineOperators
+import Foundation
+import Rewind
+import RewindTesting
+import TemporaryFiles
+import Testing
+
+/// The shopping app (``Shopping``) recorded and replayed as a new user would: 800 items loaded
+/// later, `combineLatest` filtering and sorting, a Cycler inbox refreshed later, two units.
+@Suite("A realistic Ricemill and Cycler app: the shopping list and the inbox")
+struct ShoppingAppTests {
+    let directory = TemporaryDirectory()
+
+    /// Records a session of a fresh app into `path`, checking every recorded state against the
+    /// live one; returns the mismatches.
+    static func record(to path: String) throws -> [LiveStateCheck.Mismatch] {
+        let scheduler = VirtualTimeScheduler()
+        let app = Shopping.App(scheduler: .virtual(scheduler))
+        var configuration = JournalConfiguration()
+        // The session runs on a virtual clock: its times are made up, and the replay steps the
+        // clock to each scheduled answer.
+        configuration.deterministic = true
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let check = LiveStateCheck(recordingTo: journal)
+        let list = UncheckedTarget(app.list.replayTarget)
+        let inbox = UncheckedTarget(app.inbox.replayTarget)
+        check.watch(app.list.eventSource) { list.target.currentState() }
+        check.watch(app.inbox.eventSource) { inbox.target.currentState() }
+        app.list.set(logger: check)
+        app.inbox.set(logger: check)
+        Shopping.session(app, scheduler: scheduler)
+        app.list.set(logger: nil)
+        app.inbox.set(logger: nil)
+        journal.close()
+        #expect(check.statesTaken > 20)
+        return try check.mismatches(in: path)
+    }
+
+    static func bindings(_ app: Shopping.App) -> [String: any ReplayTarget] {
+        ["Shopping.ShoppingList": app.list.replayTarget, "Shopping.Inbox": app.inbox.replayTarget]
+    }
+
+    @Test("every recorded state of the list and the inbox is the state the app had")
+    func recordingIsTrue() throws {
+        let mismatches = try Self.record(to: directory.file("shopping.rewind"))
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5).map(\.description).joined(separator: "\n"))")
+    }
+
+    @Test("the delayed answer is one step, caused by the load that asked for it")
+    func delayedAnswerIsOneCausedStep() throws {
+        let path = directory.file("shopping.rewind")
+        _ = try Self.record(to: path)
+        let reader = try JournalReader(path: path)
+        let events = Array(reader.events())
+        let loads = events.filter { $0.kind == .willDispatch && $0.name == "load" }
+        #expect(loads.count == 2)
+        for load in loads {
+            let answers = events.filter { $0.kind == .didMutate && $0.parent == load.sequence && $0.name == "effect" }
+            #expect(answers.count == 1, "one commit for the answer to the load at \(load.sequence)")
+            let answer = try #require(answers.first)
+            let state = try #require(try reader.state(of: answer.source.instanceID, at: answer.sequence))
+            guard case .array(let items)? = state[[.key("items")]], case .array(let visible)? = state[[.key("visibleItems")]] else {
+                Issue.record("no lists in \(state.compactDescription(limit: 200))")
+                continue
+            }
+            #expect(items.count == 800 && !visible.isEmpty, "the answer's items and the list they show, together")
+        }
+    }
+
+    @Test("the session replays clean against its own code, both units, async answers included")
+    func replaysClean() throws {
+        let path = directory.file("shopping.rewind")
+        _ = try Self.record(to: path)
+        let scheduler = VirtualTimeScheduler()
+        let app = Shopping.App(scheduler: .virtual(scheduler))
+        let report = try #require(expectReplay(of: path, driving: Self.bindings(app), clock: scheduler, secrets: ["authToken": "tok-test"]))
+        #expect(report.restoredSteps.isEmpty)
+        #expect(app.list.output.isSignedIn)
+        #expect(app.list.output.loadsCompleted == 2, "each answer arrived once, from the live code")
+        #expect(app.inbox.state.value.messages.count == 302)
+    }
+
+    @Test("a redacted input with no value supplied refuses the replay, saying how to supply it; nothing is sent")
+    func missingSecretRefuses() throws {
+        let path = directory.file("shopping.rewind")
+        _ = try Self.record(to: path)
+        let app = Shopping.App(scheduler: .virtual(VirtualTimeScheduler()))
+        let replay = try Replay(journal: path)
+        for (name, target) in Self.bindings(app) { try replay.bind(name, to: target) }
+        let report = replay.run()
+        #expect(report.wasRefused && report.inputsReplayed == 0 && !report.passes())
+        #expect(report.missingSecrets == [MissingSecret(input: "authToken", path: .root, count: 1)])
+        #expect(report.description.contains("secrets: [\"authToken\": …]"), "\(report)")
+        #expect(!report.description.contains("no longer decode"), "a hidden input is not a schema change")
+        #expect(app.list.output.items.isEmpty, "nothing was sent")
+    }
+
+    @Test("a planted bug diverges after the input that shows it")
+    func plantedBugDiverges() throws {
+        let path = directory.file("shopping.rewind")
+        _ = try Self.record(to: path)
+        let scheduler = VirtualTimeScheduler()
+        let app = Shopping.App(scheduler: .virtual(scheduler), plantedBug: true)
+        let replay = try Replay(journal: path)
+        replay.clock = .virtual(scheduler)
+        replay.secrets = ["authToken": "tok-test"]
+        for (name, target) in Self.bindings(app) { try replay.bind(name, to: target) }
+        let report = replay.run()
+        let divergence = try #require(report.divergence, "\(report)")
+        #expect(divergence.input?.name == "sortAscending", "\(report)")
+        #expect(divergence.difference.changedPaths.allSatisfy { $0.description.hasPrefix("visibleItems") }, "\(report)")
+    }
+}
+
+/// A replay target handed to a `@Sendable` closure. Unchecked: the tests read it on the thread
+/// that drives the app, one event at a time.
+struct UncheckedTarget: @unchecked Sendable {
+    let target: any ReplayTarget
+
+    init(_ target: any ReplayTarget) {
+        self.target = target
+    }
+}
