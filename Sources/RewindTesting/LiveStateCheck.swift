@@ -125,13 +125,21 @@ public final class LiveStateCheck: CycleLogging, @unchecked Sendable {
         let recorded = Array(reader.events()).sorted { $0.sequence < $1.sequence }
         let (states, handedOn) = taken.withLock { ($0.states, $0.handedOn) }
         guard recorded.count == handedOn else { throw JournalMismatch(handedOn: handedOn, recorded: recorded.count) }
+        // One walk through the journal, each unit's state folded as every reader folds it
+        // (``StateFold``), compared where a state was taken.
+        var folds: [UInt64: StateFold] = [:]
+        var next = states.startIndex
         var mismatches: [Mismatch] = []
-        for taken in states {
-            let event = recorded[taken.ordinal]
-            let state = try reader.state(of: event.source.instanceID, at: event.sequence) ?? .null
+        for (ordinal, event) in recorded.enumerated() where next < states.endIndex {
+            let id = event.source.instanceID
+            if let step = event.stateStep { folds[id, default: StateFold()].apply(step) }
+            guard states[next].ordinal == ordinal else { continue }
+            let taken = states[next]
+            next += 1
+            let state = folds[id]?.current ?? .null
             guard state != taken.state else { continue }
             mismatches.append(Mismatch(
-                step: event.sequence, source: names[event.source.instanceID] ?? event.source.description, event: taken.event,
+                step: event.sequence, source: names[id] ?? event.source.description, event: taken.event,
                 difference: diff(state, taken.state)
             ))
         }
