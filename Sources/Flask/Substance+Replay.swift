@@ -40,3 +40,35 @@ final class SubstanceReplayTarget<T: State>: ReplayTarget {
         TypeSchema(of: substance.state)
     }
 }
+
+extension Flux {
+    /// The flux as a unit a replay binds: it has no state and no inputs (its locks and releases
+    /// are what the substances' mixers do, and happen again when they are replayed), but binding
+    /// it lets a re-record record its events again rather than drop them.
+    ///
+    /// ```swift
+    /// expectReplay(of: path, driving: ["board": board.replayTarget, "Flux": Flux.bus.replayTarget])
+    /// ```
+    public var replayTarget: any ReplayTarget {
+        FluxReplayTarget(self)
+    }
+}
+
+/// The flux as a ``ReplayTarget``: nothing to compare, send or put back.
+final class FluxReplayTarget: ReplayTarget {
+    private let flux: Flux
+
+    init(_ flux: Flux) {
+        self.flux = flux
+    }
+
+    func currentState() -> StateValue { .null }
+
+    func restore(to state: StateValue) throws {}
+
+    func replay(_ input: RecordedInput) throws -> Bool { false }
+
+    func set(logger: (any CycleLogging)?) {
+        flux.set(logger: logger)
+    }
+}

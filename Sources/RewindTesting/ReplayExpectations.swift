@@ -32,24 +32,27 @@ import XCTest
 ///   - record: re-records the journal from today's code instead of checking it, and fails so that
 ///     record mode is not left on (as snapshot testing's `record: true`). The environment variable
 ///     `REWIND_RECORD=1` turns it on for every replay of the run.
+///   - droppingUnboundSources: lets a re-record leave out the recorded events of sources no unit
+///     is bound to (by default it refuses, naming them).
 /// - Returns: the report, for further checks.
 @discardableResult
 public func expectReplay(
     of journal: String, driving bindings: [String: any ReplayTarget], clock: VirtualTimeScheduler? = nil,
     allowRestoring: Bool = false, invariants: [ReplayInvariant] = [], secrets: ReplaySecrets = [:], printReport: Bool = false,
-    comparingStates: Bool = true, record: Bool = ReplayRecordMode.isOnInEnvironment,
+    comparingStates: Bool = true, record: Bool = ReplayRecordMode.isOnInEnvironment, droppingUnboundSources: Bool = false,
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> ReplayReport? {
     let check = ReplayCheck(
         journal: journal, bindings: bindings, clock: clock, allowRestoring: allowRestoring, invariants: invariants,
-        secrets: secrets, printReport: printReport, comparingStates: comparingStates, record: record
+        secrets: secrets, printReport: printReport, comparingStates: comparingStates, record: record,
+        droppingUnboundSources: droppingUnboundSources
     )
     let (report, failure) = check.run()
     if let failure { Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation) }
     return report
 }
 
-/// ``expectReplay(of:driving:clock:allowRestoring:invariants:secrets:printReport:comparingStates:record:sourceLocation:)``
+/// ``expectReplay(of:driving:clock:allowRestoring:invariants:secrets:printReport:comparingStates:record:droppingUnboundSources:sourceLocation:)``
 /// with one invariant over the bound units' state type.
 ///
 /// ```swift
@@ -61,18 +64,18 @@ public func expectReplay<State: Decodable & SendableMetatype>(
     of journal: String, driving bindings: [String: any ReplayTarget], clock: VirtualTimeScheduler? = nil,
     allowRestoring: Bool = false, invariant: @escaping @Sendable (State) -> Bool, secrets: ReplaySecrets = [:],
     printReport: Bool = false, comparingStates: Bool = true, record: Bool = ReplayRecordMode.isOnInEnvironment,
-    sourceLocation: SourceLocation = #_sourceLocation
+    droppingUnboundSources: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
 ) -> ReplayReport? {
     expectReplay(
         of: journal, driving: bindings, clock: clock, allowRestoring: allowRestoring,
         invariants: [ReplayInvariant("\(State.self)", invariant)], secrets: secrets, printReport: printReport,
-        comparingStates: comparingStates, record: record,
+        comparingStates: comparingStates, record: record, droppingUnboundSources: droppingUnboundSources,
         sourceLocation: sourceLocation
     )
 }
 
 /// The XCTest form of
-/// ``expectReplay(of:driving:clock:allowRestoring:invariants:secrets:printReport:comparingStates:record:sourceLocation:)``.
+/// ``expectReplay(of:driving:clock:allowRestoring:invariants:secrets:printReport:comparingStates:record:droppingUnboundSources:sourceLocation:)``.
 ///
 /// ```swift
 /// func testCounterSessionStillReplays() {
@@ -83,12 +86,13 @@ public func expectReplay<State: Decodable & SendableMetatype>(
 public func XCTAssertReplay(
     of journal: String, driving bindings: [String: any ReplayTarget], clock: VirtualTimeScheduler? = nil,
     allowRestoring: Bool = false, invariants: [ReplayInvariant] = [], secrets: ReplaySecrets = [:], printReport: Bool = false,
-    comparingStates: Bool = true, record: Bool = ReplayRecordMode.isOnInEnvironment,
+    comparingStates: Bool = true, record: Bool = ReplayRecordMode.isOnInEnvironment, droppingUnboundSources: Bool = false,
     file: StaticString = #filePath, line: UInt = #line
 ) -> ReplayReport? {
     let check = ReplayCheck(
         journal: journal, bindings: bindings, clock: clock, allowRestoring: allowRestoring, invariants: invariants,
-        secrets: secrets, printReport: printReport, comparingStates: comparingStates, record: record
+        secrets: secrets, printReport: printReport, comparingStates: comparingStates, record: record,
+        droppingUnboundSources: droppingUnboundSources
     )
     let (report, failure) = check.run()
     if let failure { XCTFail(failure, file: file, line: line) }
@@ -140,6 +144,7 @@ struct ReplayCheck {
     let printReport: Bool
     let comparingStates: Bool
     let record: Bool
+    let droppingUnboundSources: Bool
 
     /// The report (when the replay ran) and the failure message, if the check fails; a passing
     /// report is printed when asked. The outcome goes to `rewind replay` or `rewind shrink` too, when
@@ -164,7 +169,7 @@ struct ReplayCheck {
                 return (walk, nil)
             }
             if record {
-                let walk = try replay.rerecord()
+                let walk = try replay.rerecord(droppingUnboundSources: droppingUnboundSources)
                 return (walk, "\(journal): re-recorded from today's code (record mode is on: turn it off and run again to check it)\n\(walk)")
             }
             report = replay.run(comparingStates: candidate?.comparingStates ?? comparingStates)

@@ -12,9 +12,9 @@ extension FlaskTests {
     struct KanbanReplayTests {
         /// Records a session of a fresh board into `path`, checking every recorded state against
         /// the live one; returns the mismatches.
-        static func record(to path: String, cards: Int = 300) throws -> [LiveStateCheck.Mismatch] {
+        static func record(to path: String, cards: Int = 300, plantedBug: Bool = false) throws -> [LiveStateCheck.Mismatch] {
             let scheduler = VirtualTimeScheduler()
-            let app = Kanban.App(scheduler: .virtual(scheduler))
+            let app = Kanban.App(scheduler: .virtual(scheduler), plantedBug: plantedBug)
             defer { app.detach() }
             var configuration = JournalConfiguration()
             // The session runs on a virtual clock: its times are made up, and the replay steps the
@@ -28,9 +28,12 @@ extension FlaskTests {
             check.watch(app.stats.eventSource) { stats.target.currentState() }
             app.board.set(logger: check)
             app.stats.set(logger: check)
+            // The flux's locks and releases too, as the Flask README says.
+            Flux.bus.set(logger: check)
             Kanban.session(app, scheduler: scheduler, cards: cards)
             app.board.set(logger: nil)
             app.stats.set(logger: nil)
+            Flux.bus.set(logger: nil)
             journal.close()
             #expect(check.statesTaken > 2 * cards)
             return try check.mismatches(in: path)
@@ -96,6 +99,54 @@ extension FlaskTests {
             let report = replay.run()
             #expect(report.missingSecrets.map(\.key) == ["signIn.authToken"], "\(report)")
             #expect(report.inputsReplayed == 0 && app.server.tokensSeen.isEmpty && app.board.state.cards.isEmpty)
+        }
+
+        /// The journal's events as a test compares two recordings: units, kinds, names, paths,
+        /// values and parents, without times — and without the flux's lock numbers, which count
+        /// the process's locks (an identity, like a unit's instance number).
+        static func outline(_ path: String) throws -> [String] {
+            try JournalReader(path: path).events().map { event in
+                var value = event.value?.compactDescription(limit: 60) ?? ""
+                if event.source.typeName == "Flux" { value = value.replacing(/lock: \d+/, with: "lock: #") }
+                return "\(event.sequence) \(event.source.description) \(event.kind) \(event.name) \(event.path ?? "") \(value) ← \(event.parent ?? 0)"
+            }
+        }
+
+        @Test("a recording of the buggy board, re-recorded from the fixed code twice, is the same journal both times and replays clean")
+        func rerecordIsIdempotent() throws {
+            let directory = TemporaryDirectory()
+            let path = directory.file("board.rewind")
+            _ = try Self.record(to: path, cards: 30, plantedBug: true)
+            let original = try JournalReader(path: path)
+            var outlines: [[String]] = []
+            for _ in 0..<2 {
+                let scheduler = VirtualTimeScheduler()
+                let app = Kanban.App(scheduler: .virtual(scheduler))
+                defer { app.detach() }
+                let replay = try Replay(journal: path)
+                replay.clock = .virtual(scheduler)
+                replay.secrets = ["authToken": "tok-test"]
+                try replay.bind("board", to: app.board.replayTarget)
+                try replay.bind("stats", to: app.stats.replayTarget)
+                try replay.bind("Flux", to: Flux.bus.replayTarget)
+                let report = try replay.rerecord()
+                #expect(report.restoredSteps.isEmpty && report.skippedSteps.isEmpty, "\(report)")
+                outlines.append(try Self.outline(path))
+            }
+            let firstDifference = zip(outlines[0], outlines[1]).first { $0 != $1 }
+            #expect(outlines[0] == outlines[1], "\(outlines[0].count) and \(outlines[1].count) events; first difference: \(String(describing: firstDifference))")
+            let rerecorded = try JournalReader(path: path)
+            #expect(rerecorded.sources.map(\.source.description) == original.sources.map(\.source.description))
+            #expect(rerecorded.events().filter { $0.kind == .released }.count == original.events().filter { $0.kind == .released }.count)
+            // Nothing but what the live code did: no restore, and the fixed insertion.
+            #expect(!rerecorded.events().contains { $0.name == "restore" })
+            let scheduler = VirtualTimeScheduler()
+            let app = Kanban.App(scheduler: .virtual(scheduler))
+            defer { app.detach() }
+            expectReplay(
+                of: path, driving: ["board": app.board.replayTarget, "stats": app.stats.replayTarget, "Flux": Flux.bus.replayTarget],
+                clock: scheduler, secrets: ["authToken": "tok-test"]
+            )
         }
 
         @Test("a planted bug diverges at the step that shows it")

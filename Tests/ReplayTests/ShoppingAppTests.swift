@@ -13,9 +13,9 @@ struct ShoppingAppTests {
 
     /// Records a session of a fresh app into `path`, checking every recorded state against the
     /// live one; returns the mismatches.
-    static func record(to path: String) throws -> [LiveStateCheck.Mismatch] {
+    static func record(to path: String, plantedBug: Bool = false) throws -> [LiveStateCheck.Mismatch] {
         let scheduler = VirtualTimeScheduler()
-        let app = Shopping.App(scheduler: .virtual(scheduler))
+        let app = Shopping.App(scheduler: .virtual(scheduler), plantedBug: plantedBug)
         var configuration = JournalConfiguration()
         // The session runs on a virtual clock: its times are made up, and the replay steps the
         // clock to each scheduled answer.
@@ -95,6 +95,35 @@ struct ShoppingAppTests {
         #expect(app.list.output.items.isEmpty, "nothing was sent")
     }
 
+    @Test("a recording of the buggy list, re-recorded from the fixed code twice, is the same journal both times and replays clean")
+    func rerecordIsIdempotent() throws {
+        let path = directory.file("shopping.rewind")
+        _ = try Self.record(to: path, plantedBug: true)
+        let original = try JournalReader(path: path)
+        var outlines: [[String]] = []
+        for _ in 0..<2 {
+            let scheduler = VirtualTimeScheduler()
+            let app = Shopping.App(scheduler: .virtual(scheduler))
+            let replay = try Replay(journal: path)
+            replay.clock = .virtual(scheduler)
+            replay.secrets = ["authToken": "tok-test"]
+            for (name, target) in Self.bindings(app) { try replay.bind(name, to: target) }
+            let report = try replay.rerecord()
+            #expect(report.restoredSteps.isEmpty && report.skippedSteps.isEmpty, "\(report)")
+            // The first re-record differs where the fix changed the list; the second, nowhere.
+            #expect(report.divergence?.input?.name == (outlines.isEmpty ? "sortAscending" : nil), "\(report)")
+            outlines.append(try JournalOutline.lines(path))
+        }
+        let firstDifference = zip(outlines[0], outlines[1]).first { $0 != $1 }
+        #expect(outlines[0] == outlines[1], "first difference: \(String(describing: firstDifference))")
+        let rerecorded = try JournalReader(path: path)
+        #expect(rerecorded.sources.map(\.source.description) == original.sources.map(\.source.description))
+        #expect(!rerecorded.events().contains { $0.name == "restore" })
+        let scheduler = VirtualTimeScheduler()
+        let fixed = Shopping.App(scheduler: .virtual(scheduler))
+        expectReplay(of: path, driving: Self.bindings(fixed), clock: scheduler, secrets: ["authToken": "tok-test"])
+    }
+
     @Test("a planted bug diverges after the input that shows it")
     func plantedBugDiverges() throws {
         let path = directory.file("shopping.rewind")
@@ -109,6 +138,16 @@ struct ShoppingAppTests {
         let divergence = try #require(report.divergence, "\(report)")
         #expect(divergence.input?.name == "sortAscending", "\(report)")
         #expect(divergence.difference.changedPaths.allSatisfy { $0.description.hasPrefix("visibleItems") }, "\(report)")
+    }
+}
+
+/// A journal's events as a test compares two recordings: units, kinds, names, paths, values and
+/// parents, without times.
+enum JournalOutline {
+    static func lines(_ path: String) throws -> [String] {
+        try JournalReader(path: path).events().map { event in
+            "\(event.sequence) \(event.source.description) \(event.kind) \(event.name) \(event.path ?? "") \(event.value?.compactDescription(limit: 60) ?? "") ← \(event.parent ?? 0)"
+        }
     }
 }
 

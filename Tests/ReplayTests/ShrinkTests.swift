@@ -92,6 +92,10 @@ struct ShrinkTests {
         #expect(result.failure.isReproduced(by: report), "\(report)")
         #expect(report.inputsReplayed == 1)
         #expect(result.suggestedTest.contains("comparingStates: false"))
+        // The invariant that broke is in the suggestion, as a placeholder the compiler refuses until
+        // it is filled in: a test with no invariant and no comparison could never fail.
+        #expect(result.suggestedTest.contains("invariants: [<#the invariant 'total is never negative'#>]"), "\(result.suggestedTest)")
+        #expect(!result.suggestedTest.contains("clock:"), "the units ran on no clock")
 
         // Once the bug is fixed (no refund beyond the total), the shrunk recording's test passes.
         let fixed = Replay.Setup(driving: ["ShrinkCart": FixedCart().replayTarget])
@@ -99,6 +103,19 @@ struct ShrinkTests {
         for (name, target) in fixed.bindings { try afterFix.bind(name, to: target) }
         afterFix.invariants = [totalIsNeverNegative]
         #expect(afterFix.run(comparingStates: false).passes())
+    }
+
+    @Test("the suggested test can fail: the broken invariant is there even when the test's invariants are not known, and the clock is passed")
+    func suggestedTestCanFail() {
+        var result = ShrinkResult(
+            failure: .brokenInvariant("total is never negative", source: "ShrinkCart"), recording: "cart.rewind",
+            output: "cart.shrunk.rewind", keptInputs: [], inputCount: 3, notResent: [], isMinimal: true, replays: 2,
+            elapsed: .seconds(1), comparesStates: false, bindings: ["ShrinkCart"], invariants: []
+        )
+        result.usesClock = true
+        #expect(!result.suggestedTest.contains("invariants: []"))
+        #expect(result.suggestedTest.contains("invariants: [<#the invariant 'total is never negative'#>]"))
+        #expect(result.suggestedTest.contains("clock: <#the VirtualTimeScheduler those units run on#>"))
     }
 
     @Test("a failure that needs two inputs keeps both, and nothing else")

@@ -120,12 +120,12 @@ public final class Replay {
     var hasRealTimes: Bool { reader.header.createdMonotonicNanoseconds != 0 }
 
     func walk(
-        _ events: [RecordedEvent]? = nil, stoppingAtDivergence: Bool, comparingStates: Bool = true
+        _ events: [RecordedEvent]? = nil, stoppingAtDivergence: Bool, comparingStates: Bool = true, restoring: Bool = true
     ) -> ReplayReport {
         var run = ReplayRun(
             events: events ?? recordedEvents, hasRealTimes: hasRealTimes, targets: targets, clock: clock,
             maximumClockSteps: maximumClockSteps, invariants: invariants, secrets: secrets, stopsAtDivergence: stoppingAtDivergence,
-            comparesStates: comparingStates
+            comparesStates: comparingStates, restores: restoring
         )
         return run.play()
     }
@@ -137,10 +137,13 @@ public final class Replay {
     /// journal then replaces the old one. This is how a fixture is updated when its replay diverges
     /// on purpose (snapshot testing's record mode).
     ///
-    /// What it writes: the events the bound units make now, nothing else. The walk does not stop at
-    /// divergences; steps that cannot be re-sent are put back as in a check, and the new journal
-    /// records those restores as commits. A journal with made-up times (a fixture) is re-recorded
-    /// with made-up times.
+    /// What it writes: the events the bound units make now, nothing else — never a recorded state.
+    /// The walk does not stop at divergences, and puts nothing back: a dispatch that cannot be
+    /// re-sent (a closure) is not in the new journal, and is listed in the report
+    /// (``ReplayReport/skippedSteps``). The units keep the names the recording gave them, the app
+    /// version is kept, and a unit whose recording ended with its release ends with one again.
+    /// Re-recording the new journal gives the same events again. A journal with made-up times (a
+    /// fixture) is re-recorded with made-up times.
     ///
     /// What it never does: leave a damaged or missing journal. The new journal is written beside the
     /// old one and renamed over it once complete (an atomic replace); two re-records of one journal
@@ -154,7 +157,7 @@ public final class Replay {
         let unbound = reader.sources.map(\.source).filter { targets[$0.instanceID] == nil }
         if !unbound.isEmpty, !droppingUnboundSources {
             let names = unbound.map { "\($0.typeName)#\($0.instanceID)" }.joined(separator: ", ")
-            throw .cannotRecord("re-recording \(reader.path) would drop the recorded events of \(names), which no unit is bound to; bind them too, or re-record with droppingUnboundSources: true")
+            throw .cannotRecord("re-recording \(reader.path) would drop the recorded events of \(names), which no unit is bound to; bind them too (a unit the bound ones drive is compared, not sent to; a Flask flux binds as Flux.bus.replayTarget), or re-record with droppingUnboundSources: true (expectReplay's droppingUnboundSources:)")
         }
         return try Self.rerecording.serialised(reader.path) { () throws(ReplayError) -> ReplayReport in
             try record(to: reader.path)
@@ -176,6 +179,7 @@ public final class Replay {
         guard problems.isEmpty else { throw .schemaMismatch(problems) }
         var configuration = JournalConfiguration()
         configuration.deterministic = !hasRealTimes
+        configuration.appVersion = reader.header.appVersion
         let replacement: FileReplacement
         let logger: JournalLogger
         do {
@@ -184,10 +188,17 @@ public final class Replay {
         } catch {
             throw .cannotRecord("\(error)")
         }
-        let units = targets.sorted { $0.key < $1.key }.map(\.value)
-        for unit in units { unit.set(logger: logger) }
-        let report = walk(events, stoppingAtDivergence: false, comparingStates: comparingStates)
-        for unit in units { unit.set(logger: nil) }
+        let recorded = Dictionary(reader.sources.map { ($0.source.instanceID, $0.source) }, uniquingKeysWith: { first, _ in first })
+        let released = Set((events ?? recordedEvents).filter { $0.kind == .released }.map(\.source.instanceID))
+        let units = targets.sorted { $0.key < $1.key }.compactMap { id, unit in
+            recorded[id].map { (id: id, unit: unit, logger: RecordedIdentity(logger, source: $0)) }
+        }
+        for unit in units { unit.unit.set(logger: unit.logger) }
+        let report = walk(events, stoppingAtDivergence: false, comparingStates: comparingStates, restoring: false)
+        for unit in units {
+            unit.unit.set(logger: nil)
+            if released.contains(unit.id) { unit.logger.logRelease() }
+        }
         do {
             try logger.flush()
         } catch {

@@ -12,6 +12,10 @@ public struct ReplayReport: Sendable, CustomStringConvertible {
     /// be re-sent (closures) and states the live units never reached on their own. Nothing about
     /// them was checked.
     public var restoredSteps: [RestoredStep] = []
+    /// In a re-record, the steps the live code did not produce and that were not put back either
+    /// (a re-record writes only what today's code does): a dispatch that cannot be re-sent is not
+    /// in the new journal. Empty in a check.
+    public var skippedSteps: [RestoredStep] = []
     /// States compared with the recording.
     public var statesCompared = 0
     /// The first place the live units did not reach the recorded state; `nil` if they always did.
@@ -60,6 +64,9 @@ public struct ReplayReport: Sendable, CustomStringConvertible {
         var lines = ["replayed \(inputsReplayed) inputs, compared \(statesCompared) states, restored \(stepsRestored) state\(stepsRestored == 1 ? "" : "s") without reproducing \(stepsRestored == 1 ? "it" : "them")"]
         for restored in restoredSteps {
             lines.append("restored: \(restored)")
+        }
+        for skipped in skippedSteps {
+            lines.append("not re-recorded: \(skipped)")
         }
         for problem in schemaProblems {
             lines.append("schema: \(problem)")

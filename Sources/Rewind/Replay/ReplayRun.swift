@@ -33,6 +33,9 @@ struct ReplayRun {
     /// nothing the live units reached is put back (a shrunk recording whose states came from other
     /// inputs, or a fix that changes states on purpose).
     let comparesStates: Bool
+    /// Whether recorded states are put back where the live code cannot produce them; a re-record
+    /// puts nothing back (it records only what today's code does) and lists those steps instead.
+    let restores: Bool
 
     private var report = ReplayReport()
     /// Each bound source's recorded state, by the one fold (``StateFold``); replay compares the
@@ -61,8 +64,9 @@ struct ReplayRun {
     init(
         events: [RecordedEvent], hasRealTimes: Bool, targets: [UInt64: ReplayTarget], clock: Replay.Clock?,
         maximumClockSteps: Int, invariants: [ReplayInvariant], secrets: ReplaySecrets = ReplaySecrets(),
-        stopsAtDivergence: Bool, comparesStates: Bool = true
+        stopsAtDivergence: Bool, comparesStates: Bool = true, restores: Bool = true
     ) {
+        self.restores = restores
         self.secrets = secrets
         self.events = events
         self.hasRealTimes = hasRealTimes
@@ -311,6 +315,15 @@ struct ReplayRun {
         let difference = diff(live.removing(excluded), expected)
         guard !difference.isEmpty else {
             compare(event, target: target)
+            return
+        }
+        guard restores else {
+            report.skippedSteps.append(RestoredStep(
+                step: event.sequence, source: event.source.description, event: event.summaryForReplay,
+                paths: difference.changedPaths.map(\.description), reason: reason
+            ))
+            // The live unit goes on from the state it has: later states are its own.
+            lastCheckedLive[id] = live
             return
         }
         do {

@@ -52,7 +52,9 @@ struct ShrinkCommand: ParsableCommand {
             ReplayCandidate(recording: file, candidate: candidatePath, comparingStates: search.comparesStates, recordingTo: destination)
         }
         let out = Output()
-        out.line("shrinking \(search.candidateCount) inputs of \(VisibleText.escaped(file)): \(failure)")
+        let untouched = search.inputCount - search.candidateCount
+        out.line("shrinking \(search.candidateCount) of the \(search.inputCount) inputs of \(VisibleText.escaped(file))"
+            + (untouched == 0 ? "" : " (\(untouched) come after the failure or cannot be re-sent)") + ": \(failure)")
         out.flush()
         let deadline = started.advanced(by: .milliseconds(Int64(maxTime * 1000)))
         var problem: Error?
@@ -86,7 +88,8 @@ struct ShrinkCommand: ParsableCommand {
         }
         let result = search.result(
             recording: file, output: destination, reduction: reduction, replays: replays + 1,
-            elapsed: ContinuousClock.now - started, bindings: first.first?.bindings ?? [], invariants: []
+            elapsed: ContinuousClock.now - started, bindings: failed.bindings, invariants: failed.invariants,
+            usesClock: failed.usesClock
         )
         out.line(result.description)
         out.line("")

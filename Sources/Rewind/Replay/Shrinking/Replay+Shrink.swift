@@ -97,7 +97,7 @@ extension Replay {
         return search.result(
             recording: path, output: output, reduction: reduction, replays: replays + 1,
             elapsed: ContinuousClock.now - started, bindings: firstSetup.bindings.keys.sorted(),
-            invariants: invariants.map(\.description)
+            invariants: invariants.map(\.description), usesClock: firstSetup.clock != nil
         )
     }
 

@@ -35,6 +35,8 @@ public struct ShrinkResult: Sendable, CustomStringConvertible {
     public var bindings: [String]
     /// The invariants' descriptions.
     public var invariants: [String]
+    /// Whether the units ran on a virtual clock, which the suggested test passes as `clock:`.
+    public var usesClock = false
 
     /// What was kept, whether it is 1-minimal, and where the shrunk recording is: the lines
     /// `rewind shrink` prints.
@@ -52,15 +54,21 @@ public struct ShrinkResult: Sendable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
-    /// The Swift Testing test that replays the shrunk recording, ready to paste: the live units and
-    /// the invariants are placeholders to fill in as the test that found the failure makes them.
+    /// The Swift Testing test that replays the shrunk recording, ready to paste: the live units,
+    /// the clock and the invariants are editor placeholders, which the compiler refuses until they
+    /// are filled in as the test that found the failure makes them — so the test can fail: it
+    /// compares states (a divergence) or holds the units to the invariant that broke.
     public var suggestedTest: String {
         let driving = bindings.map { "\"\($0)\": <#a fresh \($0)#>.replayTarget" }.joined(separator: ", ")
         var arguments = ["of: \"\(output)\"", "driving: [\(driving)]"]
+        if usesClock { arguments.append("clock: <#the VirtualTimeScheduler those units run on#>") }
         if comparesStates {
             arguments.append("allowRestoring: true")
         } else {
-            let placeholders = invariants.map { "<#the invariant '\($0)'#>" }.joined(separator: ", ")
+            // The invariant that broke, at least: a test with none would pass whatever the code.
+            var names = invariants
+            if case .brokenInvariant(let broken, _) = failure, !names.contains(broken) { names.append(broken) }
+            let placeholders = names.map { "<#the invariant '\($0)'#>" }.joined(separator: ", ")
             arguments.append("invariants: [\(placeholders)]")
             arguments.append("comparingStates: false")
         }

@@ -40,6 +40,10 @@ package struct ShrinkSearch {
     /// How many inputs the search may remove.
     package var candidateCount: Int { candidates.count }
 
+    /// How many inputs the recording has (those after the failure and those that cannot be
+    /// re-sent included).
+    package var inputCount: Int { session.inputs.count }
+
     /// The events of the reduction that keeps `subset` of the candidates (and the fixed inputs).
     package func events(keeping subset: [Int]) -> [RecordedEvent] {
         session.events(keeping: Set(subset).union(fixed), restoringBeforeInputs: comparesStates)
@@ -87,15 +91,17 @@ package struct ShrinkSearch {
     /// What the search kept, as a result.
     package func result(
         recording: String, output: String, reduction: DeltaDebugging.Result, replays: Int, elapsed: Duration,
-        bindings: [String], invariants: [String]
+        bindings: [String], invariants: [String], usesClock: Bool = false
     ) -> ShrinkResult {
-        ShrinkResult(
+        var result = ShrinkResult(
             failure: failure, recording: recording, output: output,
             keptInputs: (reduction.kept + fixed).sorted().map { session.inputs[$0].recordedInput },
             inputCount: session.inputs.count, notResent: fixed.map { session.inputs[$0].recordedInput },
             isMinimal: reduction.isMinimal, replays: replays, elapsed: elapsed, comparesStates: comparesStates,
             bindings: bindings, invariants: invariants
         )
+        result.usesClock = usesClock
+        return result
     }
 
     /// `cart.shrunk.rewind` for `cart.rewind`.

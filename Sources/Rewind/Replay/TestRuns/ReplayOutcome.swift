@@ -31,6 +31,11 @@ package struct ReplayOutcome: Codable, Sendable, Equatable {
     package var boundSources: [UInt64]
     /// The names the test bound its units under.
     package var bindings: [String] = []
+    /// The descriptions of the test's invariants, for the test a shrink suggests.
+    package var invariants: [String] = []
+    /// Whether the test ran its units on a virtual clock (`clock:`), which the suggested test
+    /// must pass too.
+    package var usesClock = false
     /// The dispatches that could not be re-sent, by the step of their end.
     package var notResentSteps: [UInt64]
     /// The report's first line, or why the replay could not run.
@@ -66,6 +71,8 @@ package struct ReplayOutcome: Codable, Sendable, Equatable {
         )
         divergentPaths = report.divergence?.difference.changedPaths.map(\.description) ?? []
         bindings = replay.bindingNames
+        invariants = replay.invariants.map(\.description)
+        usesClock = replay.clock != nil
     }
 
     /// Whether this replay ended with `failure` (see ``ReplayFailure/isReproduced(by:)``).
