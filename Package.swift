@@ -125,6 +125,7 @@ let package = Package(
                 "RewindSamples",
                 "RewindViewer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             path: "Viewer/CLI"
         ),

@@ -51,11 +51,13 @@ public final class ChainReaction: @unchecked Sendable {
     }
 
     /// Commits every mix of the chain, then tells the reactors of each changed substance.
-    public func react() {
+    /// Each substance's commit is logged with the line that resolved the chain.
+    public func react(file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line) {
         let steps = self.steps
+        let callSite = CallSite(file: file, function: function, line: line)
         Flux.bus.perform {
             let substances = Self.run(steps)
-            let outcomes = substances.map { ($0, $0.commitMix()) }
+            let outcomes = substances.map { ($0, $0.commitMix(callSite: callSite)) }
             for (substance, outcome) in outcomes {
                 Reactors.shared.deliver(outcome, from: substance, lock: nil)
             }
@@ -63,7 +65,9 @@ public final class ChainReaction: @unchecked Sendable {
     }
 
     /// Commits every mix of the chain, then tells the reactors (the seed's high-level name).
-    public func andReact() { react() }
+    public func andReact(file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line) {
+        react(file: file, function: function, line: line)
+    }
 
     /// Drops every change of the chain; no reactor hears of it. Logged as an `abort` activity of
     /// each substance.

@@ -43,8 +43,11 @@ extension Flask {
     }
 
     /// Applies `mixer` with `payload` on the flux: what ``substances(reactTo:payload:)`` does.
-    public static func applyMixer<Mixer: RawRepresentable>(_ mixer: Mixer, payload: MixerPayload? = nil) where Mixer.RawValue == String {
-        substances(reactTo: mixer, payload: payload)
+    public static func applyMixer<Mixer: RawRepresentable>(
+        _ mixer: Mixer, payload: MixerPayload? = nil,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line
+    ) where Mixer.RawValue == String {
+        substances(reactTo: mixer, payload: payload, file: file, function: function, line: line)
     }
 }
 

@@ -55,14 +55,19 @@ public enum Flask {
 
     /// Applies `mixer` to every reactive substance that defines it, with `payload`, as one mix on
     /// the flux (in its turn, after any lock is released).
-    public static func substances<Mixer: RawRepresentable>(reactTo mixer: Mixer, payload: MixerPayload? = nil) where Mixer.RawValue == String {
+    /// The mixer's dispatch is logged with the line that asked for it.
+    public static func substances<Mixer: RawRepresentable>(
+        reactTo mixer: Mixer, payload: MixerPayload? = nil,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line
+    ) where Mixer.RawValue == String {
         let key = MixerKey(mixer)
-        Flux.bus.perform { apply(key, payload: payload, lock: nil) }
+        let callSite = CallSite(file: file, function: function, line: line)
+        Flux.bus.perform { apply(key, payload: payload, lock: nil, callSite: callSite) }
     }
 
-    private static func apply(_ key: MixerKey, payload: MixerPayload?, lock: FluxLock?) {
+    private static func apply(_ key: MixerKey, payload: MixerPayload?, lock: FluxLock?, callSite: CallSite) {
         for substance in MixerRegistry.shared.substances(for: key) where substance.handles(key) {
-            substance.apply(key, payload: payload, lock: lock)
+            substance.apply(key, payload: payload, lock: lock, callSite: callSite)
         }
         FluxNotifier.postNotification(forMixer: key.name, payload: payload)
     }
@@ -95,12 +100,14 @@ public enum Flask {
     /// was aborted).
     @discardableResult
     public static func lock<Mixer: RawRepresentable>(
-        withMixer mixer: Mixer, payload: MixerPayload? = nil, autorelease: Bool = false
+        withMixer mixer: Mixer, payload: MixerPayload? = nil, autorelease: Bool = false,
+        file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line
     ) -> FluxLock where Mixer.RawValue == String {
+        let callSite = CallSite(file: file, function: function, line: line)
         let key = MixerKey(mixer)
         let lock = FluxLock(bus: Flux.bus, mixerName: key.name, autoreleases: autorelease)
         Flux.bus.perform(bypassingLocks: true) {
-            apply(key, payload: payload, lock: lock)
+            apply(key, payload: payload, lock: lock, callSite: callSite)
             lock.autoreleaseIfAsked()
         }
         return lock

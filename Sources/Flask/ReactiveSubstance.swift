@@ -59,32 +59,32 @@ where Mixers.RawValue == String {
 
     /// Applies one mixer: a dispatch carrying the payload, around the mutation it commits or the
     /// abort. Runs on the flux.
-    func apply(_ key: MixerKey, payload: MixerPayload?, lock: FluxLock?) {
+    func apply(_ key: MixerKey, payload: MixerPayload?, lock: FluxLock?, callSite: CallSite) {
         guard let reaction = mixers.withLock({ $0[key.identifier] }) else { return }
         let logger = announcedLogger()
         let start = EventTime.now()
         var sequence: UInt64?
         if let logger {
-            sequence = channel.emit(.willDispatch(input: payload.map { CapturedValue(PayloadText.fields($0)) }), name: key.name, callSite: .unknown, at: start, to: logger)
+            sequence = channel.emit(.willDispatch(input: payload.map { CapturedValue(PayloadText.fields($0)) }), name: key.name, callSite: callSite, at: start, to: logger)
         }
         DispatchScope.run(inside: sequence) {
             beginMix()
             var outcome: Bool?
             reaction(payload, { if outcome == nil { outcome = true } }, { if outcome == nil { outcome = false } })
             if outcome == true {
-                let committed = commitMix(named: key.name)
+                let committed = commitMix(named: key.name, callSite: callSite)
                 Reactors.shared.deliver(committed, from: self, lock: lock)
             } else {
                 abortMix()
                 if let logger {
-                    channel.emit(.activity(CapturedValue(StateFields([("mixer", key.name)]))), name: "abort", callSite: .unknown, to: logger)
+                    channel.emit(.activity(CapturedValue(StateFields([("mixer", key.name)]))), name: "abort", callSite: callSite, to: logger)
                 }
             }
         }
         if let logger, let sequence {
             let end = EventTime.now()
             let duration = Duration.nanoseconds(Int64(end.monotonicNanoseconds - start.monotonicNanoseconds))
-            channel.emit(.didDispatch(duration: duration), name: key.name, callSite: .unknown, parent: sequence, at: end, to: logger)
+            channel.emit(.didDispatch(duration: duration), name: key.name, callSite: callSite, parent: sequence, at: end, to: logger)
         }
     }
 }
@@ -105,7 +105,7 @@ struct MixerKey: Hashable, Sendable {
 protocol MixerReceiving: AnyObject {
     func handles(_ key: MixerKey) -> Bool
     func mixerKey(named name: String) -> MixerKey?
-    func apply(_ key: MixerKey, payload: MixerPayload?, lock: FluxLock?)
+    func apply(_ key: MixerKey, payload: MixerPayload?, lock: FluxLock?, callSite: CallSite)
 }
 
 /// Which reactive substances answer which mixers, held weakly: a substance that goes stops

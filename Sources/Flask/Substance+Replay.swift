@@ -28,7 +28,7 @@ final class SubstanceReplayTarget<T: State>: ReplayTarget {
     func replay(_ input: RecordedInput) throws -> Bool {
         guard let receiver = substance as? any MixerReceiving, let key = receiver.mixerKey(named: input.name) else { return false }
         let payload = StateKeys.plainValue(input.value) as? MixerPayload
-        Flux.bus.perform { receiver.apply(key, payload: payload, lock: nil) }
+        Flux.bus.perform { receiver.apply(key, payload: payload, lock: nil, callSite: .unknown) }
         return true
     }
 

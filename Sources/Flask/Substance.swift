@@ -32,7 +32,7 @@ open class SubstanceConcrete: Hashable, @unchecked Sendable {
 
     // Overridden by `Substance<T>`; these run on the flux.
     func beginMix() {}
-    func commitMix() -> MixOutcome { MixOutcome(keyChanges: [:], logged: false) }
+    func commitMix(callSite: CallSite) -> MixOutcome { MixOutcome(keyChanges: [:], logged: false) }
     func abortMix() {}
     /// The logger to use now, after announcing the substance to it with its state (see
     /// ``EventChannel/announcedLogger(callSite:state:)``).
@@ -140,7 +140,7 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
         Flux.bus.perform { [self] in
             beginMix()
             mixing.withLock { $0 = new }
-            let outcome = commitMix(named: name)
+            let outcome = commitMix(named: name, callSite: .unknown)
             Reactors.shared.deliver(outcome, from: self, lock: nil)
         }
     }
@@ -155,11 +155,11 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
         }
     }
 
-    override func commitMix() -> MixOutcome {
-        commitMix(named: "mix")
+    override func commitMix(callSite: CallSite) -> MixOutcome {
+        commitMix(named: "mix", callSite: callSite)
     }
 
-    func commitMix(named name: String) -> MixOutcome {
+    func commitMix(named name: String, callSite: CallSite) -> MixOutcome {
         let old = state
         guard let new = mixing.withLock({ value in defer { value = nil }; return value }) else {
             return MixOutcome(keyChanges: [:], logged: false)
@@ -167,7 +167,7 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
         committed.withLock { $0 = new }
         let keyChanges = StateKeys.changes(from: old, to: new)
         lastMixChanges.withLock { $0 = keyChanges }
-        let logged = logMutation(named: name, to: new)
+        let logged = logMutation(named: name, to: new, callSite: callSite)
         if !keyChanges.isEmpty { scheduleArchive() }
         return MixOutcome(keyChanges: keyChanges, logged: logged)
     }
@@ -180,20 +180,20 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
 
     /// Logs a committed mix: `willMutate`, a change per changed path (internal properties too: they
     /// are part of the state the journal rebuilds), `didMutate` with the state.
-    private func logMutation(named name: String, to new: T) -> Bool {
+    private func logMutation(named name: String, to new: T, callSite: CallSite) -> Bool {
         defer { mixStartTree = nil; mixStartTime = nil }
         guard let oldTree = mixStartTree, let start = mixStartTime, let logger = announcedLogger() else { return false }
         let newTree = StateCapture.capture(new)
-        channel.emit(.willMutate, name: name, callSite: .unknown, at: start, to: logger)
+        channel.emit(.willMutate, name: name, callSite: callSite, at: start, to: logger)
         for change in diff(oldTree, newTree).loggedChanges(in: newTree) {
             channel.emit(
                 .change(path: ChangedPath(name: change.path.description), value: CapturedValue(change.value), state: nil),
-                callSite: .unknown, to: logger
+                callSite: callSite, to: logger
             )
         }
         let end = EventTime.now()
         let duration = Duration.nanoseconds(Int64(end.monotonicNanoseconds - start.monotonicNanoseconds))
-        channel.emit(.didMutate(duration: duration, state: CapturedValue(newTree)), name: name, callSite: .unknown, at: end, to: logger)
+        channel.emit(.didMutate(duration: duration, state: CapturedValue(newTree)), name: name, callSite: callSite, at: end, to: logger)
         return true
     }
 

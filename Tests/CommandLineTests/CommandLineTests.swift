@@ -164,6 +164,54 @@ struct CommandLineTests {
         #expect(result.standardOutput.contains("event: value {setStep: {_0: 3}} vs {setStep: {_0: 2}}"), "\(result.standardOutput)")
     }
 
+    @Test("diff of two recordings compares unit by unit: units that interleave differently still match; a unit's difference is found; --source picks one")
+    func diffPairsUnits() throws {
+        let directory = NSTemporaryDirectory() + "rewind-cli-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        /// Two counters and a todo list; `firstThenSecond` says which counter is seen first,
+        /// `todoFirst` whether the list's dispatch comes before the counters' in each round.
+        func record(_ name: String, firstThenSecond: Bool, todoFirst: Bool = false, secondStep: Int = 2) throws -> String {
+            var configuration = JournalConfiguration()
+            configuration.deterministic = true
+            let path = directory + "/\(name).rewind"
+            let journal = try JournalLogger(path: path, configuration: configuration)
+            let first = CounterSample(), second = CounterSample(), todo = TodoSample()
+            for unit in firstThenSecond ? [first, second] : [second, first] { unit.set(logger: journal) }
+            todo.set(logger: journal)
+            for round in 0..<3 {
+                if todoFirst { todo.add("item \(round)") }
+                let pair = firstThenSecond ? [first, second] : [second, first]
+                for unit in pair { unit === second ? unit.setStep(secondStep) : unit.increment() }
+                if !todoFirst { todo.add("item \(round)") }
+            }
+            journal.close()
+            return path
+        }
+        let left = try record("left", firstThenSecond: true)
+        let right = try record("right", firstThenSecond: false)
+        // Paired in the order each recording's counters appeared: the first counter seen with the
+        // first counter seen, whichever of the two it was in the app.
+        let swapped = try CommandRunner.run(["diff", left, right])
+        #expect(swapped.status == 1, "the two counters did different things, in the order they appeared: \(swapped.standardOutput)")
+        let same = try record("same", firstThenSecond: true)
+        let matching = try CommandRunner.run(["diff", left, same])
+        #expect(matching.status == 0 && matching.standardOutput.contains("the recordings match"), "\(matching.standardOutput)")
+        // The same units doing the same things, interleaved differently: they match.
+        let interleaved = try record("interleaved", firstThenSecond: true, todoFirst: true)
+        let reordered = try CommandRunner.run(["diff", left, interleaved])
+        #expect(reordered.status == 0 && reordered.standardOutput.contains("the recordings match"), "\(reordered.standardOutput)")
+        // One unit alone: the todo list did the same in `right`, whatever the counters did.
+        let todoOnly = try CommandRunner.run(["diff", left, right, "--source", "TodoSample"])
+        #expect(todoOnly.status == 0, "\(todoOnly.standardOutput)\(todoOnly.standardError)")
+        let other = try record("other", firstThenSecond: true, secondStep: 5)
+        let changed = try CommandRunner.run(["diff", left, other])
+        #expect(changed.status == 1)
+        #expect(changed.standardOutput.contains("event: value {setStep: {_0: 2}} vs {setStep: {_0: 5}}"), "\(changed.standardOutput)")
+        let todoUnchanged = try CommandRunner.run(["diff", left, other, "--source", "TodoSample", "--json"])
+        #expect(todoUnchanged.status == 0 && todoUnchanged.standardOutput.contains("\"match\":true"), "\(todoUnchanged.standardOutput)")
+    }
+
     @Test("recover writes a clean journal with everything that survived")
     func recover() throws {
         let directory = NSTemporaryDirectory() + "rewind-cli-" + UUID().uuidString

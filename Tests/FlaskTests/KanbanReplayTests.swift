@@ -62,6 +62,9 @@ extension FlaskTests {
             // No insertion or removal is logged as a value set at an element's index.
             let elementWrites = reader.events().filter { $0.kind == .change && $0.path?.contains("cardIDs[") == true }
             #expect(elementWrites.isEmpty, "\(elementWrites.map { "\($0.sequence) \($0.path ?? "")" })")
+            // Every mixer's dispatch and commit names the line of the app that asked for it.
+            let mixes = reader.events().filter { $0.source.label == "board" && [.willDispatch, .willMutate].contains($0.kind) }
+            #expect(!mixes.isEmpty && mixes.allSatisfy { $0.file.hasSuffix("KanbanBoard.swift") && $0.line > 0 }, "\(mixes.prefix(3).map { "\($0.file):\($0.line)" })")
         }
 
         @Test("the session replays clean against its own code, reactor and scheduler included")

@@ -7,15 +7,16 @@ struct DiffCommand: ParsableCommand {
         abstract: "What changed between two steps of a journal, or where two recordings diverge.",
         discussion: """
             rewind diff FILE A B [--source S]   the state of a source at step B against step A
-            rewind diff FILE1 FILE2             the first event where two recordings of the same \
-            scenario differ (in the event or in the state it left), with the diff there
+            rewind diff FILE1 FILE2 [--source S] the first event where two recordings of the same \
+            scenario differ (in the event or in the state it left), with the diff there; units are \
+            paired by label, or by type in the order they appeared, and compared unit by unit
             Exits 1 when there are differences, 0 when there are none.
             Example:  rewind diff Fixtures/todo.rewind 10 40
             """
     )
 
     @Argument(help: "FILE A B, or FILE1 FILE2.", completion: .file(extensions: ["rewind"])) var arguments: [String]
-    @Option(help: "With FILE A B: the source to compare (default: the source of the event at B).") var source: String?
+    @Option(help: "The source to compare: with FILE A B, by default the source of the event at B; with FILE1 FILE2, by default every source (named as FILE1 names it).") var source: String?
     @Flag(help: "Write the answer as one JSON object (the exit code is the same).") var json = false
 
     func validate() throws {
@@ -76,84 +77,78 @@ struct DiffCommand: ParsableCommand {
 
     private func compareRecordings() throws {
         let left = try JournalOpening.open(arguments[0]), right = try JournalOpening.open(arguments[1])
-        var leftEvents = left.events().makeIterator(), rightEvents = right.events().makeIterator()
-        var leftTimeline = StateWalker(), rightTimeline = StateWalker()
-        // Sources are paired in the order they first appear, since instance numbers differ between runs.
-        var pairing: [UInt64: UInt64] = [:]
-        var position = 0
+        let only = try source.map { try JournalOpening.source($0, in: left).instanceID }
         let output = Output(style: colors.style())
-        while true {
-            let a = leftEvents.next(), b = rightEvents.next()
-            position += 1
-            switch (a, b) {
-            case (nil, nil):
-                if json {
-                    output.line(recordingsJSON(match: true, compared: position - 1) { _ in })
-                } else {
-                    output.line("the recordings match: \(position - 1) events")
-                }
-                output.flush()
-                JournalOpening.warnAboutDamage(in: left)
-                JournalOpening.warnAboutDamage(in: right)
-                return
-            case (let a?, nil):
-                if json {
-                    output.line(recordingsJSON(match: false, compared: position - 1) { $0.field("shorter", arguments[1]) })
-                    output.flush()
-                    throw ExitCode(ExitStatus.no)
-                }
-                output.line("\(arguments[1]) ends after \(position - 1) events; \(arguments[0]) goes on with step \(a.sequence) (\(a.kind.rawValue) \(VisibleText.escaped(a.name)))")
-                output.flush()
-                throw ExitCode(ExitStatus.no)
-            case (nil, let b?):
-                if json {
-                    output.line(recordingsJSON(match: false, compared: position - 1) { $0.field("shorter", arguments[0]) })
-                    output.flush()
-                    throw ExitCode(ExitStatus.no)
-                }
-                output.line("\(arguments[0]) ends after \(position - 1) events; \(arguments[1]) goes on with step \(b.sequence) (\(b.kind.rawValue) \(VisibleText.escaped(b.name)))")
-                output.flush()
-                throw ExitCode(ExitStatus.no)
-            case (let a?, let b?):
-                let paired = pairing[a.source.instanceID]
-                if paired == nil { pairing[a.source.instanceID] = b.source.instanceID }
-                _ = leftTimeline.advance(a)
-                _ = rightTimeline.advance(b)
-                var differences: [String] = []
-                if paired != nil && paired != b.source.instanceID || a.source.typeName != b.source.typeName { differences.append("source \(a.source) vs \(b.source)") }
-                if a.kind != b.kind { differences.append("kind \(a.kind.rawValue) vs \(b.kind.rawValue)") }
-                if a.name != b.name { differences.append("name \(VisibleText.quoted(a.name)) vs \(VisibleText.quoted(b.name))") }
-                if a.path != b.path { differences.append("path \(a.path ?? "none") vs \(b.path ?? "none")") }
-                if a.value != b.value { differences.append("value \((a.value ?? .null).compactDescription(limit: 60)) vs \((b.value ?? .null).compactDescription(limit: 60))") }
-                let leftState = leftTimeline.state(of: a.source.instanceID), rightState = rightTimeline.state(of: b.source.instanceID)
-                if differences.isEmpty && leftState == rightState { continue }
-                if json {
-                    output.line(recordingsJSON(match: false, compared: position) { object in
-                        object.raw("divergence", JSONText.object { divergence in
-                            divergence.field("position", position)
-                            divergence.field("left_seq", a.sequence)
-                            divergence.field("right_seq", b.sequence)
-                            divergence.field("source", a.source.description)
-                            divergence.field("kind", a.kind.rawValue)
-                            divergence.field("name", a.name)
-                            divergence.raw("event_differences", CommandJSON.array(differences.map(JSONText.string)))
-                            divergence.raw("state_changes", CommandJSON.changes(from: leftState ?? .null, to: rightState ?? .null))
-                        })
-                    })
-                    output.flush()
-                    throw ExitCode(ExitStatus.no)
-                }
-                output.line("the recordings diverge at event \(position): \(arguments[0]) step \(a.sequence) vs \(arguments[1]) step \(b.sequence)")
-                output.line("  \(VisibleText.escaped(a.source.description)) \(a.kind.rawValue) \(VisibleText.escaped(a.name)) at \(VisibleText.escaped(a.callSite))")
-                for difference in differences { output.line("  event: \(VisibleText.escaped(difference))") }
-                let lines = DiffRenderer().lines(from: leftState ?? .null, to: rightState ?? .null)
-                if !lines.isEmpty {
-                    output.line("  state (- \(arguments[0]), + \(arguments[1])):")
-                    for line in lines { output.line("  " + output.style.paint(line)) }
-                }
-                output.flush()
-                throw ExitCode(ExitStatus.no)
+        switch RecordingComparison(left: left, right: right, only: only).run() {
+        case .match(let compared):
+            if json {
+                output.line(recordingsJSON(match: true, compared: compared) { _ in })
+            } else {
+                output.line("the recordings match: \(compared) events")
             }
+            output.flush()
+            JournalOpening.warnAboutDamage(in: left)
+            JournalOpening.warnAboutDamage(in: right)
+        case .divergence(let divergence):
+            report(divergence, to: output)
+            output.flush()
+            throw ExitCode(ExitStatus.no)
+        }
+    }
+
+    /// Where the recordings first differ, or which one ends first.
+    private func report(_ divergence: RecordingComparison.Divergence, to output: Output) {
+        guard let a = divergence.left, let b = divergence.right else {
+            let (shorter, longer, next) = divergence.left == nil
+                ? (arguments[0], arguments[1], divergence.right!) : (arguments[1], arguments[0], divergence.left!)
+            if json {
+                output.line(recordingsJSON(match: false, compared: divergence.compared) { object in
+                    if divergence.differences.isEmpty {
+                        object.field("shorter", shorter)
+                    } else {
+                        object.raw("divergence", JSONText.object { fields in
+                            fields.field("position", divergence.position)
+                            fields.field("left_seq", divergence.left?.sequence ?? 0)
+                            fields.field("right_seq", divergence.right?.sequence ?? 0)
+                            fields.field("source", next.source.description)
+                            fields.field("kind", next.kind.rawValue)
+                            fields.field("name", next.name)
+                            fields.raw("event_differences", CommandJSON.array(divergence.differences.map(JSONText.string)))
+                            fields.raw("state_changes", CommandJSON.changes(from: .null, to: .null))
+                        })
+                    }
+                })
+                return
+            }
+            if divergence.differences.isEmpty {
+                output.line("\(shorter) ends after \(divergence.compared) events of \(VisibleText.escaped(next.source.description)); \(longer) goes on with step \(next.sequence) (\(next.kind.rawValue) \(VisibleText.escaped(next.name)))")
+            } else {
+                output.line("the recordings diverge at event \(divergence.position): \(VisibleText.escaped(divergence.differences.joined(separator: "; ")))")
+            }
+            return
+        }
+        if json {
+            output.line(recordingsJSON(match: false, compared: divergence.compared + 1) { object in
+                object.raw("divergence", JSONText.object { fields in
+                    fields.field("position", divergence.position)
+                    fields.field("left_seq", a.sequence)
+                    fields.field("right_seq", b.sequence)
+                    fields.field("source", a.source.description)
+                    fields.field("kind", a.kind.rawValue)
+                    fields.field("name", a.name)
+                    fields.raw("event_differences", CommandJSON.array(divergence.differences.map(JSONText.string)))
+                    fields.raw("state_changes", CommandJSON.changes(from: divergence.leftState ?? .null, to: divergence.rightState ?? .null))
+                })
+            })
+            return
+        }
+        output.line("the recordings diverge at event \(divergence.position): \(arguments[0]) step \(a.sequence) vs \(arguments[1]) step \(b.sequence)")
+        output.line("  \(VisibleText.escaped(a.source.description)) \(a.kind.rawValue) \(VisibleText.escaped(a.name)) at \(VisibleText.escaped(a.callSite))")
+        for difference in divergence.differences { output.line("  event: \(VisibleText.escaped(difference))") }
+        let lines = DiffRenderer().lines(from: divergence.leftState ?? .null, to: divergence.rightState ?? .null)
+        if !lines.isEmpty {
+            output.line("  state (- \(arguments[0]), + \(arguments[1])):")
+            for line in lines { output.line("  " + output.style.paint(line)) }
         }
     }
 
