@@ -55,11 +55,11 @@ public final class ChainReaction: @unchecked Sendable {
     public func react(file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line) {
         let steps = self.steps
         let callSite = CallSite(file: file, function: function, line: line)
-        Flux.bus.perform {
+        (steps.first?.substance.scope ?? .current).bus.perform {
             let substances = Self.run(steps)
             let outcomes = substances.map { ($0, $0.commitMix(callSite: callSite)) }
             for (substance, outcome) in outcomes {
-                Reactors.shared.deliver(outcome, from: substance, lock: nil)
+                substance.scope.reactors.deliver(outcome, from: substance, lock: nil)
             }
         }
     }
@@ -73,7 +73,7 @@ public final class ChainReaction: @unchecked Sendable {
     /// each substance.
     public func abort() {
         let steps = self.steps
-        Flux.bus.perform {
+        (steps.first?.substance.scope ?? .current).bus.perform {
             for substance in Self.run(steps) {
                 substance.abortMix()
                 if let logger = substance.channel.logger {

@@ -3,8 +3,8 @@ import Foundation
 /// The seed's low-level API: what the high-level methods are built on, under the names its README
 /// lists.
 extension Flask {
-    /// The bus every mix goes through (``Flux/bus``).
-    public static var bus: Flux { Flux.bus }
+    /// The bus every mix goes through: ``Flux/bus``, or inside ``isolated(_:)`` the scope's own.
+    public static var bus: Flux { FlaskScope.current.bus }
 
     /// `nil` as a value that can be stored in a `[String: AnyHashable?]` dictionary
     /// (``FlaskDictType``) without removing the key.
@@ -16,7 +16,7 @@ extension Flask {
     /// Drops the mixes waiting for their turn on the flux (while it is locked, say); the one running
     /// finishes.
     public static func purgeFluxQueue() {
-        Flux.bus.purgeQueue()
+        FlaskScope.current.bus.purgeQueue()
     }
 
     /// Releases the reactors whose owners are gone (``ReactorManager/purge()``).
@@ -60,16 +60,16 @@ extension Flask {
 public enum ReactorManager {
     /// The reactors whose owners are alive.
     public static var reactors: [ReactorConcrete] {
-        Reactors.shared.all()
+        FlaskScope.current.reactors.all()
     }
 
     /// Releases the reactors whose owners are gone.
     public static func purge() {
-        Reactors.shared.purge()
+        FlaskScope.current.reactors.purge()
     }
 
     /// Detaches every reactor (between tests, for instance).
     public static func purgeAll() {
-        Reactors.shared.removeAll()
+        FlaskScope.current.reactors.removeAll()
     }
 }

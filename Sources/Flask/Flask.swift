@@ -17,14 +17,14 @@ public enum Flask {
     public static func attachReactor<Owner: FlaskReactor>(to owner: Owner, mixing substances: [SubstanceConcrete]) {
         let reactor = Reactor(owner: owner, substances: substances)
         reactor.handler = { owner, reaction in owner.flaskReactions(reaction: reaction) }
-        Reactors.shared.attach(reactor, to: owner)
+        FlaskScope.current.reactors.attach(reactor, to: owner)
     }
 
     /// Makes a reactor attached to `owner` for changes of `substances`; set its `handler`.
     @discardableResult
     public static func reactor<Owner: AnyObject>(attachedTo owner: Owner, mixing substances: [SubstanceConcrete]) -> Reactor<Owner> {
         let reactor = Reactor(owner: owner, substances: substances)
-        Reactors.shared.attach(reactor, to: owner)
+        FlaskScope.current.reactors.attach(reactor, to: owner)
         return reactor
     }
 
@@ -37,18 +37,18 @@ public enum Flask {
     /// The reactor attached to `owner`; one watching nothing (that can still start chain
     /// reactions) if it has none.
     public static func getReactor(attachedTo owner: AnyObject) -> ReactorConcrete {
-        Reactors.shared.reactor(of: owner) ?? ReactorConcrete(substances: [])
+        FlaskScope.current.reactors.reactor(of: owner) ?? ReactorConcrete(substances: [])
     }
 
     /// Detaches `owner`'s reactor; returns whether it had one.
     @discardableResult
     public static func detachReactor(from owner: AnyObject) -> Bool {
-        Reactors.shared.detach(from: owner)
+        FlaskScope.current.reactors.detach(from: owner)
     }
 
     /// Releases the reactors whose owners are gone now, rather than at the next use of the reactors.
     public static func purgeReactors() {
-        Reactors.shared.purge()
+        FlaskScope.current.reactors.purge()
     }
 
     // MARK: Mixers
@@ -62,11 +62,12 @@ public enum Flask {
     ) where Mixer.RawValue == String {
         let key = MixerKey(mixer)
         let callSite = CallSite(file: file, function: function, line: line)
-        Flux.bus.perform { apply(key, payload: payload, lock: nil, callSite: callSite) }
+        let scope = FlaskScope.current
+        scope.bus.perform { apply(key, payload: payload, lock: nil, callSite: callSite, in: scope) }
     }
 
-    private static func apply(_ key: MixerKey, payload: MixerPayload?, lock: FluxLock?, callSite: CallSite) {
-        for substance in MixerRegistry.shared.substances(for: key) where substance.handles(key) {
+    private static func apply(_ key: MixerKey, payload: MixerPayload?, lock: FluxLock?, callSite: CallSite, in scope: FlaskScope) {
+        for substance in scope.mixers.substances(for: key) where substance.handles(key) {
             substance.apply(key, payload: payload, lock: lock, callSite: callSite)
         }
         FluxNotifier.postNotification(forMixer: key.name, payload: payload)
@@ -91,7 +92,7 @@ public enum Flask {
     /// releases itself once that mixer's reactions have run; a lock made alone has no mixer, so it
     /// waits for ``FluxLock/release(payload:)`` either way.
     public static func lock(autorelease: Bool = false) -> FluxLock {
-        FluxLock(bus: Flux.bus, autoreleases: autorelease)
+        FluxLock(bus: FlaskScope.current.bus, autoreleases: autorelease)
     }
 
     /// Pauses the flux, then applies `mixer` alone; its reactions receive the lock as
@@ -105,9 +106,10 @@ public enum Flask {
     ) -> FluxLock where Mixer.RawValue == String {
         let callSite = CallSite(file: file, function: function, line: line)
         let key = MixerKey(mixer)
-        let lock = FluxLock(bus: Flux.bus, mixerName: key.name, autoreleases: autorelease)
-        Flux.bus.perform(bypassingLocks: true) {
-            apply(key, payload: payload, lock: lock, callSite: callSite)
+        let scope = FlaskScope.current
+        let lock = FluxLock(bus: scope.bus, mixerName: key.name, autoreleases: autorelease)
+        scope.bus.perform(bypassingLocks: true) {
+            apply(key, payload: payload, lock: lock, callSite: callSite, in: scope)
             lock.autoreleaseIfAsked()
         }
         return lock
@@ -115,7 +117,7 @@ public enum Flask {
 
     /// Releases every lock and runs the mixes that waited.
     public static func removeLocks() {
-        Flux.bus.removeLocks()
+        FlaskScope.current.bus.removeLocks()
     }
 
     // MARK: Archiving

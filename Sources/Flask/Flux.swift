@@ -25,6 +25,9 @@ public final class Flux: @unchecked Sendable {
         /// work runs inside it whenever its turn comes, so what it logs names its cause — and a
         /// replay knows it as the app's own doing, not an input to send again.
         let cause: UInt64?
+        /// The task's Flask scope when the work was asked for (see ``Flask/isolated(_:)``): the
+        /// work runs in it whichever thread drains the flux.
+        let scope: FlaskScope?
     }
 
     private struct BusState {
@@ -70,7 +73,8 @@ public final class Flux: @unchecked Sendable {
     /// Runs `work` on the bus: now if the bus is free, otherwise in its turn.
     func perform(bypassingLocks: Bool = false, _ work: @escaping () -> Void) {
         let cause = DispatchScope.currentDispatch
-        state.withLock { $0.queue.append(Work(run: work, bypassesLocks: bypassingLocks, cause: cause)) }
+        let scope = FlaskScope.task
+        state.withLock { $0.queue.append(Work(run: work, bypassesLocks: bypassingLocks, cause: cause, scope: scope)) }
         drain()
     }
 
@@ -85,7 +89,9 @@ public final class Flux: @unchecked Sendable {
             bus.isRunning = true
             return bus.queue.remove(at: index)
         }) {
-            DispatchScope.run(inside: next.cause, next.run)
+            FlaskScope.$task.withValue(next.scope) {
+                DispatchScope.run(inside: next.cause, next.run)
+            }
             state.withLock { $0.isRunning = false }
         }
     }

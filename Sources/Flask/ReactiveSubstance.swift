@@ -44,7 +44,7 @@ where Mixers.RawValue == String {
     public func define(mix mixer: Mixers, _ reaction: @escaping SubstanceMixerReaction) {
         let key = MixerKey(mixer)
         mixers.withLock { $0[key.identifier] = reaction }
-        MixerRegistry.shared.register(self, for: key)
+        scope.mixers.register(self, for: key)
     }
 
     func handles(_ key: MixerKey) -> Bool {
@@ -73,7 +73,7 @@ where Mixers.RawValue == String {
             reaction(payload, { if outcome == nil { outcome = true } }, { if outcome == nil { outcome = false } })
             if outcome == true {
                 let committed = commitMix(named: key.name, callSite: callSite)
-                Reactors.shared.deliver(committed, from: self, lock: lock)
+                scope.reactors.deliver(committed, from: self, lock: lock)
             } else {
                 abortMix()
                 if let logger {

@@ -19,6 +19,8 @@ public protocol FlaskReactor: AnyObject {
 public class ReactorConcrete: @unchecked Sendable {
     // Unchecked: `substances` is immutable; subclasses guard their own state.
     let substances: [SubstanceConcrete]
+    /// The Flask the reactor was made in (see ``Flask/isolated(_:)``).
+    let scope = FlaskScope.current
 
     init(substances: [SubstanceConcrete]) {
         self.substances = substances
@@ -35,7 +37,7 @@ public class ReactorConcrete: @unchecked Sendable {
 
     /// Detaches this reactor from its owner: its handler hears of no more changes.
     public func unbind() {
-        Reactors.shared.detach(self)
+        scope.reactors.detach(self)
     }
 
     /// Starts a chain reaction with a mix of `substance` (the seed's high-level name).

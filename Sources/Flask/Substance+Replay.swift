@@ -28,7 +28,7 @@ final class SubstanceReplayTarget<T: State>: ReplayTarget {
     func replay(_ input: RecordedInput) throws -> Bool {
         guard let receiver = substance as? any MixerReceiving, let key = receiver.mixerKey(named: input.name) else { return false }
         let payload = StateKeys.plainValue(input.value) as? MixerPayload
-        Flux.bus.perform { receiver.apply(key, payload: payload, lock: nil, callSite: .unknown) }
+        substance.scope.bus.perform { receiver.apply(key, payload: payload, lock: nil, callSite: .unknown) }
         return true
     }
 
@@ -47,7 +47,7 @@ extension Flux {
     /// it lets a re-record record its events again rather than drop them.
     ///
     /// ```swift
-    /// expectReplay(of: path, driving: ["board": board.replayTarget, "Flux": Flux.bus.replayTarget])
+    /// expectReplay(of: path, driving: ["board": board.replayTarget, "Flux": Flask.bus.replayTarget])
     /// ```
     public var replayTarget: any ReplayTarget {
         FluxReplayTarget(self)

@@ -7,6 +7,8 @@ open class SubstanceConcrete: Hashable, @unchecked Sendable {
     // Unchecked: see `Substance`.
     let channel: EventChannel
     private let givenName: String?
+    /// The Flask the substance was made in, for its whole life (see ``Flask/isolated(_:)``).
+    let scope = FlaskScope.current
     /// The dotted keys the last committed mix changed (for `FlaskReaction.reduceChanges(substance:)`).
     let lastMixChanges = Locked<[String: KeyChange]>([:])
 
@@ -127,21 +129,21 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
     /// state was captured.
     public func rollbackState(_ completion: @escaping () -> Void = {}) {
         guard let saved = snapshot.withLock({ $0 }) else {
-            Flux.bus.perform(completion)
+            scope.bus.perform(completion)
             return
         }
         replaceState(with: saved, named: "rollback")
-        Flux.bus.perform(completion)
+        scope.bus.perform(completion)
     }
 
     /// Replaces the whole state with `new` as one mix on the flux, named `name` in the log;
     /// reactors see what changed.
     func replaceState(with new: T, named name: String) {
-        Flux.bus.perform { [self] in
+        scope.bus.perform { [self] in
             beginMix()
             mixing.withLock { $0 = new }
             let outcome = commitMix(named: name, callSite: .unknown)
-            Reactors.shared.deliver(outcome, from: self, lock: nil)
+            scope.reactors.deliver(outcome, from: self, lock: nil)
         }
     }
 

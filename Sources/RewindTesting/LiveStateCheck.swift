@@ -4,8 +4,17 @@ import Foundation
 /// Records a session while taking the live units' states at every step, and then holds the
 /// recording to them: the check that every recorded state is one the app had.
 ///
-/// Attach it to the units in place of the journal logger it wraps, say how to read each unit's
-/// live state, drive the app, close the journal, and ask for ``mismatches(in:)``:
+/// In one call, with the units' replay targets (which know how to read each unit's state):
+///
+/// ```swift
+/// let check = try LiveStateCheck.record(to: path, units: [board.replayTarget, stats.replayTarget]) {
+///     … drive the app …
+/// }
+/// #expect(check.mismatches == [])
+/// ```
+///
+/// Or by hand: attach it to the units in place of the journal logger it wraps, say how to read
+/// each unit's live state, drive the app, close the journal, and ask for ``mismatches(in:)``:
 ///
 /// ```swift
 /// let journal = try JournalLogger(path: path)
@@ -36,6 +45,8 @@ public final class LiveStateCheck: CycleLogging, @unchecked Sendable {
         var commitDepth: [UInt64: Int] = [:]
         /// How many events were handed on to the journal.
         var handedOn = 0
+        /// Whether ``stopWatching()`` was called.
+        var stopped = false
     }
 
     /// A check that hands every event on to `journal` after taking the live state.
@@ -46,6 +57,14 @@ public final class LiveStateCheck: CycleLogging, @unchecked Sendable {
     /// Takes `source`'s live state with `state` at each of its settled steps.
     public func watch(_ source: EventSource, state: @escaping @Sendable () -> StateValue) {
         readers.withLock { $0[source.instanceID] = state }
+    }
+
+    /// ``watch(_:state:)``, unless `source` is watched already, or the check has stopped watching.
+    fileprivate func watchIfNew(_ source: EventSource, state: @escaping @Sendable () -> StateValue) {
+        guard !taken.withLock({ $0.stopped }) else { return }
+        readers.withLock { readers in
+            if readers[source.instanceID] == nil { readers[source.instanceID] = state }
+        }
     }
 
     public func log(_ event: Event) {
@@ -97,6 +116,42 @@ public final class LiveStateCheck: CycleLogging, @unchecked Sendable {
         }
     }
 
+    /// What ``record(to:configuration:units:_:)`` found.
+    public struct Result: Sendable {
+        /// The steps whose recorded state is not the one the app had: none when the recording is
+        /// true.
+        public var mismatches: [Mismatch]
+        /// How many settled states were taken and compared.
+        public var statesTaken: Int
+    }
+
+    /// Records `session` into a new journal at `path` with each of `units` logging to it (through
+    /// its target's `set(logger:)`), taking each unit's live state with its target's
+    /// `currentState()` at every settled step; then closes the journal and compares.
+    public static func record(
+        to path: String, configuration: JournalConfiguration = JournalConfiguration(), units: [any ReplayTarget],
+        _ session: () throws -> Void
+    ) throws -> Result {
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let check = LiveStateCheck(recordingTo: journal)
+        for unit in units { unit.set(logger: check.logger(readingStateOf: unit)) }
+        var failure: (any Error)?
+        do { try session() } catch { failure = error }
+        for unit in units { unit.set(logger: nil) }
+        journal.close()
+        if let failure { throw failure }
+        let statesTaken = check.statesTaken
+        return Result(mismatches: try check.mismatches(in: path), statesTaken: statesTaken)
+    }
+
+    /// A logger for one unit: it hands the unit's events to this check, which takes the unit's
+    /// state with `target.currentState()` at each settled step — the unit's event source is
+    /// learned from its first event. The target is held weakly (a unit keeps every logger it was
+    /// given while it lives): keep it while the session runs.
+    public func logger(readingStateOf target: any ReplayTarget) -> any CycleLogging {
+        UnitProbe(check: self, target: WeakReplayTarget(target))
+    }
+
     /// How many settled states were taken so far.
     public var statesTaken: Int { taken.withLock { $0.states.count } }
 
@@ -111,6 +166,7 @@ public final class LiveStateCheck: CycleLogging, @unchecked Sendable {
     /// units they hold: a unit keeps every logger it was given while it lives, so a reader that
     /// holds its unit would otherwise keep both alive. ``mismatches(in:)`` does it first.
     public func stopWatching() {
+        taken.withLock { $0.stopped = true }
         readers.withLock { $0.removeAll() }
     }
 
@@ -144,5 +200,29 @@ public final class LiveStateCheck: CycleLogging, @unchecked Sendable {
             ))
         }
         return mismatches
+    }
+}
+
+/// One unit's logger for a ``LiveStateCheck``: it registers the unit's state reader under the
+/// source of the first event it sees, then hands every event on.
+private struct UnitProbe: CycleLogging {
+    let check: LiveStateCheck
+    let target: WeakReplayTarget
+
+    func log(_ event: Event) {
+        let target = self.target
+        check.watchIfNew(event.source) { target.value?.currentState() ?? .null }
+        check.log(event)
+    }
+}
+
+/// A replay target held weakly, read from the thread that logs the unit's events. Unchecked: the
+/// reference is set once; a target is read only by the unit's own events, which its framework logs
+/// one at a time.
+private final class WeakReplayTarget: @unchecked Sendable {
+    weak var value: (any ReplayTarget)?
+
+    init(_ value: any ReplayTarget) {
+        self.value = value
     }
 }

@@ -20,23 +20,15 @@ extension FlaskTests {
             // The session runs on a virtual clock: its times are made up, and the replay steps the
             // clock to each scheduled answer.
             configuration.deterministic = true
-            let journal = try JournalLogger(path: path, configuration: configuration)
-            let check = LiveStateCheck(recordingTo: journal)
-            let board = UncheckedTarget(app.board.replayTarget)
-            let stats = UncheckedTarget(app.stats.replayTarget)
-            check.watch(app.board.eventSource) { board.target.currentState() }
-            check.watch(app.stats.eventSource) { stats.target.currentState() }
-            app.board.set(logger: check)
-            app.stats.set(logger: check)
             // The flux's locks and releases too, as the Flask README says.
-            Flux.bus.set(logger: check)
-            Kanban.session(app, scheduler: scheduler, cards: cards)
-            app.board.set(logger: nil)
-            app.stats.set(logger: nil)
-            Flux.bus.set(logger: nil)
-            journal.close()
+            let check = try LiveStateCheck.record(
+                to: path, configuration: configuration,
+                units: [app.board.replayTarget, app.stats.replayTarget, Flask.bus.replayTarget]
+            ) {
+                Kanban.session(app, scheduler: scheduler, cards: cards)
+            }
             #expect(check.statesTaken > 2 * cards)
-            return try check.mismatches(in: path)
+            return check.mismatches
         }
 
         @Test("every recorded state of the board and its stats is the state the app had")
@@ -131,7 +123,7 @@ extension FlaskTests {
                 replay.secrets = ["authToken": "tok-test"]
                 try replay.bind("board", to: app.board.replayTarget)
                 try replay.bind("stats", to: app.stats.replayTarget)
-                try replay.bind("Flux", to: Flux.bus.replayTarget)
+                try replay.bind("Flux", to: Flask.bus.replayTarget)
                 let report = try replay.rerecord()
                 #expect(report.restoredSteps.isEmpty && report.skippedSteps.isEmpty, "\(report)")
                 outlines.append(try Self.outline(path))
@@ -147,7 +139,7 @@ extension FlaskTests {
             let app = Kanban.App(scheduler: .virtual(scheduler))
             defer { app.detach() }
             expectReplay(
-                of: path, driving: ["board": app.board.replayTarget, "stats": app.stats.replayTarget, "Flux": Flux.bus.replayTarget],
+                of: path, driving: ["board": app.board.replayTarget, "stats": app.stats.replayTarget, "Flux": Flask.bus.replayTarget],
                 clock: scheduler, secrets: ["authToken": "tok-test"]
             )
         }
@@ -174,13 +166,51 @@ extension FlaskTests {
     }
 }
 
-/// A replay target handed to a `@Sendable` closure. Unchecked: the tests read it on the thread
-/// that drives the app, one event at a time.
-struct UncheckedTarget: @unchecked Sendable {
-    let target: any ReplayTarget
 
-    init(_ target: any ReplayTarget) {
-        self.target = target
+
+/// Kanban boards recorded and replayed at the same time, each in a Flask of its own: outside the
+/// serialized suite, so they also run beside every other Flask test.
+@Suite("Flask replays in parallel, each isolated")
+struct IsolatedFlaskReplayTests {
+    @Test("two boards recorded and replayed at once, each in Flask.isolated, replay clean")
+    func parallelBoards() throws {
+        let failures = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { round in
+            Flask.isolated {
+                do {
+                    let directory = TemporaryDirectory()
+                    let path = directory.file("board-\(round).rewind")
+                    let mismatches = try FlaskTests.KanbanReplayTests.record(to: path, cards: 60)
+                    if !mismatches.isEmpty { failures.withLock { $0.append("\(round): \(mismatches.prefix(3))") } }
+                    let scheduler = VirtualTimeScheduler()
+                    let app = Kanban.App(scheduler: .virtual(scheduler))
+                    defer { app.detach() }
+                    let replay = try Replay(journal: path)
+                    replay.clock = .virtual(scheduler)
+                    replay.secrets = ["authToken": "tok-test"]
+                    try replay.bind("board", to: app.board.replayTarget)
+                    try replay.bind("stats", to: app.stats.replayTarget)
+                    let report = replay.run()
+                    if !report.passes() { failures.withLock { $0.append("\(round): \(report)") } }
+                    if app.board.state.syncsCompleted != 1 { failures.withLock { $0.append("\(round): \(app.board.state.syncsCompleted) syncs") } }
+                } catch {
+                    failures.withLock { $0.append("\(round): \(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+    }
+
+    @Test("a mixer asked for in one Flask never reaches a substance of another")
+    func mixersStayInTheirFlask() {
+        // Both in Flasks of their own: the process's is shared with the serialized suite's tests.
+        let outside = Flask.isolated { Kanban.BoardSubstance(name: "outside") }
+        let inside = Flask.isolated { () -> Kanban.BoardSubstance in
+            let board = Kanban.BoardSubstance(name: "inside")
+            Flask.substances(reactTo: Kanban.Mixers.addCard, payload: ["title": "inside only"])
+            return board
+        }
+        #expect(inside.state.cards.map(\.title) == ["inside only"])
+        #expect(outside.state.cards.isEmpty)
     }
 }
-

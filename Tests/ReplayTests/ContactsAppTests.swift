@@ -24,21 +24,21 @@ struct ContactsAppTests {
         // The session runs on a virtual clock: its times are made up, and the replay steps the
         // clock to each scheduled answer.
         configuration.deterministic = true
-        let journal = try JournalLogger(path: path, configuration: configuration)
-        let check = LiveStateCheck(recordingTo: journal)
-        if checking {
-            let view = UncheckedTarget(app.view.replayTarget)
-            check.watch(app.view.eventSource) { view.target.currentState() }
+        guard checking else {
+            let journal = try JournalLogger(path: path, configuration: configuration)
+            app.api.set(logger: journal)
+            app.view.set(logger: journal)
+            Contacts.session(app, scheduler: scheduler, inputs: inputs)
+            app.view.set(logger: nil)
+            app.api.set(logger: nil)
+            journal.close()
+            return []
         }
-        app.api.set(logger: check)
-        app.view.set(logger: check)
-        Contacts.session(app, scheduler: scheduler, inputs: inputs)
-        app.view.set(logger: nil)
-        app.api.set(logger: nil)
-        journal.close()
-        guard checking else { return [] }
+        let check = try LiveStateCheck.record(to: path, configuration: configuration, units: [app.api.replayTarget, app.view.replayTarget]) {
+            Contacts.session(app, scheduler: scheduler, inputs: inputs)
+        }
         #expect(check.statesTaken > inputs)
-        return try check.mismatches(in: path)
+        return check.mismatches
     }
 
     static let source = "Contacts.ContactsViewStream"

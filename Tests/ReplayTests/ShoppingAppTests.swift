@@ -20,20 +20,11 @@ struct ShoppingAppTests {
         // The session runs on a virtual clock: its times are made up, and the replay steps the
         // clock to each scheduled answer.
         configuration.deterministic = true
-        let journal = try JournalLogger(path: path, configuration: configuration)
-        let check = LiveStateCheck(recordingTo: journal)
-        let list = UncheckedTarget(app.list.replayTarget)
-        let inbox = UncheckedTarget(app.inbox.replayTarget)
-        check.watch(app.list.eventSource) { list.target.currentState() }
-        check.watch(app.inbox.eventSource) { inbox.target.currentState() }
-        app.list.set(logger: check)
-        app.inbox.set(logger: check)
-        Shopping.session(app, scheduler: scheduler)
-        app.list.set(logger: nil)
-        app.inbox.set(logger: nil)
-        journal.close()
+        let check = try LiveStateCheck.record(to: path, configuration: configuration, units: [app.list.replayTarget, app.inbox.replayTarget]) {
+            Shopping.session(app, scheduler: scheduler)
+        }
         #expect(check.statesTaken > 20)
-        return try check.mismatches(in: path)
+        return check.mismatches
     }
 
     static func bindings(_ app: Shopping.App) -> [String: any ReplayTarget] {
@@ -151,12 +142,3 @@ enum JournalOutline {
     }
 }
 
-/// A replay target handed to a `@Sendable` closure. Unchecked: the tests read it on the thread
-/// that drives the app, one event at a time.
-struct UncheckedTarget: @unchecked Sendable {
-    let target: any ReplayTarget
-
-    init(_ target: any ReplayTarget) {
-        self.target = target
-    }
-}
