@@ -4,9 +4,10 @@
 /// for by name reaches the substances made in the same scope, a reaction the reactors attached in
 /// it, and a lock pauses only its mixes.
 ///
-/// A substance belongs to the scope it was made in, for its whole life; work on its flux runs in
-/// its scope, whichever thread drains it. Code that leaves the task some other way (a dispatch
-/// queue of the app's own) runs in the process's Flask.
+/// A substance belongs to the scope it was made in, for its whole life, and its mixes run on its
+/// scope's flux. Work asked for on a flux runs in the scope of the code that asked for it,
+/// whichever thread drains the flux. Code that leaves the task some other way (a dispatch queue of
+/// the app's own) runs in the process's Flask.
 final class FlaskScope: Sendable {
     let bus: Flux
     let reactors: Reactors

@@ -90,7 +90,13 @@ public final class Flux: @unchecked Sendable {
             return bus.queue.remove(at: index)
         }) {
             FlaskScope.$task.withValue(next.scope) {
-                DispatchScope.run(inside: next.cause, next.run)
+                // Work some dispatch asked for is an effect of it: Ricemill and Unio units it
+                // changes log one settled commit, and replay knows it as the app's own doing.
+                if let cause = next.cause {
+                    DispatchScope.runEffect(causedBy: cause, next.run)
+                } else {
+                    DispatchScope.run(inside: nil, next.run)
+                }
             }
             state.withLock { $0.isRunning = false }
         }

@@ -186,11 +186,15 @@ private final class HeldEvents: @unchecked Sendable {
 
     /// Logs `event` now, or when the running dispatch or effect ends if there is one.
     func log(_ event: UnitRecorder.PendingEvent) {
-        if let scope = DispatchScope.currentHolding,
-           scope.hold(event, for: ObjectIdentifier(self), log: { [weak self] events in
-               self?.logHeld(events.compactMap { $0 as? UnitRecorder.PendingEvent }, cause: scope.cause)
-           }) {
-            return
+        // The closure is kept by the scope until it is released: it holds neither the scope nor
+        // the unit.
+        if let scope = DispatchScope.currentHolding {
+            let cause = scope.cause
+            if scope.hold(event, for: ObjectIdentifier(self), log: { [weak self] events in
+                self?.logHeld(events.compactMap { $0 as? UnitRecorder.PendingEvent }, cause: cause)
+            }) {
+                return
+            }
         }
         guard let logger = channel.announcedLogger(state: state) else { return }
         channel.emit(event.kind, name: event.name, callSite: .unknown, parent: DispatchScope.currentDispatch, at: event.time, to: logger)

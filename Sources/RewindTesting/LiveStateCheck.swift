@@ -40,8 +40,9 @@ public final class LiveStateCheck: CycleLogging, @unchecked Sendable {
     private let taken = Locked<Taken>(Taken())
 
     private struct Taken {
-        /// Each taken state with the place of its event among all the events handed on.
-        var states: [(ordinal: Int, event: String, state: StateValue)] = []
+        /// Each taken state with its event's step and the place of the event among all the
+        /// events handed on.
+        var states: [(ordinal: Int, sequence: UInt64, event: String, state: StateValue)] = []
         var commitDepth: [UInt64: Int] = [:]
         /// How many events were handed on to the journal.
         var handedOn = 0
@@ -73,7 +74,7 @@ public final class LiveStateCheck: CycleLogging, @unchecked Sendable {
         // renumbers steps in the order it receives them, and the check finds them by that order.
         taken.withLock { taken in
             if let read, Self.isSettled(event, in: &taken) {
-                taken.states.append((taken.handedOn, "\(event.kind.name) \(event.name)", read()))
+                taken.states.append((taken.handedOn, event.sequence, "\(event.kind.name) \(event.name)", read()))
             }
             taken.handedOn += 1
             journal.log(event)
@@ -176,27 +177,33 @@ public final class LiveStateCheck: CycleLogging, @unchecked Sendable {
         stopWatching()
         let reader = try JournalReader(path: path)
         let names = Dictionary(reader.sources.map { ($0.source.instanceID, $0.source.description) }, uniquingKeysWith: { first, _ in first })
-        // The journal's steps in order: the n-th is the n-th event handed on (a deterministic
-        // journal numbers its own steps and units).
+        // A journal keeps the steps it was handed; a deterministic one numbers its own, in the
+        // order it received them, which is the order the check handed them on.
+        let renumbered = reader.header.createdMonotonicNanoseconds == 0
         let recorded = Array(reader.events()).sorted { $0.sequence < $1.sequence }
-        let (states, handedOn) = taken.withLock { ($0.states, $0.handedOn) }
+        let (taken, handedOn) = self.taken.withLock { ($0.states, $0.handedOn) }
         guard recorded.count == handedOn else { throw JournalMismatch(handedOn: handedOn, recorded: recorded.count) }
+        var wanted: [Int: (event: String, state: StateValue)] = [:]
+        let index = renumbered ? [:] : Dictionary(recorded.enumerated().map { ($1.sequence, $0) }, uniquingKeysWith: { first, _ in first })
+        for state in taken {
+            guard let position = renumbered ? state.ordinal : index[state.sequence] else {
+                throw JournalMismatch(handedOn: handedOn, recorded: recorded.count)
+            }
+            wanted[position] = (state.event, state.state)
+        }
         // One walk through the journal, each unit's state folded as every reader folds it
         // (``StateFold``), compared where a state was taken.
         var folds: [UInt64: StateFold] = [:]
-        var next = states.startIndex
         var mismatches: [Mismatch] = []
-        for (ordinal, event) in recorded.enumerated() where next < states.endIndex {
+        for (position, event) in recorded.enumerated() {
             let id = event.source.instanceID
             if let step = event.stateStep { folds[id, default: StateFold()].apply(step) }
-            guard states[next].ordinal == ordinal else { continue }
-            let taken = states[next]
-            next += 1
+            guard let live = wanted[position] else { continue }
             let state = folds[id]?.current ?? .null
-            guard state != taken.state else { continue }
+            guard state != live.state else { continue }
             mismatches.append(Mismatch(
-                step: event.sequence, source: names[id] ?? event.source.description, event: taken.event,
-                difference: diff(state, taken.state)
+                step: event.sequence, source: names[id] ?? event.source.description, event: live.event,
+                difference: diff(state, live.state)
             ))
         }
         return mismatches

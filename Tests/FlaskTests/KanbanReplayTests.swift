@@ -54,6 +54,14 @@ extension FlaskTests {
             // No insertion or removal is logged as a value set at an element's index.
             let elementWrites = reader.events().filter { $0.kind == .change && $0.path?.contains("cardIDs[") == true }
             #expect(elementWrites.isEmpty, "\(elementWrites.map { "\($0.sequence) \($0.path ?? "")" })")
+            // A recount the reaction asked for leads back, cause by cause, to the mixer the user
+            // sent (what `rewind blame --why` shows); the sync's answer to the sync.
+            let events = Array(reader.events())
+            let recount = try #require(events.last { $0.kind == .change && $0.source.label == "stats" })
+            let causes = reader.causes(of: recount).map { "\($0.source.description) \($0.kind) \($0.name)" }
+            #expect(causes.first == "stats willDispatch recount" && causes.last?.hasPrefix("board willDispatch") == true, "\(causes)")
+            let answer = try #require(events.first { $0.kind == .willDispatch && $0.name == "syncFinished" })
+            #expect(reader.causes(of: answer).map(\.name) == ["startSync"])
             // Every mixer's dispatch and commit names the line of the app that asked for it.
             let mixes = reader.events().filter { $0.source.label == "board" && [.willDispatch, .willMutate].contains($0.kind) }
             #expect(!mixes.isEmpty && mixes.allSatisfy { $0.file.hasSuffix("KanbanBoard.swift") && $0.line > 0 }, "\(mixes.prefix(3).map { "\($0.file):\($0.line)" })")

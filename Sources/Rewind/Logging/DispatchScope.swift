@@ -60,10 +60,16 @@ public enum DispatchScope {
         let held = HeldChanges(cause: sequence)
         running.add(1, ordering: .relaxed)
         defer { running.subtract(1, ordering: .relaxed) }
-        let result = try $current.withValue(sequence) {
-            try $holding.withValue(held, operation: body)
+        do {
+            let result = try $current.withValue(sequence) {
+                try $holding.withValue(held, operation: body)
+            }
+            return (result, held)
+        } catch {
+            // What was held before the body threw is logged all the same.
+            held.release()
+            throw error
         }
-        return (result, held)
     }
 
     /// Where units hold their changes on this task now: the innermost dispatch or effect run by
@@ -113,10 +119,11 @@ public enum DispatchScope {
             }
         }
 
-        /// Lets each unit log what it held, in the order they first changed. Held events are
-        /// refused from then on.
+        /// Lets each unit log what it held, in the order they first changed, once: held events
+        /// are refused from then on, and a second release logs nothing.
         package func release() {
             let units = state.withLock { state in
+                defer { state.units = [] }
                 state.isReleased = true
                 return state.units
             }

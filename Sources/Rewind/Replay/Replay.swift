@@ -157,7 +157,7 @@ public final class Replay {
         let unbound = reader.sources.map(\.source).filter { targets[$0.instanceID] == nil }
         if !unbound.isEmpty, !droppingUnboundSources {
             let names = unbound.map { "\($0.typeName)#\($0.instanceID)" }.joined(separator: ", ")
-            throw .cannotRecord("re-recording \(reader.path) would drop the recorded events of \(names), which no unit is bound to; bind them too (a unit the bound ones drive is compared, not sent to; a Flask flux binds as Flux.bus.replayTarget), or re-record with droppingUnboundSources: true (expectReplay's droppingUnboundSources:)")
+            throw .cannotRecord("re-recording \(reader.path) would drop the recorded events of \(names), which no unit is bound to; bind them too (a unit the bound ones drive is compared, not sent to; a Flask flux binds as Flask.bus.replayTarget), or re-record with droppingUnboundSources: true (expectReplay's droppingUnboundSources:)")
         }
         return try Self.rerecording.serialised(reader.path) { () throws(ReplayError) -> ReplayReport in
             try record(to: reader.path)

@@ -1,4 +1,5 @@
-/// A condition every replayed state must meet, checked on the live units after each comparison.
+/// A condition every replayed state must meet, checked on the live units once the work of each input
+/// has settled (before the next input is sent, and at the end).
 ///
 /// ```swift
 /// replay.invariants.append(ReplayInvariant("quantity is never negative") { (state: Cart.State) in

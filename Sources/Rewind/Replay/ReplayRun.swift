@@ -58,8 +58,9 @@ struct ReplayRun {
     /// unit: the live unit may only be ahead (a reaction's queued mix ran before the replay reached
     /// it). They become a divergence if the difference is still there when the work has settled.
     private var unsettled: [UInt64: [Divergence]] = [:]
-    /// Each unit's last recorded event handled, where its invariants are reported.
-    private var lastEvent: [UInt64: RecordedEvent] = [:]
+    /// The last recorded event of a bound unit handled: a broken invariant is reported there (the
+    /// settle point comes after it, and after the input whose work broke it).
+    private var lastHandled: RecordedEvent?
 
     init(
         events: [RecordedEvent], hasRealTimes: Bool, targets: [UInt64: ReplayTarget], clock: Replay.Clock?,
@@ -124,33 +125,41 @@ struct ReplayRun {
             guard let target = targets[id] else { continue }
             if let step = event.stateStep { recordedStates[id, default: StateFold()].apply(step) }
             handle(event, target: target)
-            lastEvent[id] = event
+            lastHandled = event
             if stopsAtDivergence, report.divergence != nil || report.invariantViolation != nil { break }
         }
-        if !stopsAtDivergence || (report.divergence == nil && report.invariantViolation == nil) { settleAll() }
+        if !stopsAtDivergence || (report.divergence == nil && report.invariantViolation == nil) { settleAll(atEnd: true) }
         return report
     }
 
     /// The point where the work of the inputs sent so far has settled — before the next input is
     /// sent, and at the end: a state that differed since is a divergence if it still differs now
     /// (reported at the first step that differed in the same place), and the invariants are held
-    /// to every bound unit's live state.
-    private mutating func settleAll() {
+    /// to every bound unit's live state. At the end every bound unit is compared, whether or not
+    /// it differed before: work the live code did after the unit's last recorded step counts too.
+    private mutating func settleAll(atEnd: Bool = false) {
         for id in targets.keys.sorted() {
             guard let target = targets[id] else { continue }
             let live = target.currentState()
-            if let differences = unsettled.removeValue(forKey: id), let recorded = recordedStates[id]?.recorded {
+            let differences = unsettled.removeValue(forKey: id) ?? []
+            if comparesStates, report.divergence == nil, let recorded = recordedStates[id]?.recorded, !differences.isEmpty || atEnd {
                 let excluded = excludedPaths[id] ?? []
                 let remaining = diff(recorded.removing(excluded), live.removing(excluded))
-                if !remaining.isEmpty, report.divergence == nil {
+                if !remaining.isEmpty {
                     let paths = remaining.changedPaths
                     let first = differences.first { candidate in
                         candidate.difference.changedPaths.contains { path in paths.contains { $0.isPrefix(of: path) || path.isPrefix(of: $0) } }
                     }
-                    report.divergence = first ?? differences.last
+                    report.divergence = first ?? differences.last ?? lastHandled.map { event in
+                        Divergence(
+                            step: event.sequence, event: event.summaryForReplay, source: event.source.description,
+                            input: rootInput(of: event) ?? lastInput[id],
+                            recorded: recorded.removing(excluded), live: live.removing(excluded), difference: remaining
+                        )
+                    }
                 }
             }
-            if let event = lastEvent[id] { checkInvariants(live, at: event) }
+            if let event = lastHandled { checkInvariants(live, at: event) }
         }
     }
 
@@ -237,8 +246,21 @@ struct ReplayRun {
     /// once, with how many inputs hide it.
     static func missingSecrets(in events: [RecordedEvent], targets: [UInt64: ReplayTarget], secrets: ReplaySecrets) -> [MissingSecret] {
         var missing: [MissingSecret] = []
-        for event in events where event.kind == .willDispatch && event.parent == nil && targets[event.source.instanceID] != nil {
-            guard event.value?.containsRedaction == true else { continue }
+        // The dispatches a replay sends: those no re-sent input caused (see `isCausedByBoundUnit`).
+        var dispatches: [UInt64: (source: UInt64, parent: UInt64?)] = [:]
+        for event in events where event.kind == .willDispatch { dispatches[event.sequence] = (event.source.instanceID, event.parent) }
+        func isEffect(_ event: RecordedEvent) -> Bool {
+            var current = event.parent
+            var seen = 0
+            while let step = current, let dispatch = dispatches[step], seen <= dispatches.count {
+                if dispatch.parent == nil { return targets[dispatch.source] != nil }
+                current = dispatch.parent
+                seen += 1
+            }
+            return false
+        }
+        for event in events where event.kind == .willDispatch && targets[event.source.instanceID] != nil {
+            guard event.value?.containsRedaction == true, !isEffect(event) else { continue }
             for path in secrets.filling(RecordedInput(name: event.name, value: event.value, step: event.sequence)).missing {
                 if let index = missing.firstIndex(where: { $0.input == event.name && $0.path == path }) {
                     missing[index].count += 1
@@ -308,6 +330,10 @@ struct ReplayRun {
     /// Puts the recorded state back, listing the step, unless the live unit already has it.
     private mutating func putBack(_ event: RecordedEvent, target: ReplayTarget, because reason: RestoredStep.Reason) {
         let id = event.source.instanceID
+        // What differed before stays a divergence: putting a recorded state back must not hide it.
+        if let differences = unsettled.removeValue(forKey: id), comparesStates, report.divergence == nil {
+            report.divergence = differences.first
+        }
         guard let recorded = recordedStates[id]?.recorded else { return }
         let excluded = excludedPaths[id] ?? []
         let live = target.currentState()

@@ -38,12 +38,13 @@ struct RecordingComparison {
     /// The units of `right` paired with those of `left`, by instance number.
     static func pairing(_ left: [RecordedSource], _ right: [RecordedSource]) -> [UInt64: UInt64] {
         func keys(_ sources: [RecordedSource]) -> [(key: String, id: UInt64)] {
+            // Units that share a label, or a type without one, pair in the order they appeared.
             var ordinals: [String: Int] = [:]
             return sources.map { source in
-                if let label = source.label { return ("label \(label)", source.instanceID) }
-                let ordinal = ordinals[source.typeName, default: 0]
-                ordinals[source.typeName] = ordinal + 1
-                return ("\(source.typeName) \(ordinal)", source.instanceID)
+                let name = source.label.map { "label \($0)" } ?? "type \(source.typeName)"
+                let ordinal = ordinals[name, default: 0]
+                ordinals[name] = ordinal + 1
+                return ("\(name) #\(ordinal)", source.instanceID)
             }
         }
         let rightByKey = Dictionary(keys(right).map { ($0.key, $0.id) }, uniquingKeysWith: { first, _ in first })
