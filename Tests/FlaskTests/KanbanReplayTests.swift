@@ -139,6 +139,7 @@ extension FlaskTests {
             let firstDifference = zip(outlines[0], outlines[1]).first { $0 != $1 }
             #expect(outlines[0] == outlines[1], "\(outlines[0].count) and \(outlines[1].count) events; first difference: \(String(describing: firstDifference))")
             let rerecorded = try JournalReader(path: path)
+            #expect(try rerecorded.verify().damage.isEmpty, "a re-recorded journal verifies clean")
             #expect(rerecorded.sources.map(\.source.description) == original.sources.map(\.source.description))
             #expect(rerecorded.events().filter { $0.kind == .released }.count == original.events().filter { $0.kind == .released }.count)
             // Nothing but what the live code did: no restore, and the fixed insertion.

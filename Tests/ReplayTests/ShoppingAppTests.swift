@@ -108,6 +108,7 @@ struct ShoppingAppTests {
         let firstDifference = zip(outlines[0], outlines[1]).first { $0 != $1 }
         #expect(outlines[0] == outlines[1], "first difference: \(String(describing: firstDifference))")
         let rerecorded = try JournalReader(path: path)
+        #expect(try rerecorded.verify().damage.isEmpty, "a re-recorded journal verifies clean")
         #expect(rerecorded.sources.map(\.source.description) == original.sources.map(\.source.description))
         #expect(!rerecorded.events().contains { $0.name == "restore" })
         let scheduler = VirtualTimeScheduler()
