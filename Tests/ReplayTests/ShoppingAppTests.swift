@@ -91,6 +91,16 @@ struct ShoppingAppTests {
         let path = directory.file("shopping.rewind")
         _ = try Self.record(to: path, plantedBug: true)
         let original = try JournalReader(path: path)
+        // Where the app sent each input from: a re-record keeps these, though Rewind sends them.
+        func inputCallSites(_ reader: JournalReader) throws -> [String] {
+            let events = try reader.events()
+            let inputs = Set(events.filter { $0.kind == .willDispatch && $0.parent == nil }.map(\.sequence))
+            return events.filter { inputs.contains($0.sequence) || $0.kind == .didDispatch && $0.parent.map(inputs.contains) == true }
+                .map { "\($0.kind) \($0.name) \($0.file) \($0.function):\($0.line)" }
+        }
+        let recordedCallSites = try inputCallSites(original)
+        // (An input set as a property, `input.filterText = …`, has no call site to keep.)
+        #expect(recordedCallSites.count > 10 && recordedCallSites.allSatisfy { $0.contains("ShoppingApp") || $0.hasSuffix(" :0") })
         var outlines: [[String]] = []
         for _ in 0..<2 {
             let scheduler = VirtualTimeScheduler()
@@ -111,6 +121,7 @@ struct ShoppingAppTests {
         #expect(try rerecorded.verify().damage.isEmpty, "a re-recorded journal verifies clean")
         #expect(rerecorded.sources.map(\.source.description) == original.sources.map(\.source.description))
         #expect(!rerecorded.events().contains { $0.name == "restore" })
+        #expect(try inputCallSites(rerecorded) == recordedCallSites)
         let scheduler = VirtualTimeScheduler()
         let fixed = Shopping.App(scheduler: .virtual(scheduler))
         expectReplay(of: path, driving: Self.bindings(fixed), clock: scheduler, secrets: ["authToken": "tok-test"])

@@ -132,6 +132,44 @@ struct RedactionTests {
     }
 }
 
+extension RedactionTests {
+    @Test("a journal tells a secret that changed from one written again, without recording either value")
+    func changedSecretsReadAsChanged() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("tokens.rewind")
+        let journal = try JournalLogger(path: path)
+        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "LoginViewModel"))
+        var login = Self.login()
+        channel.emit(.created(state: CapturedValue(login)), callSite: CallSite(), to: journal)
+        func write(_ token: String, password: String? = nil) {
+            login.accessToken = token
+            if let password { login.password = password }
+            channel.emit(.change(path: ChangedPath(\Login.accessToken), value: CapturedValue(token), state: CapturedValue(login)), callSite: CallSite(), to: journal)
+        }
+        write("tok-456")                       // the value it had: unchanged
+        write("tok-999", password: "hunter3")  // signed in again: both secrets changed
+        write("tok-456")                       // back to the first token
+        journal.close()
+
+        let reader = try JournalReader(path: path)
+        let events = try reader.events()
+        let changes = events.filter { $0.kind == .change }
+        let values = changes.compactMap(\.value)
+        #expect(values.map(\.description) == ["<redacted> (string)", "<redacted 2> (string)", "<redacted> (string)"])
+        let before = try reader.state(of: changes[0].source.instanceID, at: changes[0].sequence - 1)?[.key("accessToken")]
+        #expect(changes[0].summary(old: .some(before)) == "accessToken = <redacted> (string)" + RecordedEvent.unchangedMark)
+        #expect(changes[1].summary(old: .some(values[0])) == "accessToken: <redacted> (string) → <redacted 2> (string)")
+        #expect(changes[2].summary(old: .some(values[1])) == "accessToken: <redacted 2> (string) → <redacted> (string)")
+        // The states say so too: the password, a `Secret`, took a second value at the second write.
+        let passwords = try changes.map { try reader.state(of: $0.source.instanceID, at: $0.sequence)?[.key("password")]?.description }
+        #expect(passwords == ["<redacted> (Secret<String>)", "<redacted 2> (Secret<String>)", "<redacted 2> (Secret<String>)"])
+        let text = events.map { "\($0.value?.description ?? "") \($0.stateRecord.map { "\($0)" } ?? "")" }.joined()
+        for secret in Self.secrets + ["tok-999", "hunter3"] { #expect(!text.contains(secret), "leaked \(secret)") }
+        // Every value is still a redaction, as replay's secrets and the decoder need to know.
+        #expect(values.allSatisfy { $0.containsRedaction })
+    }
+}
+
 /// A logger a user might write: it prints the tree of every value it is handed.
 final class TreeLogger: CycleLogging {
     private let printed = Mutex<[String]>([])

@@ -53,8 +53,11 @@ public struct OpaqueValue: Hashable, Sendable {
     /// The summary used where a reference cycle was cut.
     public static let cycleSummary = "<cycle>"
 
-    /// Whether this leaf replaced a secret.
-    public var isRedacted: Bool { summary == Self.redactedSummary }
+    /// Whether this leaf replaced a secret: `<redacted>`, or `<redacted 2>` for the second value
+    /// the secret took in a recording.
+    public var isRedacted: Bool {
+        summary == Self.redactedSummary || (summary.hasPrefix("<redacted ") && summary.hasSuffix(">"))
+    }
 }
 
 extension StateValue {

@@ -56,7 +56,7 @@ public struct CapturedValue: @unchecked Sendable {
         case nil:
             return (captured ?? StateCapture.capture(value, options: options), nil)
         case .named(let name)? where options.redaction.redacts(key: name):
-            return (.opaque(Redaction.redactedLeaf(typeName: CaptureSession.typeName(of: value))), nil)
+            return (.opaque(options.redactedLeaf(typeName: CaptureSession.typeName(of: value), of: value, in: name)), nil)
         case .named?:
             return (captured ?? StateCapture.capture(value, options: options), nil)
         case .change(let change)?:
@@ -67,7 +67,7 @@ public struct CapturedValue: @unchecked Sendable {
     private func changedTree(_ change: ChangeContext, options: CaptureOptions, resolvedPath: StatePath?, captured: StateValue?) -> (value: StateValue, state: StateValue?) {
         let tree = captured ?? StateCapture.capture(value, options: options)
         var captured: StateValue?
-        let visible = options.redaction.visibleChange(at: resolvedPath?.description ?? change.path.description, value: tree) {
+        let visible = options.redaction.visibleChange(at: resolvedPath?.description ?? change.path.description, value: tree, options: options) {
             captured = change.state?.tree(options: options)
             return captured
         }

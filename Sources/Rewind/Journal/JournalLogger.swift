@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A logger that records every event into a compressed, crash-safe `.rewind` journal.
 ///
@@ -52,6 +53,10 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     private var writtenBytes = 0
     private let encoder: JournalEncoder
     private let writerDone = DispatchSemaphore(value: 0)
+    /// Recorded call sites to write in place of some events' own, by sequence number (see
+    /// ``log(_:recordedAt:)``); looked at only once one has been given.
+    private let callSiteStandIns = Locked<[UInt64: RecordedCallSite]>([:])
+    private let hasCallSiteStandIns = Atomic<Bool>(false)
 
     /// Creates the file (mode 0600) and starts the writer thread.
     ///
@@ -96,6 +101,14 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
             bytes += measured == 0 ? Self.unmeasuredStateBytes : measured
         }
         queue.push(event, bytes: bytes)
+    }
+
+    /// Logs `event` as if made at `callSite`, a call site a journal recorded: a re-record sends a
+    /// recorded input from Rewind's code, and writes it where the app had sent it from.
+    func log(_ event: Event, recordedAt callSite: RecordedCallSite) {
+        callSiteStandIns.withLock { $0[event.sequence] = callSite }
+        hasCallSiteStandIns.store(true, ordering: .releasing)
+        log(event)
     }
 
     /// What an event counts for in the queue without its state: its own size and its values'
@@ -252,7 +265,13 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
         if batch.count > 1 && !isSorted(batch) { batch.sort { $0.sequence < $1.sequence } }
         let encodedBefore = encoder.eventsEncoded
         do {
-            for event in batch { try encoder.encode(event) }
+            if hasCallSiteStandIns.load(ordering: .acquiring) {
+                for event in batch {
+                    try encoder.encode(event, recordedCallSite: callSiteStandIns.withLock { $0.removeValue(forKey: event.sequence) })
+                }
+            } else {
+                for event in batch { try encoder.encode(event) }
+            }
             if let (range, source) = dropped { try encoder.encodeDropped(range, source: source) }
         } catch {
             round.error = error

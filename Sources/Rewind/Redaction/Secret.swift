@@ -23,13 +23,15 @@ public struct Secret<Value> {
 
 /// What capture needs from a ``Secret`` without knowing its generic parameter.
 protocol SecretValue {
-    var redactedLeaf: OpaqueValue { get }
+    /// The wrapped value's type, which the redacted leaf names.
+    var valueTypeName: String { get }
+    /// The wrapped value, for telling its versions apart (``SecretVersions``), never for showing.
+    var content: Any { get }
 }
 
 extension Secret: SecretValue, PropertyWrapperStorage {
-    var redactedLeaf: OpaqueValue {
-        Redaction.redactedLeaf(typeName: String(describing: Value.self))
-    }
+    var valueTypeName: String { String(describing: Value.self) }
+    var content: Any { wrappedValue }
 }
 
 extension Secret: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {

@@ -120,12 +120,13 @@ public final class Replay {
     var hasRealTimes: Bool { reader.header.createdMonotonicNanoseconds != 0 }
 
     func walk(
-        _ events: [RecordedEvent]? = nil, stoppingAtDivergence: Bool, comparingStates: Bool = true, restoring: Bool = true
+        _ events: [RecordedEvent]? = nil, stoppingAtDivergence: Bool, comparingStates: Bool = true, restoring: Bool = true,
+        sending: InputBeingSent? = nil
     ) -> ReplayReport {
         var run = ReplayRun(
             events: events ?? recordedEvents, hasRealTimes: hasRealTimes, targets: targets, clock: clock,
             maximumClockSteps: maximumClockSteps, invariants: invariants, secrets: secrets, stopsAtDivergence: stoppingAtDivergence,
-            comparesStates: comparingStates, restores: restoring
+            comparesStates: comparingStates, restores: restoring, sending: sending
         )
         return run.play()
     }
@@ -190,11 +191,12 @@ public final class Replay {
         }
         let recorded = Dictionary(reader.sources.map { ($0.source.instanceID, $0.source) }, uniquingKeysWith: { first, _ in first })
         let released = Set((events ?? recordedEvents).filter { $0.kind == .released }.map(\.source.instanceID))
+        let sending = InputBeingSent()
         let units = targets.sorted { $0.key < $1.key }.compactMap { id, unit in
-            recorded[id].map { (id: id, unit: unit, logger: RecordedIdentity(logger, source: $0)) }
+            recorded[id].map { (id: id, unit: unit, logger: RecordedIdentity(logger, source: $0, sending: sending)) }
         }
         for unit in units { unit.unit.set(logger: unit.logger) }
-        let report = walk(events, stoppingAtDivergence: false, comparingStates: comparingStates, restoring: false)
+        let report = walk(events, stoppingAtDivergence: false, comparingStates: comparingStates, restoring: false, sending: sending)
         for unit in units {
             unit.unit.set(logger: nil)
             if released.contains(unit.id) { unit.logger.logRelease() }

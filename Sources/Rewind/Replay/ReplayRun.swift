@@ -36,6 +36,8 @@ struct ReplayRun {
     /// Whether recorded states are put back where the live code cannot produce them; a re-record
     /// puts nothing back (it records only what today's code does) and lists those steps instead.
     let restores: Bool
+    /// Told which recorded dispatch is being sent, when a re-record writes it under its call site.
+    let sending: InputBeingSent?
 
     private var report = ReplayReport()
     /// Each bound source's recorded state, by the one fold (``StateFold``); replay compares the
@@ -65,9 +67,10 @@ struct ReplayRun {
     init(
         events: [RecordedEvent], hasRealTimes: Bool, targets: [UInt64: ReplayTarget], clock: Replay.Clock?,
         maximumClockSteps: Int, invariants: [ReplayInvariant], secrets: ReplaySecrets = ReplaySecrets(),
-        stopsAtDivergence: Bool, comparesStates: Bool = true, restores: Bool = true
+        stopsAtDivergence: Bool, comparesStates: Bool = true, restores: Bool = true, sending: InputBeingSent? = nil
     ) {
         self.restores = restores
+        self.sending = sending
         self.secrets = secrets
         self.events = events
         self.hasRealTimes = hasRealTimes
@@ -292,7 +295,7 @@ struct ReplayRun {
         let input = secrets.filling(RecordedInput(name: event.name, value: event.value, step: event.sequence)).input
         var replayed = false
         do {
-            replayed = try target.replay(input)
+            replayed = try sending.map { try $0.sending(event) { try target.replay(input) } } ?? target.replay(input)
         } catch {
             report.schemaProblems.append(SchemaProblem.from(error).prefixed("input \(input.name)"))
         }

@@ -4,7 +4,8 @@ extension JournalEncoder {
     /// commit, the state after it.
     ///
     /// A subscript's index (`items[…].done` → `items[3].done`) is found by comparing the live
-    /// states before and after the change, which costs what changed. Where that cannot be done,
+    /// states before and after the change, which costs what changed — or, when the write changed
+    /// nothing, by writing another value into a copy (``SubscriptProbe``). Where that cannot be done,
     /// the redaction check for a path that does not name its fields captures the state after the
     /// change; that capture is the state here too, rather than being taken twice — and, compared
     /// with the state before, it tells which element the subscript wrote.
@@ -15,12 +16,17 @@ extension JournalEncoder {
         // A value written through a subscript is captured first: compared with the state before,
         // it tells which element was written without capturing the element.
         let written = shape.throughSubscript ? StateCapture.capture(changedValue.value, options: options) : nil
-        let liveResolution = shape.subscripted.flatMap { subscripted in
+        var liveResolution = shape.subscripted.flatMap { subscripted in
             track.liveState.flatMap { before in
                 state.flatMap {
                     SubscriptResolution.resolve(subscripted, liveBefore: before, liveAfter: $0.value, options: options, treeBefore: track.stateBeforeChange, written: written)
                 }
             }
+        }
+        // No element differs when the write set the value already there: the key path, written
+        // into a copy with another value, tells where it leads.
+        if liveResolution == nil, let subscripted = shape.subscripted, let keyPath = changedPath.keyPath, let after = state?.value {
+            liveResolution = SubscriptProbe.resolve(subscripted, keyPath: keyPath, state: after, written: changedValue.value, options: options)
         }
         let reused = liveResolution == nil ? shape.path.flatMap { capture(changedValue, at: $0, reusing: track) } : nil
         track.liveState = state?.value

@@ -26,7 +26,7 @@ extension JournalEncoder {
             )
             sources[id] = source
             guard let event = Event(recorded: recorded, source: source) else { continue }
-            try encoder.encode(event, recordedCallSite: (recorded.file, recorded.function))
+            try encoder.encode(event, recordedCallSite: RecordedCallSite(recorded))
         }
         try encoder.finish()
     }
@@ -62,5 +62,20 @@ extension Event {
             source: source, kind: kind, name: recorded.name, description: recorded.description,
             callSite: CallSite(file: "", function: "", line: recorded.line), parent: recorded.parent
         )
+    }
+}
+
+/// A call site as a journal recorded it — text, where a live event's is the compiler's static
+/// strings — for an event written again under the call site it had.
+struct RecordedCallSite: Sendable, Equatable {
+    var file: String
+    var function: String
+    var line: UInt
+
+    /// The call site `event` was recorded with.
+    init(_ event: RecordedEvent) {
+        file = event.file
+        function = event.function
+        line = event.line
     }
 }

@@ -29,6 +29,9 @@ final class JournalEncoder {
     @exclusivity(unchecked) var shapes = ChangeShapes()
 
     init(path: String, configuration: JournalConfiguration, header: JournalHeader) throws(JournalWriteError) {
+        var configuration = configuration
+        // Each journal numbers its secrets' values from the first it sees.
+        configuration.captureOptions.secretVersions = SecretVersions()
         self.configuration = configuration
         self.basePath = path
         self.header = header
@@ -45,9 +48,9 @@ final class JournalEncoder {
     var openBlockAge: UInt64 { builder.isEmpty ? 0 : EventTime.monotonicNow() &- builder.openedAtMonotonic }
 
     /// Encodes `event`; `recordedCallSite` stands in for its call site when the event is one a journal
-    /// recorded, written again (a shrunk recording), whose call site is text rather than the
-    /// compiler's static strings.
-    func encode(_ event: Event, recordedCallSite: (file: String, function: String)? = nil) throws(JournalWriteError) {
+    /// recorded, written again (a shrunk recording, an input a re-record sent), whose call site is
+    /// text rather than the compiler's static strings.
+    func encode(_ event: Event, recordedCallSite: RecordedCallSite? = nil) throws(JournalWriteError) {
         var sequence = event.sequence
         var time = event.time
         var sourceID = event.source.instanceID
@@ -68,6 +71,7 @@ final class JournalEncoder {
         if let recordedCallSite {
             record.file = .text(recordedCallSite.file)
             record.function = .text(recordedCallSite.function)
+            record.line = recordedCallSite.line
         }
         builder.append(record, source: event.source, sourceID: sourceID)
         if case .released = event.kind {

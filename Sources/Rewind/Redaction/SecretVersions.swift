@@ -1,0 +1,46 @@
+/// Tells apart the values a secret takes within one recording, without keeping any of them: the
+/// first value a field (by name) is seen with reads `<redacted>`, a different one `<redacted 2>`,
+/// and so on — so a token that changed reads as changed (`authToken: <redacted> → <redacted 2>`)
+/// and one written again reads as unchanged.
+///
+/// Only a digest of each value is kept, made with this process's random hashing seed, which is
+/// never written: the recording shows which values were equal, never what they were. One instance
+/// serves one journal; the numbers depend only on the order values appear, so two recordings of
+/// the same session number them alike.
+final class SecretVersions: Sendable {
+    /// Per field name, the version of each value seen, by digest.
+    private let versions = Locked<[String: [Int: Int]]>([:])
+
+    /// Beyond this many distinct values, new ones read plain `<redacted>`: the table stays small
+    /// when a secret changes at every step.
+    private static let limit = 4_096
+
+    /// The summary of a redacted leaf standing for `content`, a value captured with its secrets,
+    /// held by a field named `slot`.
+    func summary(of content: StateValue, in slot: String) -> String {
+        let digest = content.hashValue
+        let version = versions.withLock { all -> Int? in
+            if let version = all[slot]?[digest] { return version }
+            let count = all[slot]?.count ?? 0
+            guard count < Self.limit else { return nil }
+            all[slot, default: [:]][digest] = count + 1
+            return count + 1
+        }
+        guard let version, version > 1 else { return OpaqueValue.redactedSummary }
+        return "<redacted \(version)>"
+    }
+}
+
+extension CaptureOptions {
+    /// The leaf that replaces a secret held by a field named `slot` (the name it is redacted by,
+    /// or its type's for a ``Secret`` reached without one), for `content` — the secret's live
+    /// value or its tree — as these options number it (see ``SecretVersions``): plain
+    /// `<redacted>` when they do not.
+    func redactedLeaf(typeName: String, of content: @autoclosure () -> Any, in slot: String) -> OpaqueValue {
+        guard let secretVersions else { return Redaction.redactedLeaf(typeName: typeName) }
+        var value = content()
+        if let secret = value as? any SecretValue { value = secret.content }
+        let tree = value as? StateValue ?? StateCapture.capture(value, options: CaptureOptions(redaction: .secretsOnly, maximumDepth: maximumDepth, revealingSecrets: true))
+        return OpaqueValue(typeName: typeName, summary: secretVersions.summary(of: tree, in: slot))
+    }
+}
