@@ -4,18 +4,25 @@ import Rewind
 extension PrimitiveStream {
     /// This stream as a unit a recorded session can be replayed into: input values are sent again
     /// through the input's relays and subjects, the state is restored relay by relay.
+    ///
+    /// The target keeps the stream alive — its logic's subscriptions go with it — so a stream
+    /// made only to be replayed into (`Replay.Setup(driving: ["Search": SearchStream().replayTarget])`)
+    /// still answers its inputs.
     public var replayTarget: any ReplayTarget {
-        StreamReplayTarget(input: rawInput, state: state, recorder: recorder)
+        StreamReplayTarget(stream: self, input: rawInput, state: state, recorder: recorder)
     }
 }
 
 /// A stream as a ``ReplayTarget``.
 final class StreamReplayTarget: ReplayTarget {
+    /// The stream, kept alive for as long as the replay is: its dispose bag holds the logic.
+    private let stream: AnyObject
     private let input: Any
     private let state: Any
     private let recorder: UnitRecorder
 
-    init(input: Any, state: Any, recorder: UnitRecorder) {
+    init(stream: AnyObject, input: Any, state: Any, recorder: UnitRecorder) {
+        self.stream = stream
         self.input = input
         self.state = state
         self.recorder = recorder

@@ -140,4 +140,34 @@ struct ContactsAppTests {
         #expect(divergence.input == RecordedInput(name: "searchText", value: .string("Acme"), step: divergence.input?.step ?? 0), "\(report)")
         #expect(divergence.difference.changedPaths.allSatisfy { $0.description.hasPrefix("visibleContacts") }, "\(report)")
     }
+
+    @Test("a planted bug's failing session shrinks to the inputs that show it, and the shrunk recording fails on the buggy code only")
+    func plantedBugShrinks() throws {
+        let path = directory.file("contacts.rewind")
+        try Self.record(to: path)
+        func setUp(plantedBug: Bool) -> Replay.Setup {
+            let scheduler = VirtualTimeScheduler()
+            let app = Contacts.App(scheduler: .virtual(scheduler), plantedBug: plantedBug)
+            return Replay.Setup(driving: [Self.source: app.view.replayTarget], clock: .virtual(scheduler))
+        }
+        let result = try Replay.shrink(journal: path, secrets: ["apiKey": "key-test"], maximumTime: .seconds(600)) { setUp(plantedBug: true) }
+        #expect(result.isMinimal, "\(result)")
+        // The search by company, replayed from the recorded state before it (the directory loaded).
+        #expect(result.keptInputs.map(\.description) == ["searchText \"Acme\""], "\(result)")
+        #expect(result.suggestedTest.contains("clock:"), "\(result.suggestedTest)")
+        // Each kept input is replayed from the recorded state before it: the API key, a redacted
+        // input, is not among them, so the shrunk recording needs no secret.
+        #expect(result.secretKeys.isEmpty && !result.suggestedTest.contains("secrets:"), "\(result)")
+        // The suggested test, as printed, fails on the buggy code and passes on the fixed code.
+        for plantedBug in [true, false] {
+            let scheduler = VirtualTimeScheduler()
+            let app = Contacts.App(scheduler: .virtual(scheduler), plantedBug: plantedBug)
+            let replay = try Replay(journal: result.output)
+            replay.clock = .virtual(scheduler)
+            replay.secrets = ["apiKey": "key-test"]
+            try replay.bind(Self.source, to: app.view.replayTarget)
+            let report = replay.run()
+            #expect(report.passes(allowRestoring: true) == !plantedBug, "\(report)")
+        }
+    }
 }

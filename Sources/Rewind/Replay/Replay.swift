@@ -174,7 +174,7 @@ public final class Replay {
         _ events: [RecordedEvent]? = nil, to destination: String, comparingStates: Bool = true
     ) throws(ReplayError) -> ReplayReport {
         // Never rewrite a recording whose inputs today's build cannot send.
-        let missing = ReplayRun.missingSecrets(in: events ?? recordedEvents, targets: targets, secrets: secrets)
+        let missing = ReplayRun.missingSecrets(in: events ?? recordedEvents, bound: Set(targets.keys), secrets: secrets)
         guard missing.isEmpty else { throw .missingSecrets(missing) }
         let problems = ReplayRun.inputProblems(in: events ?? recordedEvents, targets: targets, secrets: secrets)
         guard problems.isEmpty else { throw .schemaMismatch(problems) }

@@ -106,7 +106,7 @@ struct ReplayRun {
         // A recorded input that no longer decodes would stop the replay halfway: it is refused
         // before anything is sent.
         // A hidden input with no value to put back is never sent as its placeholder.
-        let missing = Self.missingSecrets(in: events, targets: targets, secrets: secrets)
+        let missing = Self.missingSecrets(in: events, bound: Set(targets.keys), secrets: secrets)
         if !missing.isEmpty {
             report.missingSecrets = missing
             report.wasRefused = true
@@ -247,7 +247,7 @@ struct ReplayRun {
 
     /// The hidden parts of the bound units' recorded inputs that `secrets` has no value for, each
     /// once, with how many inputs hide it.
-    static func missingSecrets(in events: [RecordedEvent], targets: [UInt64: ReplayTarget], secrets: ReplaySecrets) -> [MissingSecret] {
+    static func missingSecrets(in events: [RecordedEvent], bound: Set<UInt64>, secrets: ReplaySecrets) -> [MissingSecret] {
         var missing: [MissingSecret] = []
         // The dispatches a replay sends: those no re-sent input caused (see `isCausedByBoundUnit`).
         var dispatches: [UInt64: (source: UInt64, parent: UInt64?)] = [:]
@@ -256,13 +256,13 @@ struct ReplayRun {
             var current = event.parent
             var seen = 0
             while let step = current, let dispatch = dispatches[step], seen <= dispatches.count {
-                if dispatch.parent == nil { return targets[dispatch.source] != nil }
+                if dispatch.parent == nil { return bound.contains(dispatch.source) }
                 current = dispatch.parent
                 seen += 1
             }
             return false
         }
-        for event in events where event.kind == .willDispatch && targets[event.source.instanceID] != nil {
+        for event in events where event.kind == .willDispatch && bound.contains(event.source.instanceID) {
             guard event.value?.containsRedaction == true, !isEffect(event) else { continue }
             for path in secrets.filling(RecordedInput(name: event.name, value: event.value, step: event.sequence)).missing {
                 if let index = missing.firstIndex(where: { $0.input == event.name && $0.path == path }) {

@@ -43,7 +43,7 @@ struct ShrinkCommand: ParsableCommand {
         }
         let search = ShrinkSearch(
             events: Array(reader.events()).sorted { $0.sequence < $1.sequence }, header: reader.header,
-            bound: Set(failed.boundSources), failure: failure, failedAt: failed.failedAtStep,
+            bound: Set(failed.boundSources), failure: failure, failedAt: failed.failedAtStep, divergedAfter: failed.divergedAfterInput,
             notResentSteps: Set(failed.notResentSteps)
         )
         let candidatePath = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-shrink-\(UUID().uuidString).rewind").path
@@ -64,7 +64,7 @@ struct ShrinkCommand: ParsableCommand {
                 guard problem == nil else { return false }
                 do {
                     try search.write(events, to: candidatePath)
-                    return try outcomes(of: file, in: testRun.run(candidate: candidate())).contains { $0.reproduces(failure) }
+                    return try outcomes(of: file, in: testRun.run(candidate: candidate())).contains { search.isReproduced(byFailure: $0.failure, divergentPaths: $0.divergentPaths, afterInputAt: $0.divergedAfterInput) }
                 } catch {
                     problem = error
                     return false

@@ -54,22 +54,26 @@ extension Replay {
     ///   - path: the recording.
     ///   - output: where to write the shrunk recording; by default beside it, `NAME.shrunk.rewind`.
     ///   - invariants: conditions every replayed live state must meet.
+    ///   - secrets: the values of the secrets the recording hid in its inputs (see
+    ///     ``ReplaySecrets``); the suggested test supplies them too.
     ///   - maximumTime: how long to try removing inputs.
     ///   - setUp: makes fresh live units (and their clock) for one replay.
     /// - Throws: ``ReplayError`` when the recording cannot be replayed, when its replay passes, or
     ///   when `output` is the recording itself.
     public static func shrink(
         journal path: String, writingTo output: String? = nil, invariants: [ReplayInvariant] = [],
-        maximumTime: Duration = .seconds(300), setUp: () -> Setup
+        secrets: ReplaySecrets = ReplaySecrets(), maximumTime: Duration = .seconds(300), setUp: () -> Setup
     ) throws(ReplayError) -> ShrinkResult {
         let started = ContinuousClock.now
         let output = output ?? ShrinkSearch.defaultOutput(for: path)
         try ShrinkSearch.refuseToOverwrite(path, with: output)
         let replay = try Replay(journal: path)
         replay.invariants = invariants
+        replay.secrets = secrets
         let firstSetup = setUp()
         try replay.use(firstSetup)
         let original = replay.run()
+        if !original.missingSecrets.isEmpty { throw .missingSecrets(original.missingSecrets) }
         if original.wasRefused { throw .schemaMismatch(original.schemaProblems) }
         guard let failure = ReplayFailure(original) else {
             throw .cannotShrink("its replay passes (\(original.inputsReplayed) inputs replayed, no divergence, no broken invariant)")
@@ -77,6 +81,7 @@ extension Replay {
         let search = ShrinkSearch(
             events: replay.recordedEvents, header: replay.reader.header, bound: Set(replay.targets.keys), failure: failure,
             failedAt: original.invariantViolation?.step ?? original.divergence?.step,
+            divergedAfter: original.divergence?.input?.step,
             notResentSteps: Set(original.restoredSteps.compactMap { restored in
                 if case .notResent = restored.reason { return restored.step }
                 return nil
@@ -85,7 +90,7 @@ extension Replay {
         let (reduction, replays) = try search.search(until: started.advanced(by: maximumTime)) { events in
             guard (try? replay.use(setUp())) != nil else { return false }
             let report = replay.walk(events, stoppingAtDivergence: true, comparingStates: search.comparesStates)
-            return failure.isReproduced(by: report)
+            return search.isReproduced(by: report)
         }
         if search.comparesStates {
             try search.writeRecordedEvents(keeping: reduction.kept, to: output)

@@ -37,6 +37,9 @@ public struct ShrinkResult: Sendable, CustomStringConvertible {
     public var invariants: [String]
     /// Whether the units ran on a virtual clock, which the suggested test passes as `clock:`.
     public var usesClock = false
+    /// The keys of the secrets the kept inputs were recorded without (``MissingSecret/key``),
+    /// which the suggested test supplies as `secrets:`.
+    public var secretKeys: [String] = []
 
     /// What was kept, whether it is 1-minimal, and where the shrunk recording is: the lines
     /// `rewind shrink` prints.
@@ -55,13 +58,16 @@ public struct ShrinkResult: Sendable, CustomStringConvertible {
     }
 
     /// The Swift Testing test that replays the shrunk recording, ready to paste: the live units,
-    /// the clock and the invariants are editor placeholders, which the compiler refuses until they
+    /// the clock, the secrets and the invariants are editor placeholders, which the compiler refuses until they
     /// are filled in as the test that found the failure makes them — so the test can fail: it
     /// compares states (a divergence) or holds the units to the invariant that broke.
     public var suggestedTest: String {
         let driving = bindings.map { "\"\($0)\": <#a fresh \($0)#>.replayTarget" }.joined(separator: ", ")
         var arguments = ["of: \"\(output)\"", "driving: [\(driving)]"]
         if usesClock { arguments.append("clock: <#the VirtualTimeScheduler those units run on#>") }
+        if !secretKeys.isEmpty {
+            arguments.append("secrets: [" + secretKeys.map { "\"\($0)\": <#the test's \($0)#>" }.joined(separator: ", ") + "]")
+        }
         if comparesStates {
             arguments.append("allowRestoring: true")
         } else {

@@ -15,6 +15,10 @@ package struct ShrinkSearch {
     let fixed: [Int]
     /// Inputs the search may remove.
     let candidates: [Int]
+    /// The step of the input after which the recording's replay diverged, when it diverged.
+    let divergedAfter: UInt64?
+    /// The sources live units are bound to.
+    let bound: Set<UInt64>
 
     /// - Parameters:
     ///   - events: the recording's events, in step order.
@@ -23,18 +27,46 @@ package struct ShrinkSearch {
     ///   - notResentSteps: the ends of the dispatches the replay could not re-send.
     package init(
         events: [RecordedEvent], header: JournalHeader, bound: Set<UInt64>, failure: ReplayFailure,
-        failedAt: UInt64?, notResentSteps: Set<UInt64>
+        failedAt: UInt64?, divergedAfter: UInt64? = nil, notResentSteps: Set<UInt64>
     ) {
         let session = ShrinkableSession(events: events, bound: bound)
         self.session = session
         self.header = header
         self.failure = failure
+        self.divergedAfter = divergedAfter
+        self.bound = bound
         if case .divergence = failure { comparesStates = true } else { comparesStates = false }
         let before = session.inputs.indices.filter { session.inputs[$0].dispatch.sequence <= failedAt ?? .max }
         let notResent = Set(notResentSteps.compactMap(session.owner(ofStep:)))
         let fixed = before.filter(notResent.contains)
         self.fixed = fixed
         candidates = before.filter { !fixed.contains($0) }
+    }
+
+    /// Whether the replay of a candidate (``candidateEvents(keeping:)``), which ended with `other`
+    /// (differing at `divergentPaths`, after the input at `step` of the candidate), failed as the
+    /// recording's did: ``ReplayFailure/isReproduced(by:)``, and a divergence after the same
+    /// recorded input. A reduction that diverges after another input has lost what a recorded
+    /// state needs — an answer recorded after inputs it no longer sends — and would diverge on
+    /// any code.
+    package func isReproduced(byFailure other: ReplayFailure?, divergentPaths: [String], afterInputAt step: UInt64?) -> Bool {
+        guard failure.isReproduced(byFailure: other, divergentPaths: divergentPaths) else { return false }
+        guard comparesStates, let divergedAfter else { return true }
+        return step.map(ShrinkableSession.recordedStep(of:)) == divergedAfter
+    }
+
+    /// ``isReproduced(byFailure:divergentPaths:afterInputAt:)`` for a candidate replay's report.
+    package func isReproduced(by report: ReplayReport) -> Bool {
+        isReproduced(
+            byFailure: ReplayFailure(report), divergentPaths: report.divergence?.difference.changedPaths.map(\.description) ?? [],
+            afterInputAt: report.divergence?.input?.step
+        )
+    }
+
+    /// The events of a candidate the search replays: ``events(keeping:)``, each at twice its
+    /// recorded step, so that its replay's report tells the recorded steps apart.
+    package func candidateEvents(keeping subset: [Int]) -> [RecordedEvent] {
+        session.events(keeping: Set(subset).union(fixed), restoringBeforeInputs: comparesStates, keepingSteps: true)
     }
 
     /// How many inputs the search may remove.
@@ -56,12 +88,12 @@ package struct ShrinkSearch {
     ///   way reductions are replayed.
     package func search(until deadline: ContinuousClock.Instant, fails: ([RecordedEvent]) -> Bool) throws(ReplayError) -> (reduction: DeltaDebugging.Result, replays: Int) {
         var replays = 1
-        guard fails(events(keeping: candidates)) else {
+        guard fails(candidateEvents(keeping: candidates)) else {
             throw .cannotShrink("replayed \(comparesStates ? "input by input, from the recorded states" : "by its invariants alone"), the recording no longer ends with the \(failure)")
         }
         let reduction = DeltaDebugging.minimize(candidates, fails: { subset in
             replays += 1
-            return fails(events(keeping: subset))
+            return fails(candidateEvents(keeping: subset))
         }, isOutOfTime: { ContinuousClock.now >= deadline })
         return (reduction, replays)
     }
@@ -101,6 +133,7 @@ package struct ShrinkSearch {
             bindings: bindings, invariants: invariants
         )
         result.usesClock = usesClock
+        result.secretKeys = ReplayRun.missingSecrets(in: events(keeping: reduction.kept), bound: bound, secrets: ReplaySecrets()).map(\.key)
         return result
     }
 

@@ -80,12 +80,14 @@ struct ShrinkableSession {
     }
 
     /// The events of a recording that keeps only the inputs `kept` (indices into ``inputs``),
-    /// numbered afresh from 1 with their parent links renumbered.
+    /// numbered afresh from 1 with their parent links renumbered — or, `keepingSteps`, each at
+    /// twice its recorded step (a state put back at the odd step before), so that a replay's
+    /// report of a reduction still tells which recorded step it speaks of (``recordedStep(of:)``).
     ///
     /// - Parameter restoringBeforeInputs: puts each kept input's recorded state before it back
     ///   first (a `replace` where its unit's state is not that already), so that each input is
     ///   judged from the state it had in the recording: how a divergence is shrunk.
-    func events(keeping kept: Set<Int>, restoringBeforeInputs: Bool) -> [RecordedEvent] {
+    func events(keeping kept: Set<Int>, restoringBeforeInputs: Bool, keepingSteps: Bool = false) -> [RecordedEvent] {
         var result: [RecordedEvent] = []
         var renumbered: [UInt64: UInt64] = [:]
         var lastState: [UInt64: StateValue] = [:]
@@ -98,7 +100,7 @@ struct ShrinkableSession {
             let id = event.source.instanceID
             if restoringBeforeInputs, startsInput, let before = inputs[inputIndex - 1].stateBefore, lastState[id] != before {
                 var restore = original
-                restore.sequence = UInt64(result.count + 1)
+                restore.sequence = keepingSteps ? 2 * original.sequence - 1 : UInt64(result.count + 1)
                 restore.kind = .replace
                 restore.name = "restore"
                 restore.description = "the recorded state before step \(original.sequence)"
@@ -112,7 +114,7 @@ struct ShrinkableSession {
                 lastState[id] = before
                 result.append(restore)
             }
-            let sequence = UInt64(result.count + 1)
+            let sequence = keepingSteps ? 2 * event.sequence : UInt64(result.count + 1)
             renumbered[event.sequence] = sequence
             event.sequence = sequence
             event.parent = event.parent.flatMap { renumbered[$0] }
@@ -120,5 +122,11 @@ struct ShrinkableSession {
             result.append(event)
         }
         return result
+    }
+
+    /// The recorded step a reduction's event (made `keepingSteps`) at `step` stands for: its own,
+    /// or for a state put back, the input's it comes before.
+    static func recordedStep(of step: UInt64) -> UInt64 {
+        (step + 1) / 2
     }
 }

@@ -27,6 +27,8 @@ package struct ReplayOutcome: Codable, Sendable, Equatable {
     package var failedAtStep: UInt64?
     /// The state paths that differed, when it diverged.
     package var divergentPaths: [String] = []
+    /// The step of the input it diverged after, when it diverged.
+    package var divergedAfterInput: UInt64?
     /// The sources the test bound units to, by instance ID.
     package var boundSources: [UInt64]
     /// The names the test bound its units under.
@@ -70,15 +72,12 @@ package struct ReplayOutcome: Codable, Sendable, Equatable {
             summary: String(report.description.prefix { $0 != "\n" })
         )
         divergentPaths = report.divergence?.difference.changedPaths.map(\.description) ?? []
+        divergedAfterInput = report.divergence?.input?.step
         bindings = replay.bindingNames
         invariants = replay.invariants.map(\.description)
         usesClock = replay.clock != nil
     }
 
-    /// Whether this replay ended with `failure` (see ``ReplayFailure/isReproduced(by:)``).
-    package func reproduces(_ failure: ReplayFailure) -> Bool {
-        failure.isReproduced(byFailure: self.failure, divergentPaths: divergentPaths)
-    }
 
     /// Appends the outcome to the file `REWIND_REPLAY_OUTCOME` names, if it is set: one line,
     /// written at once, so that tests running in parallel do not mix their lines.
