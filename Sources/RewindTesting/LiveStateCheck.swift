@@ -199,7 +199,7 @@ public final class LiveStateCheck: CycleLogging, @unchecked Sendable {
             let id = event.source.instanceID
             if let step = event.stateStep { folds[id, default: StateFold()].apply(step) }
             guard let live = wanted[position] else { continue }
-            let state = folds[id]?.current ?? .null
+            let state = (folds[id]?.current ?? .null).forgettingSecretVersions()
             guard state != live.state else { continue }
             mismatches.append(Mismatch(
                 step: event.sequence, source: names[id] ?? event.source.description, event: live.event,

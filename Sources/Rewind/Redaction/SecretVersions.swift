@@ -44,3 +44,33 @@ extension CaptureOptions {
         return OpaqueValue(typeName: typeName, summary: secretVersions.summary(of: tree, in: slot))
     }
 }
+
+extension StateValue {
+    /// This tree with every secret's version (`<redacted 2>`) read as the plain `<redacted>` a
+    /// capture outside a journal holds: how a replay holds a recorded state to a live one. A
+    /// secret's value is never compared.
+    package func forgettingSecretVersions() -> StateValue {
+        guard holdsSecretVersion else { return self }
+        switch self {
+        case .opaque(let leaf):
+            return .opaque(OpaqueValue(typeName: leaf.typeName, summary: OpaqueValue.redactedSummary))
+        case .array(let elements):
+            return .array(elements.map { $0.forgettingSecretVersions() })
+        case .object(var fields):
+            for index in fields.values.indices { fields.values[index] = fields.values[index].forgettingSecretVersions() }
+            return .object(fields)
+        default:
+            return self
+        }
+    }
+
+    /// Whether a redacted leaf inside reads as a later version (`<redacted 2>`).
+    private var holdsSecretVersion: Bool {
+        switch self {
+        case .opaque(let leaf): leaf.isRedacted && leaf.summary != OpaqueValue.redactedSummary
+        case .array(let elements): elements.contains { $0.holdsSecretVersion }
+        case .object(let fields): fields.values.contains { $0.holdsSecretVersion }
+        default: false
+        }
+    }
+}

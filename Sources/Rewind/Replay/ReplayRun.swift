@@ -145,9 +145,8 @@ struct ReplayRun {
             guard let target = targets[id] else { continue }
             let live = target.currentState()
             let differences = unsettled.removeValue(forKey: id) ?? []
-            if comparesStates, report.divergence == nil, let recorded = recordedStates[id]?.recorded, !differences.isEmpty || atEnd {
-                let excluded = excludedPaths[id] ?? []
-                let remaining = diff(recorded.removing(excluded), live.removing(excluded))
+            if comparesStates, report.divergence == nil, let expected = expectedState(of: id), !differences.isEmpty || atEnd {
+                let remaining = diff(expected, live.removing(excludedPaths[id] ?? []))
                 if !remaining.isEmpty {
                     let paths = remaining.changedPaths
                     let first = differences.first { candidate in
@@ -157,7 +156,7 @@ struct ReplayRun {
                         Divergence(
                             step: event.sequence, event: event.summaryForReplay, source: event.source.description,
                             input: rootInput(of: event) ?? lastInput[id],
-                            recorded: recorded.removing(excluded), live: live.removing(excluded), difference: remaining
+                            recorded: expected, live: live.removing(excludedPaths[id] ?? []), difference: remaining
                         )
                     }
                 }
@@ -337,11 +336,9 @@ struct ReplayRun {
         if let differences = unsettled.removeValue(forKey: id), comparesStates, report.divergence == nil {
             report.divergence = differences.first
         }
-        guard let recorded = recordedStates[id]?.recorded else { return }
-        let excluded = excludedPaths[id] ?? []
+        guard let recorded = recordedStates[id]?.recorded, let expected = expectedState(of: id) else { return }
         let live = target.currentState()
-        let expected = recorded.removing(excluded)
-        let difference = diff(live.removing(excluded), expected)
+        let difference = diff(live.removing(excludedPaths[id] ?? []), expected)
         guard !difference.isEmpty else {
             compare(event, target: target)
             return
@@ -368,9 +365,15 @@ struct ReplayRun {
     }
 
     private func matches(_ id: UInt64, live: StateValue) -> Bool {
-        guard let recorded = recordedStates[id]?.recorded else { return true }
-        let excluded = excludedPaths[id] ?? []
-        return recorded.removing(excluded) == live.removing(excluded)
+        guard let expected = expectedState(of: id) else { return true }
+        return expected == live.removing(excludedPaths[id] ?? [])
+    }
+
+    /// The recorded state of unit `id` as the live one is held to it: without the paths left out
+    /// of the comparison, and with the journal's numbering of a secret's values forgotten (a live
+    /// capture does not number them).
+    private func expectedState(of id: UInt64) -> StateValue? {
+        recordedStates[id]?.recorded.map { $0.removing(excludedPaths[id] ?? []).forgettingSecretVersions() }
     }
 
     private mutating func compare(_ event: RecordedEvent, target: ReplayTarget) {
@@ -381,11 +384,9 @@ struct ReplayRun {
     private mutating func compare(_ event: RecordedEvent, live current: StateValue) {
         let id = event.source.instanceID
         lastCheckedLive[id] = current
-        guard let recorded = recordedStates[id]?.recorded else { return }
+        guard let expected = expectedState(of: id) else { return }
         report.statesCompared += 1
-        let excluded = excludedPaths[id] ?? []
-        let expected = recorded.removing(excluded)
-        let live = current.removing(excluded)
+        let live = current.removing(excludedPaths[id] ?? [])
         if comparesStates, expected != live, report.divergence == nil {
             unsettled[id, default: []].append(Divergence(
                 step: event.sequence, event: event.summaryForReplay, source: event.source.description,

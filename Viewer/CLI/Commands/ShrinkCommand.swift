@@ -43,7 +43,8 @@ struct ShrinkCommand: ParsableCommand {
         }
         let search = ShrinkSearch(
             events: Array(reader.events()).sorted { $0.sequence < $1.sequence }, header: reader.header,
-            bound: Set(failed.boundSources), failure: failure, failedAt: failed.failedAtStep, divergedAfter: failed.divergedAfterInput,
+            bound: Set(failed.boundSources), failure: failure, failedAt: failed.failedAtStep,
+            divergence: failed.divergedAfterInput.flatMap { step in failed.difference.map { (step, $0) } },
             notResentSteps: Set(failed.notResentSteps)
         )
         let candidatePath = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-shrink-\(UUID().uuidString).rewind").path
@@ -64,7 +65,7 @@ struct ShrinkCommand: ParsableCommand {
                 guard problem == nil else { return false }
                 do {
                     try search.write(events, to: candidatePath)
-                    return try outcomes(of: file, in: testRun.run(candidate: candidate())).contains { search.isReproduced(byFailure: $0.failure, divergentPaths: $0.divergentPaths, afterInputAt: $0.divergedAfterInput) }
+                    return try outcomes(of: file, in: testRun.run(candidate: candidate())).contains { search.isReproduced(byFailure: $0.failure, divergentPaths: $0.divergentPaths, afterInputAt: $0.divergedAfterInput, difference: $0.difference) }
                 } catch {
                     problem = error
                     return false

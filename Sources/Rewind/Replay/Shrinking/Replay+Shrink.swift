@@ -81,7 +81,7 @@ extension Replay {
         let search = ShrinkSearch(
             events: replay.recordedEvents, header: replay.reader.header, bound: Set(replay.targets.keys), failure: failure,
             failedAt: original.invariantViolation?.step ?? original.divergence?.step,
-            divergedAfter: original.divergence?.input?.step,
+            divergence: original.divergence.flatMap { divergence in divergence.input.map { ($0.step, ShrinkSearch.text(of: divergence.difference)) } },
             notResentSteps: Set(original.restoredSteps.compactMap { restored in
                 if case .notResent = restored.reason { return restored.step }
                 return nil

@@ -15,8 +15,9 @@ package struct ShrinkSearch {
     let fixed: [Int]
     /// Inputs the search may remove.
     let candidates: [Int]
-    /// The step of the input after which the recording's replay diverged, when it diverged.
-    let divergedAfter: UInt64?
+    /// Where the recording's replay diverged, when it did: after the input at `step`, with
+    /// `difference` (``StateDiff/description``) between the recorded and the live state.
+    let divergence: (step: UInt64, difference: String)?
     /// The sources live units are bound to.
     let bound: Set<UInt64>
 
@@ -27,13 +28,13 @@ package struct ShrinkSearch {
     ///   - notResentSteps: the ends of the dispatches the replay could not re-send.
     package init(
         events: [RecordedEvent], header: JournalHeader, bound: Set<UInt64>, failure: ReplayFailure,
-        failedAt: UInt64?, divergedAfter: UInt64? = nil, notResentSteps: Set<UInt64>
+        failedAt: UInt64?, divergence: (step: UInt64, difference: String)? = nil, notResentSteps: Set<UInt64>
     ) {
         let session = ShrinkableSession(events: events, bound: bound)
         self.session = session
         self.header = header
         self.failure = failure
-        self.divergedAfter = divergedAfter
+        self.divergence = divergence
         self.bound = bound
         if case .divergence = failure { comparesStates = true } else { comparesStates = false }
         let before = session.inputs.indices.filter { session.inputs[$0].dispatch.sequence <= failedAt ?? .max }
@@ -44,22 +45,27 @@ package struct ShrinkSearch {
     }
 
     /// Whether the replay of a candidate (``candidateEvents(keeping:)``), which ended with `other`
-    /// (differing at `divergentPaths`, after the input at `step` of the candidate), failed as the
-    /// recording's did: ``ReplayFailure/isReproduced(by:)``, and a divergence after the same
-    /// recorded input. A reduction that diverges after another input has lost what a recorded
-    /// state needs — an answer recorded after inputs it no longer sends — and would diverge on
-    /// any code.
-    package func isReproduced(byFailure other: ReplayFailure?, divergentPaths: [String], afterInputAt step: UInt64?) -> Bool {
+    /// (differing at `divergentPaths`), failed as the recording's did: ``ReplayFailure/isReproduced(by:)``
+    /// and, for a divergence (after the input at `step` of the candidate, with `difference`), the
+    /// same difference after the same recorded input. A reduction that diverges otherwise has lost
+    /// what the recorded states do not hold — an answer recorded after inputs it no longer sends,
+    /// the latest value a `combineLatest` holds — and would diverge on any code.
+    package func isReproduced(byFailure other: ReplayFailure?, divergentPaths: [String], afterInputAt step: UInt64?, difference: String?) -> Bool {
         guard failure.isReproduced(byFailure: other, divergentPaths: divergentPaths) else { return false }
-        guard comparesStates, let divergedAfter else { return true }
-        return step.map(ShrinkableSession.recordedStep(of:)) == divergedAfter
+        guard comparesStates, let divergence else { return true }
+        return step.map(ShrinkableSession.recordedStep(of:)) == divergence.step && difference == divergence.difference
     }
 
-    /// ``isReproduced(byFailure:divergentPaths:afterInputAt:)`` for a candidate replay's report.
+    /// A divergence's difference as the text two divergences are told the same by.
+    package static func text(of difference: StateDiff) -> String {
+        String(reflecting: difference)
+    }
+
+    /// ``isReproduced(byFailure:divergentPaths:afterInputAt:difference:)`` for a candidate replay's report.
     package func isReproduced(by report: ReplayReport) -> Bool {
         isReproduced(
             byFailure: ReplayFailure(report), divergentPaths: report.divergence?.difference.changedPaths.map(\.description) ?? [],
-            afterInputAt: report.divergence?.input?.step
+            afterInputAt: report.divergence?.input?.step, difference: report.divergence.map { ShrinkSearch.text(of: $0.difference) }
         )
     }
 

@@ -29,6 +29,8 @@ package struct ReplayOutcome: Codable, Sendable, Equatable {
     package var divergentPaths: [String] = []
     /// The step of the input it diverged after, when it diverged.
     package var divergedAfterInput: UInt64?
+    /// The difference it diverged with (``ShrinkSearch/text(of:)``), when it diverged.
+    package var difference: String?
     /// The sources the test bound units to, by instance ID.
     package var boundSources: [UInt64]
     /// The names the test bound its units under.
@@ -73,6 +75,7 @@ package struct ReplayOutcome: Codable, Sendable, Equatable {
         )
         divergentPaths = report.divergence?.difference.changedPaths.map(\.description) ?? []
         divergedAfterInput = report.divergence?.input?.step
+        difference = report.divergence.map { ShrinkSearch.text(of: $0.difference) }
         bindings = replay.bindingNames
         invariants = replay.invariants.map(\.description)
         usesClock = replay.clock != nil
