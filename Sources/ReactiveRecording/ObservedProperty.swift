@@ -17,11 +17,6 @@ package struct ObservedProperty {
         self.currentValue = currentValue
     }
 
-    /// The values of `properties` now, as a state to log.
-    package static func snapshot(of properties: [ObservedProperty]) -> StateFields {
-        StateFields(properties.map { ($0.name, $0.currentValue()) })
-    }
-
     /// A stored property's name without a property wrapper's leading underscore.
     package static func plainName(_ label: String) -> String {
         label.hasPrefix("_") ? String(label.dropFirst()) : label

@@ -14,6 +14,9 @@ package final class UnitRecorder: @unchecked Sendable {
     // before the recorder is shared; everything else is immutable or `Locked`.
     package let channel: EventChannel
     private let stateProperties: [ObservedProperty]
+    /// The value each state property published last, which is the value it holds once it has
+    /// stored: reading a `@Published` property otherwise takes a subscription of its own.
+    private let latest: LatestValues
     /// The unit's state now, for its `created` event: made once, since the unit asks before every
     /// dispatch and output. Captures no reference to the recorder, so that subscriptions can hold it.
     private let stateNow: @Sendable () -> CapturedValue?
@@ -28,12 +31,20 @@ package final class UnitRecorder: @unchecked Sendable {
     package init(source: EventSource, stateProperties: [ObservedProperty]) {
         channel = EventChannel(source: source)
         self.stateProperties = stateProperties
-        stateNow = { CapturedValue(ObservedProperty.snapshot(of: stateProperties)) }
-        held = HeldEvents(channel: channel, stateProperties: stateProperties, state: stateNow)
+        let latest = LatestValues(names: stateProperties.map(\.name))
+        self.latest = latest
+        stateNow = { CapturedValue(latest.state) }
+        held = HeldEvents(channel: channel, latest: latest, state: stateNow)
         subscriptions = stateProperties.enumerated().map { index, property in
             let held = self.held
-            // The first value is the current one, sent on subscription: not a change.
-            return property.publisher.dropFirst().sink { value in
+            var isCurrent = true
+            return property.publisher.sink { value in
+                latest.store(value, at: index)
+                // The first value is the current one, sent on subscription: not a change.
+                guard !isCurrent else {
+                    isCurrent = false
+                    return
+                }
                 guard held.channel.logger != nil else { return }
                 held.log(PendingEvent(
                     order: index, kind: .change(path: ChangedPath(name: property.name), value: CapturedValue(value), state: nil),
@@ -69,7 +80,7 @@ package final class UnitRecorder: @unchecked Sendable {
 
     /// The unit's state now, as logged.
     package func currentState() -> StateFields {
-        ObservedProperty.snapshot(of: stateProperties)
+        latest.state
     }
 
     /// Logs the unit's release; called when the unit goes.
@@ -173,14 +184,14 @@ private final class HeldEvents: @unchecked Sendable {
     // Unchecked: immutable after init; the properties' readers are the unit's own, which it
     // already calls from whatever thread changes it.
     let channel: EventChannel
-    private let stateProperties: [ObservedProperty]
+    private let latest: LatestValues
     private let state: @Sendable () -> CapturedValue?
     /// The commit names of the dispatches running, by their sequence numbers.
     private let dispatchNames = Locked<[UInt64: String]>([:])
 
-    init(channel: EventChannel, stateProperties: [ObservedProperty], state: @escaping @Sendable () -> CapturedValue?) {
+    init(channel: EventChannel, latest: LatestValues, state: @escaping @Sendable () -> CapturedValue?) {
         self.channel = channel
-        self.stateProperties = stateProperties
+        self.latest = latest
         self.state = state
     }
 
@@ -222,20 +233,45 @@ private final class HeldEvents: @unchecked Sendable {
         }
         if let start {
             channel.emit(.willMutate, name: name, callSite: .unknown, parent: parent, at: start, to: logger)
+            let values = latest.values
             for index in changed.sorted() {
-                let property = stateProperties[index]
                 channel.emit(
-                    .change(path: ChangedPath(name: property.name), value: CapturedValue(property.currentValue()), state: nil),
+                    .change(path: ChangedPath(name: latest.names[index]), value: CapturedValue(values[index]), state: nil),
                     callSite: .unknown, parent: parent, to: logger
                 )
             }
             let end = EventTime.now()
             let duration = Duration.nanoseconds(Int64(end.monotonicNanoseconds - start.monotonicNanoseconds))
-            let settled = CapturedValue(ObservedProperty.snapshot(of: stateProperties))
+            let settled = CapturedValue(StateFields(zip(latest.names, values).map { ($0, $1) }))
             channel.emit(.didMutate(duration: duration, state: settled), name: name, callSite: .unknown, parent: parent, at: end, to: logger)
         }
         for activity in activities.sorted(by: { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }) {
             channel.emit(activity.element.kind, name: activity.element.name, callSite: .unknown, parent: parent, at: activity.element.time, to: logger)
         }
     }
+}
+
+/// The value each of a unit's state properties published last, by the property's position: what
+/// it holds once it has stored. Written by the recorder's own subscriptions, on whatever thread
+/// changes the unit.
+final class LatestValues: Sendable {
+    /// The properties' names, as logged.
+    let names: [String]
+    private let stored: Locked<[Any]>
+
+    init(names: [String]) {
+        self.names = names
+        stored = Locked(Array(repeating: (), count: names.count))
+    }
+
+    /// Remembers `value` as what property `index` holds.
+    func store(_ value: Any, at index: Int) {
+        stored.withLock { $0[index] = value }
+    }
+
+    /// Every property's value, in declaration order.
+    var values: [Any] { stored.withLock { $0 } }
+
+    /// The values as a state to log.
+    var state: StateFields { StateFields(zip(names, values).map { ($0, $1) }) }
 }

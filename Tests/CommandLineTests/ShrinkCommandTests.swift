@@ -31,4 +31,21 @@ struct ShrinkCommandTests {
         #expect(try CommandRunner.run(["replay"]).status == 2)
         #expect(try CommandRunner.run(["shrink", "Fixtures/counter.rewind"]).status == 2)
     }
+
+    @Test("the test run's log is made in a directory only its user can enter, never at a name another user could plant a link at")
+    func privateLog() throws {
+        // An empty package directory: swift fails to build it at once, and the message names the log.
+        let empty = NSTemporaryDirectory() + "rewind-no-package-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let result = try CommandRunner.run(["replay", "--test", "Anything", "--package-path", empty])
+        let output = result.standardOutput + result.standardError
+        let log = try #require(output.split(separator: "(see ").last?.split(separator: ")").first.map(String.init), "\(output)")
+        let directory = URL(fileURLWithPath: log).deletingLastPathComponent().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(URL(fileURLWithPath: directory).lastPathComponent.hasPrefix("rewind-replay-") && !directory.contains("\(getpid())"))
+        var status = stat()
+        #expect(lstat(directory, &status) == 0 && status.st_mode & 0o777 == 0o700 && status.st_uid == getuid())
+        #expect(lstat(log, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && status.st_mode & 0o777 == 0o600)
+    }
 }

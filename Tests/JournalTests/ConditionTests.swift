@@ -65,6 +65,34 @@ struct ConditionTests {
         }
     }
 
+    @Test("a condition nested deeper than the parser allows is a one-line error at the column it goes too deep, not a crash", arguments: [
+        (String(repeating: "(", count: 10_000) + "count > 1" + String(repeating: ")", count: 10_000), ConditionParser.maximumNesting + 1),
+        (String(repeating: "!", count: 50_000) + "done", ConditionParser.maximumNesting + 1),
+        (String(repeating: "!(", count: 5_000) + "done" + String(repeating: ")", count: 5_000), ConditionParser.maximumNesting + 1),
+    ])
+    func tooDeep(condition: String, column: Int) throws {
+        do {
+            _ = try Condition(parsing: condition)
+            Issue.record("a condition nested \(condition.count / 2) deep parsed")
+        } catch {
+            #expect(error.column == column && error.reason.contains("nests more than"), "\(error.reason) at \(error.column)")
+            #expect(!error.description.contains("\n") && error.description.count < 200, "\(error.description.count) characters")
+        }
+        // As deep as allowed is still a condition.
+        let deepest = String(repeating: "(", count: ConditionParser.maximumNesting) + "nextID == 4" + String(repeating: ")", count: ConditionParser.maximumNesting)
+        #expect(try Self.steps(deepest) == Self.steps("nextID == 4"))
+    }
+
+    @Test("a run of 40,000 || terms (or && terms) is a condition like any other: it parses, answers and prints without running out of stack")
+    func longRuns() throws {
+        let or = (0..<40_000).map { "nextID == \($0 + 100)" }.joined(separator: " || ") + " || nextID == 4"
+        let four = try Self.steps("nextID == 4")
+        #expect(!four.isEmpty)
+        #expect(try Self.steps(or) == four)
+        let and = (0..<40_000).map { _ in "nextID > 3" }.joined(separator: " && ") + " && nextID < 5"
+        #expect(try Self.steps(and) == four)
+    }
+
     @Test("random conditions: the steps a query finds are those a scan of every state rebuilt from scratch finds", arguments: 1...6 as ClosedRange<UInt64>)
     func againstBruteForce(seed: UInt64) throws {
         var random = SplitMix(seed: seed)

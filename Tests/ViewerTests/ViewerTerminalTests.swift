@@ -214,6 +214,29 @@ struct ViewerTerminalTests {
         #expect(!alive)
     }
 
+    @Test("a crash leaves the terminal as the viewer found it: the normal screen, the cursor shown, mouse reporting off", arguments: [SIGSEGV, SIGABRT])
+    func crashRestoresTheTerminal(signal: Int32) throws {
+        guard Self.tmuxPath != nil else { return }
+        let session = "crash-\(signal)"
+        let pidFile = NSTemporaryDirectory() + "rewind-viewer-pid-" + UUID().uuidString
+        defer { unlink(pidFile) }
+        try Self.tmux(["new-session", "-d", "-s", session, "-x", "80", "-y", "24",
+                       // Without the Swift runtime's backtrace, which waits for a key on a terminal.
+                       "cd '\(ViewerFixtures.root)' && SWIFT_BACKTRACE=enable=no sh -c 'echo $$ > \(pidFile); exec \(Self.binary) Fixtures/todo.rewind'; echo VIEWER-EXITED $?; sleep 30"])
+        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
+        _ = try Self.screen(session: session) { $0.contains("step 1 of 67") }
+        func modes() throws -> String {
+            try Self.tmux(["display-message", "-p", "-t", session, "#{alternate_on} #{cursor_flag} #{mouse_standard_flag} #{mouse_sgr_flag}"])
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try modes() == "1 0 1 1", "the viewer's modes are on while it runs")
+        let pid = try #require(Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(pid, signal)
+        let text = try Self.screen(session: session) { $0.contains("VIEWER-EXITED") }
+        #expect(!text.contains("VIEWER-EXITED 0"), "it ended by the signal: \(text)")
+        #expect(try modes() == "0 1 0 0", "\(text)")
+    }
+
     @Test("outside a terminal the viewer says so and points to log and show")
     func notATerminal() throws {
         let process = Process()

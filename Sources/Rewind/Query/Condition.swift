@@ -15,6 +15,7 @@
 /// Values are numbers, `"text"`, `true`, `false` and `nil` (a path that is missing or nil). `==`
 /// and `!=` compare any two values; `<`, `<=`, `>`, `>=` compare numbers with numbers and text with
 /// text, and are false for anything else. A key path alone is true when its value is `true`.
+/// Parentheses and `!` nest up to 200 deep; deeper is a syntax error, never a crash.
 ///
 /// ```swift
 /// let condition = try Condition(parsing: "cart.total < 0")
@@ -83,8 +84,18 @@ public struct ConditionSyntaxError: Error, Equatable, CustomStringConvertible {
     /// What was wrong there.
     public var reason: String
 
-    /// One line: `malformed condition at column 9: expected a value — count > && x`.
+    /// One line: `malformed condition at column 9: expected a value — count > && x`; a long
+    /// condition is shown around the column (`…((((count…`).
     public var description: String {
-        "malformed condition at column \(column): \(reason) — \(VisibleText.escaped(text))"
+        "malformed condition at column \(column): \(reason) — \(VisibleText.escaped(Self.excerpt(of: text, around: column)))"
+    }
+
+    /// At most about 80 characters of `text` around `column`, cut with `…`.
+    private static func excerpt(of text: String, around column: Int) -> String {
+        let characters = Array(text)
+        guard characters.count > 80 else { return text }
+        let start = max(0, min(column - 41, characters.count - 80))
+        let end = min(characters.count, start + 80)
+        return (start > 0 ? "…" : "") + String(characters[start..<end]) + (end < characters.count ? "…" : "")
     }
 }

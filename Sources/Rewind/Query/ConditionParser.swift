@@ -10,10 +10,19 @@
 ///             | changed "(" keypath ")" | old "(" keypath ")"
 ///             | kind | name | seq | source | keypath
 /// ```
+///
+/// What it builds stays shallow, so that nothing that walks a condition can run out of stack: a
+/// run of `||` or `&&` terms becomes a balanced tree (its depth grows with the log of its length),
+/// and parentheses and `!` may nest ``maximumNesting`` deep.
 struct ConditionParser {
     private let text: String
     private let tokens: [Token]
     private var index = 0
+    /// How deep the parentheses and `!` around the current token nest.
+    private var nesting = 0
+
+    /// How deep parentheses and `!` may nest: far beyond what a person writes, far within the stack.
+    static let maximumNesting = 200
 
     struct Token: Equatable {
         enum Kind: Equatable {
@@ -44,29 +53,47 @@ struct ConditionParser {
     // MARK: Grammar
 
     private mutating func parseOr() throws(ConditionSyntaxError) -> Condition.Node {
-        var node = try parseAnd()
+        var terms = [try parseAnd()]
         while current.kind == .symbol("||") {
             advance()
-            node = .or(node, try parseAnd())
+            terms.append(try parseAnd())
         }
-        return node
+        return Self.balanced(terms[...], joinedBy: Condition.Node.or)
     }
 
     private mutating func parseAnd() throws(ConditionSyntaxError) -> Condition.Node {
-        var node = try parseUnary()
+        var terms = [try parseUnary()]
         while current.kind == .symbol("&&") {
             advance()
-            node = .and(node, try parseUnary())
+            terms.append(try parseUnary())
         }
-        return node
+        return Self.balanced(terms[...], joinedBy: Condition.Node.and)
+    }
+
+    /// `terms` joined by `join` as a balanced tree: `a || b || c || d` as `(a || b) || (c || d)`,
+    /// which means the same and is evaluated in the same order, left to right.
+    private static func balanced(_ terms: ArraySlice<Condition.Node>, joinedBy join: (Condition.Node, Condition.Node) -> Condition.Node) -> Condition.Node {
+        guard terms.count > 1 else { return terms.first! }
+        let middle = terms.startIndex + terms.count / 2
+        return join(balanced(terms[..<middle], joinedBy: join), balanced(terms[middle...], joinedBy: join))
     }
 
     private mutating func parseUnary() throws(ConditionSyntaxError) -> Condition.Node {
         if current.kind == .symbol("!") {
+            try nest()
             advance()
+            defer { nesting -= 1 }
             return .not(try parseUnary())
         }
         return try parseComparison()
+    }
+
+    /// Goes one level deeper, refusing to go beyond ``maximumNesting``.
+    private mutating func nest() throws(ConditionSyntaxError) {
+        guard nesting < Self.maximumNesting else {
+            throw failure("the condition nests more than \(Self.maximumNesting) deep (parentheses and !)")
+        }
+        nesting += 1
     }
 
     private mutating func parseComparison() throws(ConditionSyntaxError) -> Condition.Node {
@@ -89,7 +116,9 @@ struct ConditionParser {
         let token = current
         switch token.kind {
         case .symbol("("):
+            try nest()
             advance()
+            defer { nesting -= 1 }
             let node = try parseOr()
             guard current.kind == .symbol(")") else { throw failure("expected ) to close the ( at column \(token.offset + 1)") }
             advance()

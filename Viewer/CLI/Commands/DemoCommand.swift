@@ -25,13 +25,13 @@ struct DemoCommand: ParsableCommand {
                 return chosen
             }
         }
-        let path = output ?? (NSTemporaryDirectory() + "rewind-demo-\(getpid()).rewind")
         // Without -o the recording is not kept: a demo run every day would fill the temporary
-        // directory (the viewer's search filters beside it go too).
+        // directory. It is made in a directory of its own, which goes with it (and the viewer's
+        // search filters beside it).
+        let directory = output == nil ? try PrivateDirectory.make("rewind-demo") : nil
+        let path = output ?? directory! + "/demo.rewind"
         defer {
-            if output == nil {
-                for file in [path, path + ".search"] { try? FileManager.default.removeItem(atPath: file) }
-            }
+            if let directory { try? FileManager.default.removeItem(atPath: directory) }
         }
         do { try DemoSession.record(samples, to: path, deterministic: deterministic) } catch { throw CommandFailure(error.description) }
         let out = Output()

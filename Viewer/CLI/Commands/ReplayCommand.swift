@@ -22,7 +22,7 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup var tests: ReplayTestOptions
 
     func run() throws {
-        let testRun = tests.testRun
+        let testRun = try tests.makeTestRun()
         let output = Output()
         guard try testRun.build() else {
             output.line("cannot replay on this build: the tests do not build (see \(testRun.log))")
@@ -63,7 +63,8 @@ struct ReplayTestOptions: ParsableArguments {
     @Option(help: "The package whose tests replay it.", completion: .directory) var packagePath = "."
     @Flag(help: "Show swift's output (by default it goes to a log file, named when something fails).") var verbose = false
 
-    var testRun: ReplayTestRun {
-        ReplayTestRun(packagePath: packagePath, filter: test, verbose: verbose)
+    /// A run of these tests, with a private directory of its own.
+    func makeTestRun() throws(CommandFailure) -> ReplayTestRun {
+        try ReplayTestRun(packagePath: packagePath, filter: test, verbose: verbose)
     }
 }

@@ -30,11 +30,11 @@ struct ShrinkCommand: ParsableCommand {
         do { try ShrinkSearch.refuseToOverwrite(file, with: destination) } catch { throw CommandFailure(error.description) }
         guard maxTime >= 0, maxTime.isFinite else { throw CommandFailure("--max-time must be a number of seconds, 0 or more") }
         let reader = try JournalOpening.open(file, warnAboutDamage: true)
-        let testRun = tests.testRun
+        let testRun = try tests.makeTestRun()
         guard try testRun.build() else {
             throw CommandFailure("the tests do not build (see \(testRun.log))")
         }
-        let first = try outcomes(of: file, in: testRun.run())
+        let first = try outcomes(of: file, in: testRun.run(), log: testRun.log)
         guard let failed = first.first(where: { $0.verdict == .failed }), let failure = failed.failure else {
             if let cannot = first.first(where: { $0.verdict == .cannotReplay }) {
                 throw CommandFailure("the recording cannot be replayed on this build: \(cannot.summary)")
@@ -47,7 +47,7 @@ struct ShrinkCommand: ParsableCommand {
             divergence: failed.divergedAfterInput.flatMap { step in failed.difference.map { (step, $0) } },
             notResentSteps: Set(failed.notResentSteps)
         )
-        let candidatePath = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-shrink-\(UUID().uuidString).rewind").path
+        let candidatePath = testRun.directory + "/candidate.rewind"
         defer { try? FileManager.default.removeItem(atPath: candidatePath) }
         func candidate(recordingTo destination: String? = nil) -> ReplayCandidate {
             ReplayCandidate(recording: file, candidate: candidatePath, comparingStates: search.comparesStates, recordingTo: destination)
@@ -65,7 +65,7 @@ struct ShrinkCommand: ParsableCommand {
                 guard problem == nil else { return false }
                 do {
                     try search.write(events, to: candidatePath)
-                    return try outcomes(of: file, in: testRun.run(candidate: candidate())).contains { search.isReproduced(byFailure: $0.failure, divergentPaths: $0.divergentPaths, afterInputAt: $0.divergedAfterInput, difference: $0.difference) }
+                    return try outcomes(of: file, in: testRun.run(candidate: candidate()), log: testRun.log).contains { search.isReproduced(byFailure: $0.failure, divergentPaths: $0.divergentPaths, afterInputAt: $0.divergedAfterInput, difference: $0.difference) }
                 } catch {
                     problem = error
                     return false
@@ -99,10 +99,10 @@ struct ShrinkCommand: ParsableCommand {
     }
 
     /// The outcomes of `file`'s replays in a test run; none is an error (the tests do not replay it).
-    private func outcomes(of file: String, in run: (status: Int32, outcomes: [ReplayOutcome])) throws -> [ReplayOutcome] {
+    private func outcomes(of file: String, in run: (status: Int32, outcomes: [ReplayOutcome]), log: String) throws -> [ReplayOutcome] {
         let mine = ReplayTestRun.outcomes(run.outcomes, of: file)
         guard !mine.isEmpty else {
-            throw CommandFailure("no test matching '\(VisibleText.escaped(tests.test))' replays \(VisibleText.escaped(file)) (swift test exited \(run.status); see \(tests.testRun.log))")
+            throw CommandFailure("no test matching '\(VisibleText.escaped(tests.test))' replays \(VisibleText.escaped(file)) (swift test exited \(run.status); see \(log))")
         }
         return mine
     }

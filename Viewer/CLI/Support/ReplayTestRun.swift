@@ -11,9 +11,18 @@ struct ReplayTestRun {
     let filter: String
     /// Whether to show the tool's output; otherwise it goes to a log the failure messages name.
     let verbose: Bool
+    /// This command's own directory (``PrivateDirectory``): the log, the replays' outcomes and a
+    /// shrink's candidate recording are made in it.
+    let directory: String
+    /// Where the quiet runs' output goes, one run after another; kept for the user to read.
+    var log: String { directory + "/swift-test.log" }
 
-    /// Where the quiet runs' output goes, one run after another.
-    let log = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-replay-\(getpid()).log").path
+    init(packagePath: String, filter: String, verbose: Bool) throws(CommandFailure) {
+        self.packagePath = packagePath
+        self.filter = filter
+        self.verbose = verbose
+        directory = try PrivateDirectory.make("rewind-replay")
+    }
 
     /// Builds the package's tests; `false` when the build fails.
     func build() throws -> Bool {
@@ -23,7 +32,7 @@ struct ReplayTestRun {
     /// Runs the tests (with a reduced recording in place of `candidate`'s, if any), and returns
     /// swift test's exit status and the outcomes of the replays the tests ran.
     func run(candidate: ReplayCandidate? = nil) throws -> (status: Int32, outcomes: [ReplayOutcome]) {
-        let outcomes = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-outcomes-\(UUID().uuidString).jsonl").path
+        let outcomes = directory + "/outcomes-\(UUID().uuidString).jsonl"
         defer { try? FileManager.default.removeItem(atPath: outcomes) }
         var environment = ProcessInfo.processInfo.environment
         environment[ReplayOutcome.environmentVariable] = outcomes
@@ -49,9 +58,7 @@ struct ReplayTestRun {
         process.arguments = arguments
         if let environment { process.environment = environment }
         if !verbose {
-            if !FileManager.default.fileExists(atPath: log) { FileManager.default.createFile(atPath: log, contents: nil) }
-            let handle = FileHandle(forWritingAtPath: log)
-            handle?.seekToEndOfFile()
+            let handle = try PrivateDirectory.appending(to: log)
             process.standardOutput = handle
             process.standardError = handle
         }

@@ -8,7 +8,7 @@ let terminationSignalled = Atomic<Bool>(false)
 
 /// The terminal in raw mode on the alternate screen, with mouse wheel reporting, for as long as the
 /// viewer runs. ``restore()`` puts everything back; it runs on quit, on SIGTERM/SIGINT/SIGHUP (through
-/// the loop) and on any error (through `defer`).
+/// the loop) and on any error (through `defer`). A crash puts it back too (``FatalSignals``).
 final class TerminalSession: ViewerTerminal {
     private var saved = termios()
     private var active = false
@@ -24,9 +24,14 @@ final class TerminalSession: ViewerTerminal {
         for name in [SIGTERM, SIGINT, SIGHUP] {
             signal(name) { _ in terminationSignalled.store(true, ordering: .relaxed) }
         }
+        FatalSignals.restoreOnCrash(saved)
         // Alternate screen, hidden cursor, mouse buttons and wheel in SGR form.
         Self.write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1006h")
     }
+
+    /// What undoes the modes the session turns on: mouse reporting off, colours reset, the cursor
+    /// shown, the normal screen back.
+    fileprivate static let resetSequence: StaticString = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 
     deinit { restore() }
 
@@ -34,7 +39,8 @@ final class TerminalSession: ViewerTerminal {
     func restore() {
         guard active else { return }
         active = false
-        Self.write("\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+        FatalSignals.stopRestoring()
+        Self.write(Self.resetSequence.description)
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
     }
 
@@ -93,5 +99,51 @@ final class TerminalSession: ViewerTerminal {
             if result < 0 { if errno == EINTR { continue } else { return } }
             written += result
         }
+    }
+}
+
+/// Puts the terminal back when the viewer crashes (a stack overflow, a trap, an abort) or is
+/// killed by a signal that cannot be waited for, so that the shell is not left on the alternate
+/// screen with the cursor hidden and mouse reporting on. The handler uses only what a signal
+/// handler may (`write`, `tcsetattr`, `sigaction`, `raise`) and static storage; it then hands the
+/// signal on to the handler that was there before (the Swift runtime's backtrace, or the default).
+enum FatalSignals {
+    static let signals = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT]
+
+    /// The settings to put back and the handlers that were there, by signal number. Unsafe:
+    /// written only by `restoreOnCrash` and `stopRestoring` on the viewer's thread, while no
+    /// handler of ours is installed; read only by the handler.
+    nonisolated(unsafe) private static let settings = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+    nonisolated(unsafe) private static let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+
+    /// Installs the handler for ``signals``, to put back `terminal` (the settings before raw mode).
+    static func restoreOnCrash(_ terminal: termios) {
+        settings.pointee = terminal
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { signal in
+            TerminalSession.resetSequence.withUTF8Buffer { bytes in _ = write(STDOUT_FILENO, bytes.baseAddress, bytes.count) }
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, FatalSignals.settings)
+            sigaction(signal, FatalSignals.previous + Int(signal), nil)
+            raise(signal)
+        }
+        sigemptyset(&action.sa_mask)
+        // On a stack of its own: a stack overflow leaves none for the handler otherwise.
+        var current = stack_t()
+        if sigaltstack(nil, &current) == 0, current.ss_flags & Int32(SS_DISABLE) != 0 {
+            var stack = stack_t(ss_sp: UnsafeMutableRawPointer.allocate(byteCount: 64 * 1024, alignment: 16), ss_flags: 0, ss_size: 64 * 1024)
+            sigaltstack(&stack, nil)
+        }
+        action.sa_flags = SA_ONSTACK
+        for signal in signals { sigaction(signal, &action, previous + Int(signal)) }
+        // A mask inherited from whatever started the viewer must not hold them back.
+        var fatal = sigset_t()
+        sigemptyset(&fatal)
+        for signal in signals { sigaddset(&fatal, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &fatal, nil)
+    }
+
+    /// Puts the handlers that were there before back: the terminal is restored already.
+    static func stopRestoring() {
+        for signal in signals { sigaction(signal, previous + Int(signal), nil) }
     }
 }
