@@ -172,6 +172,13 @@ struct BlockSummaryTests {
         #expect(damagedReader.mayHold(condition, inBlock: 3))
         #expect(!damagedReader.mayHold(condition, inBlock: 4))
         #expect(Array(damagedReader.steps(where: condition)).count == Array(reader.steps(where: condition)).count)
+        // Damage anywhere is damage: verify names the summary's bytes, and loses no event.
+        #expect(try reader.verify().damage.isEmpty)
+        let verification = try damagedReader.verify(checkingSummaries: true)
+        let summaryLength = JournalFormat.frameHeaderLength + Int(try #require(BlockFrame.decode(Array(bytes[offset..<(offset + 60)]), at: 0)).compressedLength)
+        #expect(verification.damage.map(\.byteRange) == [offset..<(offset + summaryLength)], "\(verification.damage)")
+        #expect(verification.damage.first?.reason.contains("summary") == true && verification.damage.first?.lostEventCount == 0)
+        #expect(verification.goodEvents == (try reader.verify().goodEvents))
         // Another block's summary in its place: made for other bytes, so not used.
         let other = try #require(reader.blocks[5].summaryOffset)
         let otherLength = JournalFormat.frameHeaderLength + Int(try #require(BlockFrame.decode(Array(bytes[other..<(other + 60)]), at: 0)).compressedLength)

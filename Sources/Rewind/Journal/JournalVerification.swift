@@ -61,7 +61,7 @@ extension JournalReader {
             }
         }
         var verification = JournalVerification(
-            goodBlocks: walk.blocks.count, goodEvents: walk.eventCount, damage: walk.damage, indexProblem: indexProblem,
+            goodBlocks: walk.blocks.count, goodEvents: walk.eventCount, damage: walk.damage + walk.unreadableSummaries(), indexProblem: indexProblem,
             unbuildableStates: states.problems(afterDamage: !walk.damage.isEmpty)
         )
         if checkingSummaries {
@@ -124,5 +124,21 @@ private struct StateRebuildCheck {
     /// listed again.
     func problems(afterDamage damaged: Bool) -> [UnbuildableState] {
         failures.filter { $0.hadState || !damaged }.map(\.problem)
+    }
+}
+
+extension JournalReader {
+    /// The summary blocks that are in the file but do not read back as their block's summary (a
+    /// checksum that fails, a summary made for other bytes): damage like any other, though no
+    /// event is lost — a query reads their blocks instead.
+    func unreadableSummaries() -> [JournalDamage] {
+        blocks.indices.compactMap { index -> JournalDamage? in
+            guard let offset = blocks[index].summaryOffset, summary(ofBlock: index) == nil else { return nil }
+            let length = BlockFrame.decode(readBytes(at: offset, count: JournalFormat.frameHeaderLength), at: 0)?.totalLength ?? JournalFormat.frameHeaderLength
+            return JournalDamage(
+                byteRange: offset..<min(offset + length, fileSize), sequences: nil,
+                reason: "the summary of the block of steps \(blocks[index].firstSequence)–\(blocks[index].lastSequence) does not read back (no events lost; queries read the block)"
+            )
+        }
     }
 }
