@@ -242,7 +242,7 @@ private final class HeldEvents: @unchecked Sendable {
             }
             let end = EventTime.now()
             let duration = Duration.nanoseconds(Int64(end.monotonicNanoseconds - start.monotonicNanoseconds))
-            let settled = CapturedValue(StateFields(zip(latest.names, values).map { ($0, $1) }))
+            let settled = CapturedValue(latest.fields(values))
             channel.emit(.didMutate(duration: duration, state: settled), name: name, callSite: .unknown, parent: parent, at: end, to: logger)
         }
         for activity in activities.sorted(by: { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }) {
@@ -272,6 +272,11 @@ final class LatestValues: Sendable {
     /// Every property's value, in declaration order.
     var values: [Any] { stored.withLock { $0 } }
 
-    /// The values as a state to log.
-    var state: StateFields { StateFields(zip(names, values).map { ($0, $1) }) }
+    /// The values now as a state to log.
+    var state: StateFields { fields(values) }
+
+    /// `values` (one per property, in declaration order) as a state to log.
+    func fields(_ values: [Any]) -> StateFields {
+        StateFields(zip(names, values).map { ($0, $1) })
+    }
 }

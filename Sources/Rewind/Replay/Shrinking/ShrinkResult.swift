@@ -58,9 +58,10 @@ public struct ShrinkResult: Sendable, CustomStringConvertible {
     }
 
     /// The Swift Testing test that replays the shrunk recording, ready to paste: the live units,
-    /// the clock, the secrets and the invariants are editor placeholders, which the compiler refuses until they
-    /// are filled in as the test that found the failure makes them — so the test can fail: it
-    /// compares states (a divergence) or holds the units to the invariant that broke.
+    /// the clock, the secrets and the invariants are editor placeholders, which the compiler
+    /// refuses until they are filled in as the test that found the failure makes them — so the
+    /// test can fail: it compares states (a divergence) or holds the units to the invariant that
+    /// broke.
     public var suggestedTest: String {
         let driving = bindings.map { "\"\($0)\": <#a fresh \($0)#>.replayTarget" }.joined(separator: ", ")
         var arguments = ["of: \"\(output)\"", "driving: [\(driving)]"]

@@ -16,7 +16,7 @@ package struct ShrinkSearch {
     /// Inputs the search may remove.
     let candidates: [Int]
     /// Where the recording's replay diverged, when it did: after the input at `step`, with
-    /// `difference` (``StateDiff/description``) between the recorded and the live state.
+    /// `difference` (``text(of:)``) between the recorded and the live state.
     let divergence: (step: UInt64, difference: String)?
     /// The sources live units are bound to.
     let bound: Set<UInt64>

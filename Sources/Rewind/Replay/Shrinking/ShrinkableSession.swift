@@ -100,7 +100,7 @@ struct ShrinkableSession {
             let id = event.source.instanceID
             if restoringBeforeInputs, startsInput, let before = inputs[inputIndex - 1].stateBefore, lastState[id] != before {
                 var restore = original
-                restore.sequence = keepingSteps ? 2 * original.sequence - 1 : UInt64(result.count + 1)
+                restore.sequence = keepingSteps ? Self.candidateStep(of: original.sequence) &- 1 : UInt64(result.count + 1)
                 restore.kind = .replace
                 restore.name = "restore"
                 restore.description = "the recorded state before step \(original.sequence)"
@@ -114,7 +114,7 @@ struct ShrinkableSession {
                 lastState[id] = before
                 result.append(restore)
             }
-            let sequence = keepingSteps ? 2 * event.sequence : UInt64(result.count + 1)
+            let sequence = keepingSteps ? Self.candidateStep(of: event.sequence) : UInt64(result.count + 1)
             renumbered[event.sequence] = sequence
             event.sequence = sequence
             event.parent = event.parent.flatMap { renumbered[$0] }
@@ -124,9 +124,15 @@ struct ShrinkableSession {
         return result
     }
 
+    /// The step of a reduction's event (made `keepingSteps`) for recorded step `step`. Wrapping:
+    /// a file may number its steps up to 2⁶⁴; such a step is told apart less well, never a crash.
+    static func candidateStep(of step: UInt64) -> UInt64 {
+        step &* 2
+    }
+
     /// The recorded step a reduction's event (made `keepingSteps`) at `step` stands for: its own,
     /// or for a state put back, the input's it comes before.
     static func recordedStep(of step: UInt64) -> UInt64 {
-        (step + 1) / 2
+        step / 2 &+ step % 2
     }
 }
