@@ -111,7 +111,7 @@ extension Replay.Clock {
 }
 
 extension Replay.Setup {
-    /// Fresh live units whose time-based operators run on `scheduler`, for ``Replay/shrink(journal:writingTo:invariants:maximumTime:setUp:)``.
+    /// Fresh live units whose time-based operators run on `scheduler`, for ``Replay/shrink(journal:writingTo:invariants:secrets:maximumTime:setUp:)``.
     ///
     /// ```swift
     /// let scheduler = VirtualTimeScheduler()

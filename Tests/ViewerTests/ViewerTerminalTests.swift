@@ -31,10 +31,11 @@ struct ViewerTerminalTests {
     }
 
     /// Reads the pane until `condition` holds; tmux redraws asynchronously, so this polls the
-    /// screen (bounded), the way a person would look again.
+    /// screen (bounded: about 15 s, which a loaded machine running the whole suite can need), the
+    /// way a person would look again.
     static func screen(session: String = "viewer", until condition: (String) -> Bool) throws -> String {
         var text = ""
-        for _ in 0..<200 {
+        for _ in 0..<750 {
             text = try tmux(["capture-pane", "-p", "-t", session])
             if condition(text) { return text }
             usleep(20_000)

@@ -54,9 +54,12 @@ public struct OpaqueValue: Hashable, Sendable {
     public static let cycleSummary = "<cycle>"
 
     /// Whether this leaf replaced a secret: `<redacted>`, or `<redacted 2>` for the second value
-    /// the secret took in a recording.
+    /// the secret took in a recording (`<redacted ?>` past the values a journal tells apart).
     public var isRedacted: Bool {
-        summary == Self.redactedSummary || (summary.hasPrefix("<redacted ") && summary.hasSuffix(">"))
+        guard summary != Self.redactedSummary else { return true }
+        guard summary.hasPrefix("<redacted "), summary.hasSuffix(">") else { return false }
+        let version = summary.dropFirst("<redacted ".count).dropLast()
+        return version == "?" || (!version.isEmpty && version.allSatisfy(\.isASCII) && version.allSatisfy(\.isNumber))
     }
 }
 

@@ -79,7 +79,8 @@ struct NodeEncoder: Encoder {
 
     /// Captures a nested value one level down, applying the capture rules first.
     func child<T: Encodable>(_ value: T, key: any CodingKey) throws -> EncodingNode.Child {
-        if let special = session.specialCase(value, depth: depth + 1, field: key.stringValue) { return .leaf(special) }
+        // A list's element has no name of its own: a secret in it is numbered by its type's.
+        if let special = session.specialCase(value, depth: depth + 1, field: key.intValue == nil ? key.stringValue : nil) { return .leaf(special) }
         if let lists = session.lists, let path = namedPath(key), value is any LiveElements {
             let tree = try lists.reusedTree(of: value, at: path, options: session.options) ?? encodedChild(value, key: key)
             lists.remember(value, tree: tree, at: path)

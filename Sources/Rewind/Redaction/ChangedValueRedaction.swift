@@ -10,10 +10,11 @@ extension Redaction {
         // The common case first: looking through a large value for redactions costs its size.
         if named, !redacts(path: path) { return value }
         if value.containsRedaction { return value }
-        let hidden = StateValue.opaque(options.redactedLeaf(typeName: value.shapeName, of: value, in: Self.fieldName(ending: path)))
-        guard !named else { return hidden }
-        guard let state = state() else { return hidden }
-        return state.contains(subtree: value) ? value : hidden
+        // Made only when the value is hidden: making it numbers the value (``SecretVersions``).
+        let hidden = { StateValue.opaque(options.redactedLeaf(typeName: value.shapeName, of: value, in: Self.fieldName(ending: path))) }
+        guard !named else { return hidden() }
+        guard let state = state() else { return hidden() }
+        return state.contains(subtree: value) ? value : hidden()
     }
 
     /// The name of the field a change path ends in (`profile.pin` → `pin`, `tokens[2]` →

@@ -11,8 +11,8 @@ final class SecretVersions: Sendable {
     /// Per field name, the version of each value seen, by digest.
     private let versions = Locked<[String: [Int: Int]]>([:])
 
-    /// Beyond this many distinct values, new ones read plain `<redacted>`: the table stays small
-    /// when a secret changes at every step.
+    /// Beyond this many distinct values of one field, new ones read `<redacted ?>` (changed, but
+    /// not told apart from one another): the table stays small when a secret changes at every step.
     private static let limit = 4_096
 
     /// The summary of a redacted leaf standing for `content`, a value captured with its secrets,
@@ -26,8 +26,8 @@ final class SecretVersions: Sendable {
             all[slot, default: [:]][digest] = count + 1
             return count + 1
         }
-        guard let version, version > 1 else { return OpaqueValue.redactedSummary }
-        return "<redacted \(version)>"
+        guard let version else { return "<redacted ?>" }
+        return version == 1 ? OpaqueValue.redactedSummary : "<redacted \(version)>"
     }
 }
 

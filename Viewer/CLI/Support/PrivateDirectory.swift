@@ -7,10 +7,12 @@ enum PrivateDirectory {
     /// Makes one named `prefix-XXXXXX`, and returns its path.
     static func make(_ prefix: String) throws(CommandFailure) -> String {
         var template = Array((NSTemporaryDirectory() + "\(prefix)-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+        // The path is read while the buffer mkdtemp filled in is still borrowed.
+        let made = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!).map { String(cString: $0) } }
+        guard let made else {
             throw CommandFailure("cannot make a private directory in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))")
         }
-        return String(cString: made)
+        return made
     }
 
     /// Opens `path` (in a private directory) for appending, making it (mode 0600) if it is not

@@ -119,18 +119,29 @@ enum FatalSignals {
     /// Installs the handler for ``signals``, to put back `terminal` (the settings before raw mode).
     static func restoreOnCrash(_ terminal: termios) {
         settings.pointee = terminal
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { signal in
+        // Made now, not first in the handler: a static's first use runs its one-time setup.
+        _ = TerminalSession.resetSequence.utf8CodeUnitCount
+        let handler: @convention(c) (Int32) -> Void = { signal in
             TerminalSession.resetSequence.withUTF8Buffer { bytes in _ = write(STDOUT_FILENO, bytes.baseAddress, bytes.count) }
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, FatalSignals.settings)
+            // TCSANOW: a crashing process must not wait for a stalled terminal to drain.
+            tcsetattr(STDIN_FILENO, TCSANOW, FatalSignals.settings)
             sigaction(signal, FatalSignals.previous + Int(signal), nil)
             raise(signal)
         }
+        var action = sigaction()
+        #if canImport(Darwin)
+        action.__sigaction_u.__sa_handler = handler
+        #else
+        action.__sigaction_handler.sa_handler = handler
+        #endif
         sigemptyset(&action.sa_mask)
-        // On a stack of its own: a stack overflow leaves none for the handler otherwise.
+        // On a stack of its own: a stack overflow leaves none for the handler otherwise (on this
+        // thread, the viewer's, where its work runs).
         var current = stack_t()
         if sigaltstack(nil, &current) == 0, current.ss_flags & Int32(SS_DISABLE) != 0 {
-            var stack = stack_t(ss_sp: UnsafeMutableRawPointer.allocate(byteCount: 64 * 1024, alignment: 16), ss_flags: 0, ss_size: 64 * 1024)
+            var stack = stack_t()
+            stack.ss_sp = UnsafeMutableRawPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+            stack.ss_size = 64 * 1024
             sigaltstack(&stack, nil)
         }
         action.sa_flags = SA_ONSTACK

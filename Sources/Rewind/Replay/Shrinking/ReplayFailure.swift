@@ -1,6 +1,7 @@
 /// How a replay failed, as a shrink holds on to it: a reduced recording must fail the same way —
 /// the same invariant broken in the same unit, or a divergence of the same unit at the same state
-/// path — or the reduction is not kept.
+/// path — or the reduction is not kept. A shrink holds a divergence to more than this: the same
+/// recorded input and the same difference.
 ///
 /// A unit is named by its label or type, not its instance number: a recording written again (a
 /// shrunk one) numbers its units afresh.

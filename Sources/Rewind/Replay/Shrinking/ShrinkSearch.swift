@@ -1,4 +1,4 @@
-/// One shrink's search, whoever replays the reductions: ``Replay/shrink(journal:writingTo:invariants:maximumTime:setUp:)``
+/// One shrink's search, whoever replays the reductions: ``Replay/shrink(journal:writingTo:invariants:secrets:maximumTime:setUp:)``
 /// replays them in this process, `rewind shrink` through a test run.
 ///
 /// It holds the recording cut into inputs, the failure to keep, and which inputs it may remove:
