@@ -172,6 +172,41 @@ extension FlaskTests {
             #expect(divergence.source.hasPrefix("board"), "\(report)")
             #expect(divergence.difference.changedPaths.contains { $0.description.hasPrefix("columns[0].cardIDs") }, "\(report)")
         }
+
+        @Test("a planted bug's failing session shrinks to the input that shows it, and the shrunk recording fails on the buggy code only")
+        func plantedBugShrinks() throws {
+            let directory = TemporaryDirectory()
+            let path = directory.file("board.rewind")
+            _ = try Self.record(to: path, cards: 60)
+            var apps: [Kanban.App] = []
+            defer { apps.forEach { $0.detach() } }
+            func setUp(plantedBug: Bool) -> Replay.Setup {
+                apps.last?.detach()
+                let scheduler = VirtualTimeScheduler()
+                let app = Kanban.App(scheduler: .virtual(scheduler), plantedBug: plantedBug)
+                apps.append(app)
+                return Replay.Setup(driving: ["board": app.board.replayTarget, "stats": app.stats.replayTarget], clock: .virtual(scheduler))
+            }
+            let result = try Replay.shrink(journal: path, secrets: ["authToken": "tok-test"], maximumTime: .seconds(600)) { setUp(plantedBug: true) }
+            #expect(result.isMinimal, "\(result)")
+            // The replay first diverges at the card asked for while the sync held the flux: that card
+            // is only added when the sync's answer lets the flux go, so the sync is kept with it.
+            #expect(result.keptInputs.map(\.description) == [#"startSync {count: 4}"#, #"addToTop {title: "urgent while syncing"}"#], "\(result)")
+            // The stats the reaction recounts are put back too: every state the shrunk recording
+            // holds is one the app had (the recount is not replayed from an empty board's stats).
+            let shrunkReader = try JournalReader(path: result.output)
+            #expect(shrunkReader.events().filter { $0.name == "restore" }.map(\.source.label) == ["board", "stats"])
+            let shrunk = try KanbanReplayTests.outline(result.output)
+            for plantedBug in [true, false] {
+                let setup = setUp(plantedBug: plantedBug)
+                let replay = try Replay(journal: result.output)
+                replay.secrets = ["authToken": "tok-test"]
+                replay.clock = setup.clock
+                for (source, target) in setup.bindings { try replay.bind(source, to: target) }
+                let report = replay.run()
+                #expect(report.passes(allowRestoring: true) == !plantedBug, "\(report)\n\(shrunk.joined(separator: "\n"))")
+            }
+        }
     }
 }
 

@@ -43,7 +43,8 @@ extension Replay {
     ///   from today's code, so it shows the states the kept inputs lead to; its test replays it
     ///   with `comparingStates: false`, and keeps passing once the bug is fixed.
     /// - A divergence is a difference from the recorded states, which came from every input: each
-    ///   kept input is replayed from the recorded state before it (put back first), and compared
+    ///   kept input is replayed from the recorded states before it (put back first: its unit's and
+    ///   those of the units its effects reach), and compared
     ///   with the recorded state after it. The shrunk recording keeps the recorded events and
     ///   those put-back states; its test replays it with `allowRestoring: true`.
     ///

@@ -11,8 +11,8 @@ struct ShrinkableSession {
     struct Input {
         /// The input's dispatch.
         let dispatch: RecordedEvent
-        /// The state its unit had just before it, as recorded.
-        let stateBefore: StateValue?
+        /// The units whose state it changes, its own first: those a reduction puts back before it.
+        var units: [UInt64]
 
         var recordedInput: RecordedInput {
             RecordedInput(name: dispatch.name, value: dispatch.value, step: dispatch.sequence)
@@ -48,7 +48,7 @@ struct ShrinkableSession {
                     open[id] = (owner, 1)
                 } else if bound.contains(id) {
                     owner = inputs.count
-                    inputs.append(Input(dispatch: event, stateBefore: folds[id]?.recorded))
+                    inputs.append(Input(dispatch: event, units: [id]))
                     open[id] = (owner!, 1)
                 }
             } else if event.kind == .didDispatch, var window = open[id] {
@@ -56,6 +56,7 @@ struct ShrinkableSession {
                 open[id] = window.depth == 0 ? nil : window
             }
             if let step = event.stateStep {
+                if let owner, !inputs[owner].units.contains(id) { inputs[owner].units.append(id) }
                 folds[id, default: StateFold()].apply(step)
                 if event.stateRecord != nil { event.stateRecord = folds[id]?.recorded.map(StateRecord.keyframe) }
             }
@@ -81,38 +82,51 @@ struct ShrinkableSession {
 
     /// The events of a recording that keeps only the inputs `kept` (indices into ``inputs``),
     /// numbered afresh from 1 with their parent links renumbered — or, `keepingSteps`, each at
-    /// twice its recorded step (a state put back at the odd step before), so that a replay's
-    /// report of a reduction still tells which recorded step it speaks of (``recordedStep(of:)``).
+    /// ``candidateStep(of:)`` (the states put back just before), so that a replay's report of a
+    /// reduction still tells which recorded step it speaks of (``recordedStep(of:)``).
     ///
-    /// - Parameter restoringBeforeInputs: puts each kept input's recorded state before it back
-    ///   first (a `replace` where its unit's state is not that already), so that each input is
-    ///   judged from the state it had in the recording: how a divergence is shrunk.
+    /// - Parameter restoringBeforeInputs: puts back, before each kept input, the recorded state of
+    ///   every unit it changes (its own, and units its effects reach: a reaction's recount) where
+    ///   the reduction left that unit elsewhere (a `replace` named `restore`), so that each input is
+    ///   judged from the states it had in the recording, and every state the reduction records is
+    ///   one the app had: how a divergence is shrunk.
     func events(keeping kept: Set<Int>, restoringBeforeInputs: Bool, keepingSteps: Bool = false) -> [RecordedEvent] {
         var result: [RecordedEvent] = []
         var renumbered: [UInt64: UInt64] = [:]
+        // Each unit's state as the reduction leaves it, and as the recording had it.
         var lastState: [UInt64: StateValue] = [:]
+        var recordedState: [UInt64: StateValue] = [:]
+        var sources: [UInt64: RecordedSource] = [:]
         var inputIndex = 0
         for (position, original) in events.enumerated() {
+            let id = original.source.instanceID
+            sources[id] = sources[id] ?? original.source
+            defer { if case .keyframe(let state) = original.stateRecord { recordedState[id] = state } }
             let startsInput = inputIndex < inputs.count && inputs[inputIndex].dispatch.sequence == original.sequence
             if startsInput { inputIndex += 1 }
             if let owner = owners[position], !kept.contains(owner) { continue }
             var event = original
-            let id = event.source.instanceID
-            if restoringBeforeInputs, startsInput, let before = inputs[inputIndex - 1].stateBefore, lastState[id] != before {
-                var restore = original
-                restore.sequence = keepingSteps ? Self.candidateStep(of: original.sequence) &- 1 : UInt64(result.count + 1)
-                restore.kind = .replace
-                restore.name = "restore"
-                restore.description = "the recorded state before step \(original.sequence)"
-                restore.parent = nil
-                restore.file = ""
-                restore.function = ""
-                restore.line = 0
-                restore.value = nil
-                restore.duration = nil
-                restore.stateRecord = .keyframe(before)
-                lastState[id] = before
-                result.append(restore)
+            if restoringBeforeInputs, startsInput {
+                var slot = UInt64(min(inputs[inputIndex - 1].units.count, Self.restoreSlots))
+                for unit in inputs[inputIndex - 1].units.prefix(Self.restoreSlots) {
+                    guard let before = recordedState[unit], lastState[unit] != before, let source = sources[unit] else { continue }
+                    var restore = original
+                    restore.source = source
+                    restore.sequence = keepingSteps ? Self.candidateStep(of: original.sequence) &- slot : UInt64(result.count + 1)
+                    slot -= 1
+                    restore.kind = .replace
+                    restore.name = "restore"
+                    restore.description = "the recorded state before step \(original.sequence)"
+                    restore.parent = nil
+                    restore.file = ""
+                    restore.function = ""
+                    restore.line = 0
+                    restore.value = nil
+                    restore.duration = nil
+                    restore.stateRecord = .keyframe(before)
+                    lastState[unit] = before
+                    result.append(restore)
+                }
             }
             let sequence = keepingSteps ? Self.candidateStep(of: event.sequence) : UInt64(result.count + 1)
             renumbered[event.sequence] = sequence
@@ -124,15 +138,21 @@ struct ShrinkableSession {
         return result
     }
 
-    /// The step of a reduction's event (made `keepingSteps`) for recorded step `step`. Wrapping:
-    /// a file may number its steps up to 2⁶⁴; such a step is told apart less well, never a crash.
+    /// How many units' states a reduction may put back before one input, each at a step of its
+    /// own below the input's (``candidateStep(of:)``); an input that changes more units is judged
+    /// from the recorded states of its first ones.
+    static let restoreSlots = 255
+
+    /// The step of a reduction's event (made `keepingSteps`) for recorded step `step`: room for
+    /// ``restoreSlots`` states put back below it. Wrapping: a file may number its steps up to 2⁶⁴;
+    /// such a step is told apart less well, never a crash.
     static func candidateStep(of step: UInt64) -> UInt64 {
-        step &* 2
+        step &<< 8
     }
 
     /// The recorded step a reduction's event (made `keepingSteps`) at `step` stands for: its own,
     /// or for a state put back, the input's it comes before.
     static func recordedStep(of step: UInt64) -> UInt64 {
-        step / 2 &+ step % 2
+        (step >> 8) &+ (step & 0xFF == 0 ? 0 : 1)
     }
 }
