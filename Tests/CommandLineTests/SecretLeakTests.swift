@@ -35,6 +35,11 @@ struct SecretLeakTests {
         let log = try CommandRunner.run(["log", path])
         #expect(log.status == 0)
         #expect(log.standardOutput.contains("setPassword") && log.standardOutput.contains("tokenReceived"))
+        // The outputs whose names are secret were recorded, hidden: the test would not see a leak
+        // from a value that was never recorded.
+        let secretOutputs = reader.events().filter { $0.kind == .activity && ["token", "secret"].contains($0.name) }
+        #expect(secretOutputs.map(\.source.framework).sorted() == ["Ricemill", "Unio"], "\(secretOutputs.map(\.name))")
+        #expect(secretOutputs.allSatisfy { $0.value?.description.contains("<redacted") == true }, "\(secretOutputs.map { $0.value?.description ?? "" })")
         #expect(Self.leaked(in: log.standardOutput).isEmpty)
 
         var outputs = [log]

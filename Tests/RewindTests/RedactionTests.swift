@@ -50,6 +50,24 @@ struct RedactionTests {
         #expect(!Redaction.secretsOnly.redacts(key: "password"))
     }
 
+    @Test("the names users mean as secrets are redacted by default, and words read as parts of other words are not")
+    func widerVocabulary() {
+        let rules = Redaction.default
+        let secret = [
+            "pwd", "userPwd", "mysql_pwd", "passcode", "otp", "oneTimeCode", "totp", "mfaCode", "verificationCode",
+            "cvc", "securityCode", "socialSecurityNumber", "jwt", "idJWT", "credential", "credentials", "encryptionKey",
+            "signingKey", "masterKey", "privKey", "seedPhrase", "recoveryPhrase", "mnemonic", "auth", "oauth",
+            "authHeader", "session", "userSession", "password_salt",
+        ]
+        for name in secret { #expect(rules.redacts(key: name), "\(name)") }
+        for name in ["author", "authors", "isAuthenticated", "keyboard", "tokenizer", "isPinned", "optional", "photos"] {
+            #expect(!rules.redacts(key: name), "\(name)")
+        }
+        // One place to add and remove words.
+        let app = Redaction.default.adding(["badge"]).removing(["session", "Session"])
+        #expect(app.redacts(key: "badgeNumber") && !app.redacts(key: "session") && app.redacts(key: "password"))
+    }
+
     @Test("Secret stays transparent to the app's own Codable persistence")
     func persistenceUnaffected() throws {
         let data = try JSONEncoder().encode(Self.login())

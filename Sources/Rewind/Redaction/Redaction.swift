@@ -41,9 +41,26 @@ public struct Redaction: Sendable, Equatable {
     }
 
     /// The names redacted when nothing else is configured.
+    ///
+    /// Drawn from the deny-lists people already trust: the OWASP Logging Cheat Sheet's "never log"
+    /// list (passwords, session identifiers, access tokens, encryption keys, card data, national
+    /// identifiers), Sentry's default denylist (`auth`, `credentials`, `session`, `pwd`), Rails'
+    /// default `filter_parameters` (`otp`, `cvc`, `salt`, `crypt`) and the names apps give one-time
+    /// codes, wallet phrases and signing keys. Each word also covers its plural and every longer
+    /// name it ends (`userPwd`, `oauth`, `mfaCode`); a name that only *contains* it as part of
+    /// another word is not a match (`tokenizer`, `keyboard`, `isPinned`, `author`).
     public static let defaultKeyNames = [
-        "password", "passwd", "passphrase", "secret", "token", "apiKey", "apiSecret", "privateKey",
-        "authorization", "cookie", "sessionId", "creditCard", "cardNumber", "cvv", "ssn", "pin",
+        // Passwords and one-time codes.
+        "password", "passwd", "pwd", "passphrase", "passcode", "pin", "otp", "totp", "oneTimeCode",
+        "mfaCode", "verificationCode", "securityCode",
+        // Keys, tokens and what carries them.
+        "secret", "token", "jwt", "apiKey", "apiSecret", "privateKey", "privKey", "encryptionKey",
+        "signingKey", "masterKey", "salt", "credential", "auth", "authorization", "cookie",
+        "session", "sessionId",
+        // Wallets.
+        "seedPhrase", "recoveryPhrase", "mnemonic",
+        // Payment cards and national identifiers.
+        "creditCard", "cardNumber", "cvv", "cvc", "ssn", "socialSecurityNumber",
     ]
 
     /// The default rules: ``defaultKeyNames`` and every ``Secret``.
@@ -56,6 +73,17 @@ public struct Redaction: Sendable, Equatable {
     public func adding(_ names: some Sequence<String>) -> Redaction {
         var copy = self
         copy.keyNames.formUnion(names.map(Self.normalised))
+        return copy
+    }
+
+    /// These rules without some names: for an app whose `session` or `pin` is not a secret.
+    ///
+    /// ```swift
+    /// Redaction.current = Redaction.default.adding(["badge"]).removing(["session"])
+    /// ```
+    public func removing(_ names: some Sequence<String>) -> Redaction {
+        var copy = self
+        copy.keyNames.subtract(names.map(Self.normalised))
         return copy
     }
 
