@@ -17,7 +17,7 @@ struct CraftedJournal {
             sourceIndex: 0, name: "crafted", description: "", file: .text(""), function: .text(""), line: 0, parent: nil,
             body: body, state: state
         )
-        builder.append(record, source: source, sourceID: source.instanceID)
+        builder.appendUnchecked(record, source: source, sourceID: source.instanceID)
     }
 
     /// A `didMutate` carrying a state record.

@@ -39,14 +39,73 @@ struct BlockBuilder {
     /// the block size, so that a large state — whose keyframe starts every block — does not make
     /// every block one commit long.
     var recordBytes: Int { records.count - keyframeRecordBytes }
-    /// The size of all the records so far.
-    var allRecordBytes: Int { records.count }
     private var keyframeRecordBytes = 0
 
     func contains(source: UInt64) -> Bool { sourceIndex[source] != nil }
 
-    /// Appends one event record of the source `sourceID` (which the record's source index is set to).
-    mutating func append(_ record: EventRecord, source: EventSource, sourceID: UInt64) {
+    /// What a reader counts when it decodes this block (``ByteReader/countDecoded(_:)``): its
+    /// records, their values, changes and path components, its strings, and its sources (each
+    /// with the strings its source table adds).
+    var decodedItems: Int { records.decodedItems + eventCount + strings.strings.count + 3 * sources.count }
+    /// The block's payload size so far, at most.
+    var payloadBytes: Int { records.count + strings.byteCount + 64 * sources.count + 32 }
+    /// Whether the block should be sealed now whatever its record bytes: it holds a quarter of
+    /// what a reader accepts, so that any record a reader accepts alone still fits beside it
+    /// (``JournalFormat/maximumRecordItems``).
+    var isFull: Bool {
+        decodedItems >= JournalFormat.maximumDecodedItemsPerBlock / 4 || payloadBytes >= JournalFormat.maximumBlockLength / 4
+    }
+
+    /// How much one record took in its block, as a reader counts it.
+    struct RecordSize: Equatable {
+        var items: Int
+        var bytes: Int
+
+        /// Whether a block can always take it (``JournalFormat/maximumRecordItems``).
+        var fits: Bool { items <= JournalFormat.maximumRecordItems && bytes <= JournalFormat.maximumRecordBytes }
+    }
+
+    /// Appends one event record of the source `sourceID` (which the record's source index is set
+    /// to), unless it is larger than a block can always take: then the block is left as it was
+    /// and the record's size is returned.
+    mutating func append(_ record: EventRecord, source: EventSource, sourceID: UInt64) -> RecordSize? {
+        // What a refused record takes back: its bytes, strings and counts, and a source it added.
+        let before = (
+            records: records.count, items: records.decodedItems, strings: strings.strings.count, stringBytes: strings.byteCount,
+            sources: sources.count, eventCount: eventCount, dropped: droppedRecordCount, first: firstSequence, last: lastSequence,
+            firstWall: firstWall, lastWall: lastWall, clock: clock, opened: openedAtMonotonic, lastSource: lastSource,
+            keyframeBytes: keyframeRecordBytes
+        )
+        let (index, summaryBefore) = place(record, source: source, sourceID: sourceID)
+        let size = RecordSize(
+            items: records.decodedItems - before.items + 1 + strings.strings.count - before.strings,
+            bytes: records.count - before.records + strings.byteCount - before.stringBytes
+        )
+        guard !size.fits else { return nil }
+        records.bytes.removeSubrange(before.records...)
+        records.decodedItems = before.items
+        strings.truncate(to: before.strings)
+        if sources.count > before.sources {
+            sourceIndex[sourceID] = nil
+            sources.removeLast()
+            summaries.removeLast()
+        } else {
+            summaries[index] = summaryBefore
+        }
+        (eventCount, droppedRecordCount, firstSequence, lastSequence) = (before.eventCount, before.dropped, before.first, before.last)
+        (firstWall, lastWall, clock, openedAtMonotonic) = (before.firstWall, before.lastWall, before.clock, before.opened)
+        (lastSource, keyframeRecordBytes) = (before.lastSource, before.keyframeBytes)
+        return size
+    }
+
+    /// Appends a record a block always takes (a dropped-events record).
+    mutating func appendUnchecked(_ record: EventRecord, source: EventSource, sourceID: UInt64) {
+        _ = place(record, source: source, sourceID: sourceID)
+    }
+
+    /// Writes the record into the block; returns its source's place and that source's summary
+    /// before it.
+    private mutating func place(_ record: EventRecord, source: EventSource, sourceID: UInt64) -> (Int, JournalBlock.SourceSummary) {
         if eventCount == 0 {
             clock = RecordClock(monotonicBase: record.time.monotonicNanoseconds, wallBase: record.time.wallNanoseconds)
             openedAtMonotonic = EventTime.monotonicNow()
@@ -59,10 +118,12 @@ struct BlockBuilder {
         lastWall = max(lastWall, record.time.wallNanoseconds)
         var placed = record
         placed.sourceIndex = localIndex(of: source, id: sourceID, firstSequence: record.sequence)
+        let summaryBefore = summaries[placed.sourceIndex]
         summaries[placed.sourceIndex].add(record.sequence)
         let start = records.count
         placed.write(to: &records, strings: &strings, clock: &clock)
         if case .keyframe = record.state { keyframeRecordBytes += records.count - start }
+        return (placed.sourceIndex, summaryBefore)
     }
 
     private mutating func localIndex(of source: EventSource, id: UInt64, firstSequence: UInt64) -> Int {

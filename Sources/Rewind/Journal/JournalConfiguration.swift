@@ -66,6 +66,11 @@ public struct JournalConfiguration: Sendable {
     /// ``JournalLogger/flush()``, ``JournalLogger/sync()`` and ``JournalLogger/statistics`` report
     /// the failure too.
     public var onFailure: (@Sendable (JournalWriteError) -> Void)? = nil
+    /// Called on the writer's thread for each event left out because its record would be larger
+    /// than a journal block can hold (a state of more than about four million values; see
+    /// ``JournalLogger/Refusal``). The journal goes on: the file shows a dropped event in its
+    /// place, and the unit's next state is recorded whole.
+    public var onRefusal: (@Sendable (JournalLogger.Refusal) -> Void)? = nil
     /// For tests: writes that would take a file past this many bytes fail as on a full disk.
     var sizeLimitForTesting: Int? = nil
 

@@ -31,11 +31,22 @@ enum JournalFormat {
     /// The deepest value tree a reader decodes (the writer's capture stops at 64 levels); diffs may
     /// not build a deeper state either (``StateValue/maximumDepth``).
     static let maximumTreeDepth = StateValue.maximumDepth
-    /// The most values, changes and path components one block may decode to: the 64 MiB bound on
-    /// a block's bytes bounds what it decodes only loosely (a byte per `null`), and each decoded
-    /// value costs tens of bytes. Far above what the writer puts in a block (a keyframe of a
-    /// state of two million values), low enough that no block can exhaust memory.
-    static let maximumDecodedItemsPerBlock = 2_000_000
+    /// The most values, changes, path components, strings and records one block may decode to:
+    /// the 64 MiB bound on a block's bytes bounds what it decodes only loosely (a byte per `null`),
+    /// and each decoded value costs tens of bytes. Low enough that no block can exhaust memory;
+    /// the writer keeps every block within it (``maximumRecordItems``).
+    static let maximumDecodedItemsPerBlock = 8_000_000
+
+    /// The most one event's record may hold, counted as a reader counts a block: its values
+    /// (every node of a state, a change's value, an input), its changes and their path
+    /// components, and the strings it adds. The writer seals a block once it holds a quarter of
+    /// ``maximumDecodedItemsPerBlock`` (or of ``maximumBlockLength``), so a record up to half of
+    /// it always fits beside what came before; a larger one is refused at record time
+    /// (``JournalLogger/Refusal``), never written unreadable. A state of up to four million values (a list
+    /// of 800,000 four-field structs) is recorded.
+    static let maximumRecordItems = maximumDecodedItemsPerBlock / 2
+    /// The most bytes one event's record may take, its new strings included (see ``maximumRecordItems``).
+    static let maximumRecordBytes = maximumBlockLength / 2
 
     enum BlockType: UInt8 {
         case events = 1

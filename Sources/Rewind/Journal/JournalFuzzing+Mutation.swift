@@ -61,7 +61,7 @@ private struct DecodedBlock {
         for record in records where record.sourceIndex < sources.count {
             let source = sources[record.sourceIndex]
             let eventSource = EventSource(framework: .init(rawValue: source.framework), typeName: source.typeName, instanceID: source.instanceID, label: source.label)
-            builder.append(record, source: eventSource, sourceID: source.instanceID)
+            builder.appendUnchecked(record, source: eventSource, sourceID: source.instanceID)
         }
         return builder.payload()
     }

@@ -51,6 +51,8 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     /// Events accepted but never written, because writing had failed.
     private var lostCount = 0
     private var writtenBytes = 0
+    /// Events the writer left out as too large to record (``Refusal``).
+    private var refusedCount = 0
     private let encoder: JournalEncoder
     private let writerDone = DispatchSemaphore(value: 0)
     /// Recorded call sites to write in place of some events' own, by sequence number (see
@@ -175,12 +177,44 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
         public var eventsLost: Int
         /// The write error that stopped the journal, if writing failed.
         public var failure: JournalWriteError?
+        /// Events left out because their record was larger than a journal block can hold
+        /// (``Refusal``).
+        public var eventsRefused: Int = 0
+    }
+
+    /// An event the journal left out, at record time, because its record would be larger than a
+    /// journal block can hold: every reader would refuse the block, and lose the events around
+    /// it. The limits are documented in docs/JOURNAL_FORMAT.md ("Limits"): about four million
+    /// values, or 32 MiB, in one event's record.
+    public struct Refusal: Error, CustomStringConvertible, Sendable, Equatable {
+        /// The event's sequence number.
+        public var sequence: UInt64
+        /// The unit that logged it (`TypeName#instance`, or its label).
+        public var source: String
+        /// The event's kind.
+        public var kind: Event.Category
+        /// The event's name (the dispatch or commit), if any.
+        public var name: String
+        /// The values (state nodes, changes, path components and strings) its record held.
+        public var values: Int
+        /// The bytes its record took.
+        public var bytes: Int
+
+        public var description: String {
+            let what = name.isEmpty ? "\(kind)" : "\(kind) \(name)"
+            return "event #\(sequence) of \(source) (\(what)) was not recorded: its record holds \(values) values in \(bytes) bytes, "
+                + "more than a journal block can hold (\(JournalFormat.maximumRecordItems) values, \(JournalFormat.maximumRecordBytes) bytes); "
+                + "the journal shows a dropped event in its place and records the unit's next state whole"
+        }
     }
 
     /// Counters about the journal so far (as of the last block the writer finished).
     public var statistics: Statistics {
         condition.withLock {
-            Statistics(eventsWritten: writtenCount, bytesWritten: writtenBytes, eventsDropped: queue.droppedCount, eventsLost: lostCount, failure: failure)
+            Statistics(
+                eventsWritten: writtenCount, bytesWritten: writtenBytes, eventsDropped: queue.droppedCount, eventsLost: lostCount,
+                failure: failure, eventsRefused: refusedCount
+            )
         }
     }
 
@@ -231,6 +265,7 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
                 failure = failure ?? round.error
                 lostCount += round.lost
                 writtenCount = encoder.eventsWritten
+                refusedCount = encoder.eventsRefused
                 writtenBytes = encoder.bytesWritten
                 currentPath = encoder.currentPath
                 flushCompleted = requests.closing ? flushRequested : max(flushCompleted, requests.flushTicket)
@@ -263,7 +298,8 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
             return true
         }
         if batch.count > 1 && !isSorted(batch) { batch.sort { $0.sequence < $1.sequence } }
-        let encodedBefore = encoder.eventsEncoded
+        // A refused event is not lost to a later failure: it was never going to be written.
+        let encodedBefore = encoder.eventsEncoded + encoder.eventsRefused
         do {
             if hasCallSiteStandIns.load(ordering: .acquiring) {
                 for event in batch {
@@ -277,7 +313,7 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
             round.error = error
             // This batch's events not encoded, and those encoded but not in a written block (an
             // event counts as encoded even when sealing the block after it failed).
-            let encoded = encoder.eventsEncoded - encodedBefore
+            let encoded = encoder.eventsEncoded + encoder.eventsRefused - encodedBefore
             round.lost += batch.count - encoded + encoder.eventsEncoded - encoder.eventsWritten
         }
         return true

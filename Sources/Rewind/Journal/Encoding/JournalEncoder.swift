@@ -24,6 +24,8 @@ final class JournalEncoder {
     @exclusivity(unchecked) private(set) var eventsWritten = 0
     /// Events encoded, whether their block is written yet or not.
     @exclusivity(unchecked) private(set) var eventsEncoded = 0
+    /// Events left out because their record was larger than a block can hold.
+    @exclusivity(unchecked) private(set) var eventsRefused = 0
 
     /// Change paths seen so far, and their parsed forms.
     @exclusivity(unchecked) var shapes = ChangeShapes()
@@ -73,7 +75,9 @@ final class JournalEncoder {
             record.function = .text(recordedCallSite.function)
             record.line = recordedCallSite.line
         }
-        builder.append(record, source: event.source, sourceID: sourceID)
+        if let size = builder.append(record, source: event.source, sourceID: sourceID) {
+            return try refuse(record, size: size, source: event.source, sourceID: sourceID)
+        }
         if case .released = event.kind {
             // The released source's state is let go; a reader keeps it, so the source's next
             // block cannot start its summary from it. This block's summary goes on.
@@ -83,9 +87,32 @@ final class JournalEncoder {
             tracks[sourceID] = released
         }
         eventsEncoded += 1
-        if builder.recordBytes >= configuration.blockSize || builder.allRecordBytes >= Self.largestBlock {
+        if builder.recordBytes >= configuration.blockSize || builder.isFull {
             try sealBlock()
         }
+    }
+
+    /// Leaves out an event whose record is larger than a block can always take, so that no block
+    /// is ever written that a reader refuses: the block records a gap in its place (readers show
+    /// one event dropped), its unit's next state is recorded whole, and the refusal is reported
+    /// (``JournalConfiguration/onRefusal``, ``JournalLogger/Statistics/eventsRefused``).
+    private func refuse(_ record: EventRecord, size: BlockBuilder.RecordSize, source: EventSource, sourceID: UInt64) throws(JournalWriteError) {
+        eventsRefused += 1
+        builder.appendUnchecked(
+            EventRecord(dropped: DroppedRange(count: 1, sequences: record.sequence...record.sequence), time: record.time),
+            source: source, sourceID: sourceID
+        )
+        // The reader's state of the unit is the one before the refused record, and no summary
+        // vouches for this block's states.
+        builder.isSummarized = false
+        tracks[sourceID]?.keyframedInBlock = false
+        tracks[sourceID]?.derivedState = nil
+        tracks[sourceID]?.derivedChanges = nil
+        configuration.onRefusal?(JournalLogger.Refusal(
+            sequence: record.sequence, source: source.description, kind: record.kind, name: record.name,
+            values: size.items, bytes: size.bytes
+        ))
+        if builder.isFull { try sealBlock() }
     }
 
     /// What an event's record holds besides its fixed fields — its body and its state record —
@@ -118,7 +145,7 @@ final class JournalEncoder {
 
     /// Records that a writer in drop mode dropped events.
     func encodeDropped(_ dropped: DroppedRange, source: EventSource) throws(JournalWriteError) {
-        builder.append(EventRecord(dropped: dropped, time: .now()), source: source, sourceID: source.instanceID)
+        builder.appendUnchecked(EventRecord(dropped: dropped, time: .now()), source: source, sourceID: source.instanceID)
         // The reader's states after a gap are not what the writer followed: no summary vouches
         // for this block.
         builder.isSummarized = false
@@ -131,10 +158,6 @@ final class JournalEncoder {
             tracks[key]!.stateRecordsSinceCapture = Self.captureInterval
         }
     }
-
-    /// Records beyond this size seal a block whatever its keyframes: a quarter of the largest block
-    /// a reader accepts (``JournalFormat/maximumBlockLength``).
-    static let largestBlock = JournalFormat.maximumBlockLength / 4
 
     /// Seals the open block and hands it to the compressor, after writing the block before it:
     /// the open block is compressed on another thread while the next one is encoded.

@@ -2,6 +2,10 @@
 /// LEB128 varints, zigzag varints for signed values, and length-prefixed UTF-8.
 struct ByteWriter {
     var bytes: [UInt8] = []
+    /// The values, changes and path components written so far, counted as a reader counts them
+    /// when it decodes these bytes (``ByteReader/countDecoded(_:)``): the writer keeps each block
+    /// within what every reader accepts (``JournalFormat/maximumDecodedItemsPerBlock``).
+    var decodedItems = 0
 
     init(capacity: Int = 0) {
         bytes.reserveCapacity(capacity)

@@ -7,6 +7,8 @@ enum StateValueCoding {
     }
 
     static func write(_ value: StateValue, to writer: inout ByteWriter, strings: inout StringTable) {
+        // One decoded item per node, as ``read(from:strings:depth:)`` counts it.
+        writer.decodedItems += 1
         switch value {
         case .null: writer.byte(Tag.null.rawValue)
         case .bool(let flag): writer.byte(flag ? Tag.true.rawValue : Tag.false.rawValue)
@@ -117,6 +119,7 @@ enum StateValueCoding {
             case .changed: writer.byte(2)
             }
             writer.varint(change.path.components.count)
+            writer.decodedItems += 1 + change.path.components.count
             for component in change.path.components {
                 switch component {
                 case .key(let key):
@@ -181,12 +184,26 @@ struct StringTable {
     private var positions: [String: Int] = [:]
     /// Static strings (call sites) looked up by address, which is cheaper than hashing their text.
     private var staticPositions: [UnsafeRawPointer: Int] = [:]
+    /// The bytes the table takes in a block's payload, at most: each string and its length.
+    private(set) var byteCount = 0
 
     mutating func reference(_ text: String) -> Int {
         if let position = positions[text] { return position }
         strings.append(text)
         positions[text] = strings.count - 1
+        byteCount += text.utf8.count + 5
         return strings.count - 1
+    }
+
+    /// Forgets the strings added after the first `count`: a record taken back out of its block.
+    mutating func truncate(to count: Int) {
+        guard count < strings.count else { return }
+        for text in strings[count...] {
+            positions[text] = nil
+            byteCount -= text.utf8.count + 5
+        }
+        strings.removeSubrange(count...)
+        staticPositions = staticPositions.filter { $0.value < count }
     }
 
     mutating func reference(_ text: StaticString) -> Int {
