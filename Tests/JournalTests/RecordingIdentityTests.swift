@@ -28,7 +28,7 @@ struct RecordingIdentityTests {
         let first = try record(directory.file("a.rewind"), configuration: configuration)
         let second = try record(directory.file("b.rewind"))
         let reader = try JournalReader(path: directory.file("a.rewind"))
-        #expect(reader.header.formatVersion == 4 && reader.headerIsIntact && reader.damage.isEmpty)
+        #expect(reader.header.formatVersion == JournalFormat.version && reader.headerIsIntact && reader.damage.isEmpty)
         #expect(reader.header.recordingID == first.recordingID)
         #expect(reader.header.appVersion == "2.4.1 (812)")
         #expect(reader.eventCount == 10)

@@ -14,6 +14,11 @@ public typealias StateObjectFields = OrderedDictionary<String, StateValue>
 /// let tree = StateCapture.capture(Counter(count: 3, title: "Clicks"))
 /// // .object(["count": .integer(3), "title": .string("Clicks")])
 /// ```
+///
+/// Two trees are equal when they record the same thing: numbers of one kind compare by their bits,
+/// so `-0.0` differs from `0.0` (a change between them is recorded, and read back) and a NaN
+/// equals a NaN (a state holding one equals itself). Conditions compare numbers by value instead
+/// (``Condition``: `3 == 3.0`, `-0.0 == 0`).
 public enum StateValue: Hashable, Sendable {
     /// `nil`, or a value with no content.
     case null
@@ -104,5 +109,39 @@ extension StateValue {
             current = next
         }
         return current
+    }
+}
+
+extension StateValue {
+    public static func == (lhs: StateValue, rhs: StateValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.integer(let a), .integer(let b)): a == b
+        case (.unsignedInteger(let a), .unsignedInteger(let b)): a == b
+        case (.floatingPoint(let a), .floatingPoint(let b)): a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN)
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a == b
+        case (.opaque(let a), .opaque(let b)): a == b
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0 as UInt8)
+        case .bool(let flag): hasher.combine(1 as UInt8); hasher.combine(flag)
+        case .integer(let number): hasher.combine(2 as UInt8); hasher.combine(number)
+        case .unsignedInteger(let number): hasher.combine(3 as UInt8); hasher.combine(number)
+        case .floatingPoint(let number):
+            // Every NaN is one value (see ``==``).
+            hasher.combine(4 as UInt8)
+            hasher.combine(number.isNaN ? Double.nan.bitPattern : number.bitPattern)
+        case .string(let text): hasher.combine(5 as UInt8); hasher.combine(text)
+        case .array(let elements): hasher.combine(6 as UInt8); hasher.combine(elements)
+        case .object(let fields): hasher.combine(7 as UInt8); hasher.combine(fields)
+        case .opaque(let leaf): hasher.combine(8 as UInt8); hasher.combine(leaf)
+        }
     }
 }

@@ -12,7 +12,8 @@ public enum JSONText {
     }
 
     /// A state value as JSON: objects keep their field order; opaque leaves become
-    /// `{"$opaque": type, "summary": text}`; non-finite numbers become strings.
+    /// `{"$opaque": type, "summary": text}`; NaN and the infinities become the strings `"NaN"`,
+    /// `"Infinity"` and `"-Infinity"` (JSON has no such numbers).
     public static func value(_ value: StateValue) -> String {
         var output = JSONBytes()
         output.append(value: value)
@@ -198,7 +199,13 @@ struct JSONBytes {
         case .integer(let number): append(integer: number)
         case .unsignedInteger(let number): append(verbatim: String(number))
         case .floatingPoint(let number):
-            if number.isFinite { append(verbatim: number.description) } else { append(string: number.description) }
+            // JSON has no NaN or infinity: they are written as the strings protobuf's JSON
+            // mapping uses, "NaN", "Infinity" and "-Infinity"; -0.0 stays -0.0.
+            if number.isFinite {
+                append(verbatim: number.description)
+            } else {
+                append(string: number.isNaN ? "NaN" : number < 0 ? "-Infinity" : "Infinity")
+            }
         case .string(let text): append(string: text)
         case .array(let elements):
             append(ascii: "[")

@@ -8,9 +8,10 @@ enum JournalFormat {
     /// version 3 added a summary block after each events block (``BlockSummary``), which older
     /// readers would take for damage; version 4 extended the header with the recording's identity
     /// (``JournalHeader/recordingID``, ``JournalHeader/appVersion``), which older readers would
-    /// take for a block. A file of an earlier version is a file of this one without what came
-    /// later, so every version up to this one reads.
-    static let version: UInt16 = 4
+    /// take for a block; version 5 marks, in summaries, the paths that held NaN (an older file's
+    /// summaries may hold NaN anywhere). A file of an earlier version is a file of this one without
+    /// what came later, so every version up to this one reads.
+    static let version: UInt16 = 5
     /// The header's fixed part; from version 4 the header's extension follows it, and the header
     /// length field says where the first block starts.
     static let fixedHeaderLength = 48

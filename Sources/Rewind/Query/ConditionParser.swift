@@ -6,7 +6,7 @@
 /// and        := unary ("&&" unary)*
 /// unary      := "!" unary | comparison
 /// comparison := operand (("==" | "!=" | "<" | "<=" | ">" | ">=") operand)?
-/// operand    := "(" or ")" | number | "text" | true | false | nil
+/// operand    := "(" or ")" | number | "text" | true | false | nil | nan | inf
 ///             | changed "(" keypath ")" | old "(" keypath ")"
 ///             | kind | name | seq | source | keypath
 /// ```
@@ -145,6 +145,8 @@ struct ConditionParser {
             case "true": return .literal(.bool(true))
             case "false": return .literal(.bool(false))
             case "nil", "null": return .literal(.null)
+            case "nan": return .literal(.floatingPoint(.nan))
+            case "inf", "infinity": return .literal(.floatingPoint(.infinity))
             default: break
             }
             if let field = Condition.StepField(rawValue: word) { return .step(field) }

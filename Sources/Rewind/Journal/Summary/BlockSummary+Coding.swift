@@ -7,6 +7,8 @@ extension BlockSummary {
         static let holdsContainer: UInt8 = 0x08
         static let holdsNumbers: UInt8 = 0x10
         static let holdsOtherTexts: UInt8 = 0x20
+        /// From format 5.
+        static let holdsNaN: UInt8 = 0x40
     }
 
     /// Each kind's bit in a source's kind mask: bit *n* for the kind an event record codes as *n*.
@@ -33,8 +35,10 @@ extension BlockSummary {
         return writer.bytes
     }
 
-    /// Reads a summary payload; every count is checked against the bytes left.
-    static func decode(_ payload: [UInt8]) throws(JournalFormatError) -> BlockSummary {
+    /// Reads a summary payload; every count is checked against the bytes left. A summary of a
+    /// file of `formatVersion` 4 or older does not mark NaN: each span may hold one.
+    static func decode(_ payload: [UInt8], formatVersion: UInt16 = JournalFormat.version) throws(JournalFormatError) -> BlockSummary {
+        let marksNaN = formatVersion >= 5
         var reader = ByteReader(payload)
         let crc = try reader.fixed(UInt32.self)
         var sources: [UInt64: Source] = [:]
@@ -48,7 +52,7 @@ extension BlockSummary {
             for _ in 0..<(try reader.count(atMost: reader.remaining)) {
                 var path: [String] = []
                 for _ in 0..<(try reader.count(atMost: min(reader.remaining, StateValue.maximumDepth))) { path.append(try reader.string()) }
-                source.values[path] = try readSpan(&reader)
+                source.values[path] = try readSpan(&reader, marksNaN: marksNaN)
             }
             guard sources.updateValue(source, forKey: id) == nil else { throw .malformed("a source summarised twice", at: reader.offset) }
         }
@@ -79,6 +83,7 @@ extension BlockSummary {
         if span.holdsContainer { flags |= Flag.holdsContainer }
         if span.numbers != nil { flags |= Flag.holdsNumbers }
         if span.holdsOtherTexts { flags |= Flag.holdsOtherTexts }
+        if span.holdsNaN { flags |= Flag.holdsNaN }
         writer.byte(flags)
         if let numbers = span.numbers {
             writer.fixed(numbers.lowerBound.bitPattern)
@@ -87,9 +92,10 @@ extension BlockSummary {
         write(span.texts, to: &writer)
     }
 
-    private static func readSpan(_ reader: inout ByteReader) throws(JournalFormatError) -> ValueSpan {
+    private static func readSpan(_ reader: inout ByteReader, marksNaN: Bool) throws(JournalFormatError) -> ValueSpan {
         let flags = try reader.byte()
         var span = ValueSpan()
+        span.holdsNaN = marksNaN ? flags & Flag.holdsNaN != 0 : true
         span.holdsFalse = flags & Flag.holdsFalse != 0
         span.holdsTrue = flags & Flag.holdsTrue != 0
         span.holdsNil = flags & Flag.holdsNil != 0

@@ -56,6 +56,9 @@ public struct ValueSpan: Sendable, Equatable {
     public var texts: Set<String> = []
     /// Whether it held texts not in ``texts`` (too many, or too long, to list).
     public var holdsOtherTexts = false
+    /// Whether it held a NaN, which has no place in ``numbers``. A summary of format 4 or older did
+    /// not say, so a reader takes every span of one as possibly holding NaN.
+    public var holdsNaN = false
 
     /// A span that holds nothing yet.
     public init() {}
@@ -73,8 +76,7 @@ public struct ValueSpan: Sendable, Equatable {
         case .integer(let number): add(number: Double(number), exact: Int64(exactly: Double(number)) == number)
         case .unsignedInteger(let number): add(number: Double(number), exact: UInt64(exactly: Double(number)) == number)
         case .floatingPoint(let number):
-            // NaN compares false with everything, so it cannot make a comparison true.
-            if !number.isNaN { add(number: number, exact: true) }
+            if number.isNaN { holdsNaN = true } else { add(number: number, exact: true) }
         case .string(let text):
             if holdsOtherTexts || texts.contains(text) { return }
             if texts.count < Self.textLimit && text.utf8.count <= Self.textLengthLimit { texts.insert(text) } else { holdsOtherTexts = true }
@@ -98,6 +100,7 @@ public struct ValueSpan: Sendable, Equatable {
     func overlaps(_ other: ValueSpan) -> Bool {
         if let mine = numbers, let theirs = other.numbers, mine.overlaps(theirs) { return true }
         if (holdsFalse && other.holdsFalse) || (holdsTrue && other.holdsTrue) || (holdsNil && other.holdsNil) { return true }
+        if holdsNaN && other.holdsNaN { return true }
         if holdsContainer && other.holdsContainer { return true }
         if (holdsOtherTexts && (other.holdsOtherTexts || !other.texts.isEmpty)) || (other.holdsOtherTexts && !texts.isEmpty) { return true }
         return !texts.isDisjoint(with: other.texts)
@@ -105,8 +108,9 @@ public struct ValueSpan: Sendable, Equatable {
 
     /// The one value the span holds, when it holds exactly one that compares equal only to itself.
     var onlyValue: StateValue? {
-        let kinds = [numbers != nil, holdsFalse, holdsTrue, holdsNil, holdsContainer, holdsOtherTexts || !texts.isEmpty].filter { $0 }.count
+        let kinds = [numbers != nil, holdsFalse, holdsTrue, holdsNil, holdsContainer, holdsOtherTexts || !texts.isEmpty, holdsNaN].filter { $0 }.count
         guard kinds == 1 else { return nil }
+        if holdsNaN { return .floatingPoint(.nan) }
         if let numbers, numbers.lowerBound == numbers.upperBound { return .floatingPoint(numbers.lowerBound) }
         if holdsFalse { return .bool(false) }
         if holdsTrue { return .bool(true) }

@@ -14,7 +14,7 @@ extension JournalReader {
         // Stored as it is, not deflated.
         let payload = readBytes(at: offset + JournalFormat.frameHeaderLength, count: Int(frame.compressedLength))
         guard payload.count == Int(frame.compressedLength), Zlib.crc32(payload) == frame.payloadCRC,
-              let summary = try? BlockSummary.decode(payload), summary.eventsPayloadCRC == block.frame.payloadCRC
+              let summary = try? BlockSummary.decode(payload, formatVersion: header.formatVersion), summary.eventsPayloadCRC == block.frame.payloadCRC
         else { return nil }
         return summary
     }
