@@ -6,23 +6,33 @@ import MCP
 /// executable with `--json` and answers with what it wrote.
 ///
 /// ```swift
-/// let server = try await RecordingServer(rewind: "/usr/local/bin/rewind", files: ["session.rewind"]).start(on: StdioTransport())
+/// let server = try await RecordingServer(rewind: "/usr/local/bin/rewind", files: ["session.rewind"]).start(on: WholeMessageStdioTransport())
 /// await server.waitUntilCompleted()
 /// ```
+///
+/// What it reaches: only the files it serves (or, started without any, only files that are
+/// Rewind journals), through arguments checked against each tool's types (``RecordingTools``);
+/// its commands write nothing beside a journal (`REWIND_READ_ONLY=1`). How it answers: each call
+/// runs its command in a process of its own, waited for off the concurrency pool, so a slow call
+/// never holds up another (or a `ping`); a call that takes longer than ``timeLimit`` or is
+/// cancelled ends its command; a command that ends other than with an answer (exit 0, or 1 for
+/// "no": differences, damage, no match) is the tool's error, never an answer.
 public struct RecordingServer: Sendable {
     /// The `rewind` executable the tools run.
     public let rewind: String
-    /// The recordings the server may read (absolute paths); empty: any the agent names.
+    /// The recordings the server may read (absolute paths); empty: any Rewind journal the agent names.
     public let files: [String]
     /// The most of a command's output one answer carries; the rest is cut with a note.
     public var outputLimit = 256 * 1024
+    /// How long one call may run before its command is ended and the call answers with an error.
+    public var timeLimit: Duration = .seconds(120)
 
     public init(rewind: String, files: [String]) {
         self.rewind = rewind
         self.files = files.map(Self.absolute)
     }
 
-    /// Starts serving on `transport`.
+    /// Starts serving on `transport` (``WholeMessageStdioTransport`` for standard input and output).
     public func start(on transport: any Transport) async throws -> Server {
         let server = Server(
             name: "rewind", version: "0.1.0",
@@ -31,14 +41,14 @@ public struct RecordingServer: Sendable {
         )
         await server.withMethodHandler(ListTools.self) { _ in .init(tools: RecordingTools.tools) }
         await server.withMethodHandler(CallTool.self) { parameters in
-            self.call(parameters.name, arguments: parameters.arguments ?? [:])
+            await self.call(parameters.name, arguments: parameters.arguments ?? [:])
         }
         try await server.start(transport: transport)
         return server
     }
 
     /// Runs one tool.
-    public func call(_ name: String, arguments: [String: Value]) -> CallTool.Result {
+    public func call(_ name: String, arguments: [String: Value]) async -> CallTool.Result {
         guard let definition = RecordingTools.definitions.first(where: { $0.name == name }) else {
             return Self.failure("unknown tool '\(name)'; the tools are \(RecordingTools.definitions.map(\.name).joined(separator: ", "))")
         }
@@ -46,43 +56,59 @@ public struct RecordingServer: Sendable {
         switch arguments["file"] {
         case .string(let given)?: file = given
         case nil where files.count == 1: file = files[0]
-        default: return Self.failure(files.isEmpty ? "file is required: the path of a .rewind journal" : "file is required: one of \(files.joined(separator: ", "))")
+        case nil, .null?: return Self.failure(files.isEmpty ? "file is required: the path of a .rewind journal" : "file is required: one of \(files.joined(separator: ", "))")
+        default: return Self.failure("file must be text: the path of a .rewind journal")
         }
-        guard files.isEmpty || files.contains(Self.absolute(file)) else {
-            return Self.failure("this server reads only \(files.joined(separator: ", "))")
+        let served: String
+        if files.isEmpty {
+            // Any journal the agent names, but nothing else: the answer says the same for a
+            // missing file, a directory, a file it may not read and one that is not a journal.
+            guard Self.isJournal(file) else { return Self.failure("not a Rewind journal this server can read: \(file)") }
+            served = Self.absolute(file)
+        } else {
+            guard let match = files.first(where: { $0 == Self.absolute(file) }) else {
+                return Self.failure("this server reads only \(files.joined(separator: ", "))")
+            }
+            served = match
         }
-        let command: [String]
-        do { command = try definition.command(file, arguments) } catch { return Self.failure(error.description) }
-        return run(command + ["--json"])
+        let invocation: RecordingTools.Invocation
+        do {
+            invocation = try definition.invocation(ToolArguments(arguments, for: definition))
+        } catch {
+            return Self.failure(error.description)
+        }
+        return await run(invocation.arguments(file: served))
     }
 
-    /// Runs `rewind` with `arguments`: exit 0 and 1 (the answer "no": differences, damage, no
-    /// match) are answers; exit 2 (bad input) is the tool's error, with rewind's one line.
-    private func run(_ arguments: [String]) -> CallTool.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: rewind)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        process.environment = environment
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return Self.failure("cannot run \(rewind): \(error)") }
-        // Both pipes are read to the end before waiting, so a large output cannot block the child.
-        let errorText = ErrorText()
-        let errorRead = DispatchGroup()
-        errorRead.enter()
-        DispatchQueue.global().async {
-            errorText.set(error.fileHandleForReading.readDataToEndOfFile())
-            errorRead.leave()
+    /// Runs `rewind` with `arguments` in a process of its own and waits for it off the
+    /// concurrency pool; ends it when the call is cancelled or runs past ``timeLimit``.
+    private func run(_ arguments: [String]) async -> CallTool.Result {
+        let command = Command(executable: rewind, arguments: arguments)
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (done: CheckedContinuation<Command.Outcome, Never>) in
+                Thread.detachNewThread { done.resume(returning: command.run(timeLimit: timeLimit)) }
+            }
+        } onCancel: {
+            command.end(because: .cancelled)
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        errorRead.wait()
-        let said = errorText.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus != 2 else { return Self.failure(said.isEmpty ? "rewind exited with status 2" : said) }
+        return answer(outcome)
+    }
+
+    /// The answer for a command's outcome: exit 0 and 1 are answers; anything else is the tool's
+    /// error, with rewind's one line where it said one.
+    private func answer(_ outcome: Command.Outcome) -> CallTool.Result {
+        let said = String(decoding: outcome.standardError, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        switch outcome.ending {
+        case .launchFailed(let reason): return Self.failure("cannot run \(rewind): \(reason)")
+        case .ended(.timedOut): return Self.failure("the command took longer than \(timeLimit); narrow it with source, kind, from/to or a condition")
+        case .ended(.cancelled): return Self.failure("cancelled")
+        case .signal(let signal): return Self.failure("rewind stopped on signal \(signal)\(said.isEmpty ? "" : ": " + said.prefix(400))")
+        case .exit(let status) where status != 0 && status != 1:
+            return Self.failure(said.isEmpty ? "rewind exited with status \(status)" : String(said.prefix(2000)))
+        case .exit:
+            break
+        }
+        let data = outcome.standardOutput
         var text = String(decoding: data.prefix(outputLimit), as: UTF8.self)
         if data.count > outputLimit {
             text = String(text[..<(text.lastIndex(of: "\n") ?? text.endIndex)])
@@ -100,6 +126,116 @@ public struct RecordingServer: Sendable {
     static func absolute(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
+
+    /// Whether `path` is a regular file this process may read that starts as a Rewind journal does.
+    static func isJournal(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return false }
+        var magic = [UInt8](repeating: 0, count: 8)
+        let count = magic.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 8) }
+        return count == 8 && magic == [0x89, 0x52, 0x57, 0x4E, 0x44, 0x0D, 0x0A, 0x1A]
+    }
+}
+
+/// One run of `rewind`: started, read to the end of both outputs, waited for — or ended early,
+/// when its call is cancelled or runs out of time. Unchecked: `process` and `reason` are guarded
+/// by `lock`; the outputs are written by their reading threads before the group's `leave` and
+/// read after its `wait`.
+final class Command: @unchecked Sendable {
+    enum Reason: Sendable { case timedOut, cancelled }
+    enum Ending: Sendable {
+        case exit(Int32)
+        case signal(Int32)
+        case ended(Reason)
+        case launchFailed(String)
+    }
+    struct Outcome: Sendable {
+        var ending: Ending
+        var standardOutput = Data()
+        var standardError = Data()
+    }
+
+    private let executable: String
+    private let arguments: [String]
+    private let lock = NSLock()
+    private var process: Process?
+    private var reason: Reason?
+
+    init(executable: String, arguments: [String]) {
+        self.executable = executable
+        self.arguments = arguments
+    }
+
+    /// Ends the command, if it runs, and says why; one that has not started yet will not.
+    func end(because reason: Reason) {
+        lock.lock()
+        defer { lock.unlock() }
+        // A command that already ended on its own keeps its own ending.
+        guard process?.isRunning ?? true, self.reason == nil else { return }
+        self.reason = reason
+        // SIGKILL: the commands only read, so there is nothing for them to finish, and a child
+        // may have inherited SIGTERM ignored.
+        if let process { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Runs the command to its end (on the calling thread, which it blocks).
+    func run(timeLimit: Duration) -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        // A read-only server leaves nothing beside the journals it reads (no search index).
+        environment["REWIND_READ_ONLY"] = "1"
+        process.environment = environment
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        lock.lock()
+        if let reason {
+            lock.unlock()
+            return Outcome(ending: .ended(reason))
+        }
+        do {
+            try process.run()
+        } catch {
+            lock.unlock()
+            return Outcome(ending: .launchFailed("\(error)"))
+        }
+        self.process = process
+        lock.unlock()
+        let timer = DispatchWorkItem { [self] in end(because: .timedOut) }
+        let nanoseconds = timeLimit.components.seconds * 1_000_000_000 + timeLimit.components.attoseconds / 1_000_000_000
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: timer)
+        // Both pipes are read to the end before waiting, so a large output cannot block the child.
+        var outcome = Outcome(ending: .exit(0))
+        let errorRead = DispatchGroup()
+        errorRead.enter()
+        let standardError = ErrorText()
+        DispatchQueue.global().async {
+            standardError.set(error.fileHandleForReading.readDataToEndOfFile())
+            errorRead.leave()
+        }
+        outcome.standardOutput = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        errorRead.wait()
+        timer.cancel()
+        outcome.standardError = standardError.data
+        lock.lock()
+        defer { lock.unlock() }
+        if let reason {
+            outcome.ending = .ended(reason)
+        } else if process.terminationReason == .uncaughtSignal {
+            outcome.ending = .signal(process.terminationStatus)
+        } else {
+            outcome.ending = .exit(process.terminationStatus)
+        }
+        return outcome
+    }
 }
 
 /// What the child wrote on standard error, handed from the thread that read it. Unchecked: the
@@ -107,5 +243,4 @@ public struct RecordingServer: Sendable {
 private final class ErrorText: @unchecked Sendable {
     private(set) var data = Data()
     func set(_ data: Data) { self.data = data }
-    var text: String { String(decoding: data, as: UTF8.self) }
 }

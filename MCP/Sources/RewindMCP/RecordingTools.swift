@@ -3,96 +3,122 @@ import MCP
 /// The tools the server offers: the `rewind` commands a coding agent needs to debug from a
 /// recording — each answers with the command's own `--json` output (docs/JSON_OUTPUT.md), so
 /// there is one codec per answer, the command line's.
+///
+/// Arguments are typed values, never pasted into a command line: each is checked against its
+/// declared type (steps are whole numbers, never text), options are passed as one word each
+/// (`--source=VALUE`, so a value cannot be read as another option), and `--` ends the options
+/// before the journal and the positional values (a condition or key path that starts with `-`
+/// stays a value). The journal itself is never an argument a tool passes on: the server picks it
+/// from the files it serves (``RecordingServer``).
 public enum RecordingTools {
+    /// One argument a tool takes.
+    struct Argument: Sendable {
+        enum Kind: String, Sendable {
+            case text = "string"
+            /// A step number: a whole number, at least 0.
+            case step = "integer"
+        }
+
+        let name: String
+        let kind: Kind
+        let description: String
+        let required: Bool
+
+        init(_ name: String, _ kind: Kind, _ description: String, required: Bool = false) {
+            self.name = name
+            self.kind = kind
+            self.description = description
+            self.required = required
+        }
+    }
+
+    /// The `rewind` command line a tool call becomes, in parts: the subcommand, its options (each
+    /// one word) and the values after the journal, which follow `--`.
+    struct Invocation: Equatable, Sendable {
+        var subcommand: String
+        var options: [String] = []
+        var positionals: [String] = []
+
+        /// The arguments for `rewind`: options, `--json`, then `--`, the journal and the values.
+        func arguments(file: String) -> [String] {
+            [subcommand] + options + ["--json", "--", file] + positionals
+        }
+    }
+
     /// One tool: its name, what it does, its arguments, and the `rewind` command it runs.
     struct Definition: Sendable {
         let name: String
         let description: String
-        /// Argument name → (JSON type, description, required).
-        let arguments: [(name: String, type: String, description: String, required: Bool)]
-        /// The command line for the arguments given (the journal first), without `--json`.
-        let command: @Sendable (_ file: String, _ arguments: [String: Value]) throws(ToolArgumentError) -> [String]
+        let arguments: [Argument]
+        /// The command for the checked arguments (``ToolArguments``).
+        let invocation: @Sendable (_ arguments: ToolArguments) throws(ToolArgumentError) -> Invocation
     }
 
-    static let file = (name: "file", type: "string", description: "The journal (.rewind file); may be left out when the server was started with one.", required: false)
-    static let source = (name: "source", type: "string", description: "Only this source: a label, Type#id, a type name or an instance number.", required: false)
+    static let file = Argument("file", .text, "The journal (.rewind file): one of the files the server was started with; may be left out when it serves one.")
+    static let source = Argument("source", .text, "Only this source: a label, Type#id, a type name or an instance number.")
 
     static let definitions: [Definition] = [
         Definition(
             name: "info",
             description: "What a recording holds: its sources (units), event count, time span, sizes and integrity.",
             arguments: [file],
-            command: { file, _ in ["info", file] }
+            invocation: { _ in Invocation(subcommand: "info") }
         ),
         Definition(
             name: "log",
             description: "The recording's events, one JSON object each, oldest first; changes carry their old value. Filter by source, kind (dispatch, mutate, change, mutated, finished, activity, created, released), text and step range.",
             arguments: [file, source,
-                        ("kind", "string", "Kinds, comma-separated, as the viewer's rows name them (dispatch,change) or as JSON does (willDispatch).", false),
-                        ("grep", "string", "Only events whose name, description, path or value contains this text.", false),
-                        ("from", "integer", "From this step on.", false),
-                        ("to", "integer", "Up to this step.", false)],
-            command: { file, arguments throws(ToolArgumentError) in
-                var command = ["log", file]
-                try add(arguments, "source", to: &command)
-                try add(arguments, "kind", to: &command)
-                try add(arguments, "grep", to: &command)
-                try add(arguments, "from", to: &command)
-                try add(arguments, "to", to: &command)
-                return command
+                        Argument("kind", .text, "Kinds, comma-separated, as the viewer's rows name them (dispatch,change) or as JSON does (willDispatch)."),
+                        Argument("grep", .text, "Only events whose name, description, path or value contains this text."),
+                        Argument("from", .step, "From this step on."),
+                        Argument("to", .step, "Up to this step.")],
+            invocation: { arguments in
+                Invocation(subcommand: "log", options: arguments.options(["source", "kind", "grep", "from", "to"]))
             }
         ),
         Definition(
             name: "show",
             description: "A source's whole state after a step, as JSON.",
-            arguments: [file, ("at", "integer", "The step (sequence number).", true), source],
-            command: { file, arguments throws(ToolArgumentError) in
-                var command = ["show", file]
-                try add(arguments, "at", to: &command, required: true)
-                try add(arguments, "source", to: &command)
-                return command
+            arguments: [file, Argument("at", .step, "The step (sequence number).", required: true), source],
+            invocation: { arguments in
+                Invocation(subcommand: "show", options: arguments.options(["at", "source"]))
             }
         ),
         Definition(
             name: "diff",
             description: "What changed in a source's state between two steps: one {path, old, new} per changed key path, list elements named by id.",
-            arguments: [file, ("from", "integer", "The earlier step.", true), ("to", "integer", "The later step.", true), source],
-            command: { file, arguments throws(ToolArgumentError) in
-                var command = ["diff", file, try text(arguments, "from", required: true)!, try text(arguments, "to", required: true)!]
-                try add(arguments, "source", to: &command)
-                return command
+            arguments: [file, Argument("from", .step, "The earlier step.", required: true), Argument("to", .step, "The later step.", required: true), source],
+            invocation: { arguments in
+                Invocation(subcommand: "diff", options: arguments.options(["source"]), positionals: [arguments["from"]!, arguments["to"]!])
             }
         ),
         Definition(
             name: "blame",
             description: "Every step that changed a key path (items[id: 3].done follows the element whose id is 3), old → new, each with what led to it: the commit and the chain of dispatches, nearest first.",
-            arguments: [file, ("path", "string", "The key path, e.g. cart.total, items[id: 3].done or items[2].title.", true), source],
-            command: { file, arguments throws(ToolArgumentError) in
-                var command = ["blame", file, try text(arguments, "path", required: true)!, "--why"]
-                try add(arguments, "source", to: &command)
-                return command
+            arguments: [file, Argument("path", .text, "The key path, e.g. cart.total, items[id: 3].done or items[2].title.", required: true), source],
+            invocation: { arguments in
+                Invocation(subcommand: "blame", options: ["--why"] + arguments.options(["source"]), positionals: [arguments["path"]!])
             }
         ),
         Definition(
             name: "query",
             description: "The steps where a condition over the state holds, e.g. 'cart.total < 0', 'changed(items[id: 3])', 'status != old(status)', 'kind == dispatch && name == \"checkout\"'.",
-            arguments: [file, ("condition", "string", "The condition (rewind query's grammar).", true),
-                        ("answer", "string", "first, last, all (the default) or count.", false), source],
-            command: { file, arguments throws(ToolArgumentError) in
-                var command = ["query", file, try text(arguments, "condition", required: true)!]
-                if let answer = try text(arguments, "answer") {
+            arguments: [file, Argument("condition", .text, "The condition (rewind query's grammar).", required: true),
+                        Argument("answer", .text, "first, last, all (the default) or count."), source],
+            invocation: { arguments throws(ToolArgumentError) in
+                var options = arguments.options(["source"])
+                if let answer = arguments["answer"] {
                     guard ["first", "last", "all", "count"].contains(answer) else { throw ToolArgumentError("answer must be first, last, all or count") }
-                    command.append("--" + answer)
+                    options.append("--" + answer)
                 }
-                try add(arguments, "source", to: &command)
-                return command
+                return Invocation(subcommand: "query", options: options, positionals: [arguments["condition"]!])
             }
         ),
         Definition(
             name: "verify",
             description: "Check every block and the index: whether the recording is intact, and what was lost where it is not.",
             arguments: [file],
-            command: { file, _ in ["verify", file] }
+            invocation: { _ in Invocation(subcommand: "verify") }
         ),
     ]
 
@@ -101,7 +127,9 @@ public enum RecordingTools {
         definitions.map { definition in
             var properties: [String: Value] = [:]
             for argument in definition.arguments {
-                properties[argument.name] = .object(["type": .string(argument.type), "description": .string(argument.description)])
+                var schema: [String: Value] = ["type": .string(argument.kind.rawValue), "description": .string(argument.description)]
+                if argument.kind == .step { schema["minimum"] = 0 }
+                properties[argument.name] = .object(schema)
             }
             return Tool(
                 name: definition.name, description: definition.description,
@@ -109,27 +137,52 @@ public enum RecordingTools {
                     "type": "object",
                     "properties": .object(properties),
                     "required": .array(definition.arguments.filter(\.required).map { .string($0.name) }),
+                    "additionalProperties": false,
                 ]),
                 annotations: .init(readOnlyHint: true, openWorldHint: false)
             )
         }
     }
+}
 
-    /// An argument as command-line text: a string as it is, an integer in decimal.
-    static func text(_ arguments: [String: Value], _ name: String, required: Bool = false) throws(ToolArgumentError) -> String? {
-        switch arguments[name] {
-        case .string(let value)?: return value
-        case .int(let value)?: return String(value)
-        case .double(let value)? where value.rounded() == value && abs(value) < 1e15: return String(Int64(value))
-        case nil, .null?:
-            if required { throw ToolArgumentError("\(name) is required") }
-            return nil
-        default: throw ToolArgumentError("\(name) must be text or a whole number")
+/// A tool call's arguments, each checked against the type the tool declares for it, as text for
+/// the command line. Built only through ``init(_:for:)``, so no unchecked value reaches a command.
+struct ToolArguments: Sendable {
+    private var values: [String: String] = [:]
+
+    /// Checks `given` against `definition`'s arguments (`file` is the server's to handle): an
+    /// argument the tool does not take, a missing required one, or a value of another type is
+    /// an error.
+    init(_ given: [String: Value], for definition: RecordingTools.Definition) throws(ToolArgumentError) {
+        let known = Set(definition.arguments.map(\.name))
+        if let unknown = given.keys.sorted().first(where: { !known.contains($0) }) {
+            throw ToolArgumentError("\(definition.name) takes no argument '\(unknown)'; it takes \(definition.arguments.map(\.name).joined(separator: ", "))")
+        }
+        for argument in definition.arguments where argument.name != "file" {
+            switch (argument.kind, given[argument.name]) {
+            case (_, nil), (_, .null?):
+                if argument.required { throw ToolArgumentError("\(argument.name) is required") }
+            case (.text, .string(let text)?):
+                guard !text.contains("\0") else { throw ToolArgumentError("\(argument.name) may not hold a NUL character") }
+                values[argument.name] = text
+            case (.step, .int(let number)?) where number >= 0:
+                values[argument.name] = String(number)
+            case (.step, .double(let number)?) where number >= 0 && number.rounded() == number && number < 9e15:
+                values[argument.name] = String(Int64(number))
+            case (.step, _):
+                throw ToolArgumentError("\(argument.name) must be a step number (a whole number, at least 0)")
+            case (.text, _):
+                throw ToolArgumentError("\(argument.name) must be text")
+            }
         }
     }
 
-    static func add(_ arguments: [String: Value], _ name: String, to command: inout [String], required: Bool = false) throws(ToolArgumentError) {
-        if let value = try text(arguments, name, required: required) { command += ["--" + name, value] }
+    /// The checked value of an argument, as command-line text.
+    subscript(name: String) -> String? { values[name] }
+
+    /// The given ones among `names`, each as one `--name=value` word.
+    func options(_ names: [String]) -> [String] {
+        names.compactMap { name in values[name].map { "--\(name)=\($0)" } }
     }
 }
 

@@ -20,10 +20,10 @@ struct RecordingServerTests {
         let client: Client
         let process: Process
 
-        static func open(files: [String]) async throws -> Session {
+        static func open(files: [String], rewind: String = RecordingServerTests.rewind, options: [String] = []) async throws -> Session {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: RecordingServerTests.server)
-            process.arguments = ["--rewind", RecordingServerTests.rewind] + files
+            process.arguments = ["--rewind", rewind] + options + files
             let toServer = Pipe(), fromServer = Pipe()
             process.standardInput = toServer
             process.standardOutput = fromServer
@@ -113,5 +113,122 @@ struct RecordingServerTests {
         let none = try await session.call("query", ["condition": "nextID > 1000"])
         #expect(!none.isError && none.text.contains("no step where"))
         await session.close()
+    }
+
+    @Test("arguments are typed values: a path or an option in a step, an option in a text, an argument no tool takes, a file not served — none reaches a command line")
+    func noInjection() async throws {
+        let session = try await Session.open(files: [Self.todo])
+        for (tool, arguments) in [("diff", ["from": Value.string(Self.demo), "to": 30]), ("diff", ["from": 20, "to": "--json"]), ("show", ["at": "60"]), ("show", ["at": -1])] {
+            let answer = try await session.call(tool, arguments)
+            #expect(answer.isError && answer.text.contains("must be a step number"), "\(tool) \(arguments): \(answer.text)")
+        }
+        // Text that looks like an option stays a value: rewind reads it as the condition, the key
+        // path or the source it is, and says so.
+        let condition = try await session.call("query", ["condition": "--version"])
+        #expect(condition.isError && condition.text.contains("column"), "\(condition.text)")
+        let path = try await session.call("blame", ["path": "--help"])
+        #expect(!path.text.contains("USAGE") && !path.text.contains("OVERVIEW"), "\(path.text)")
+        let source = try await session.call("show", ["at": 60, "source": "--json"])
+        #expect(source.isError && source.text.contains("--json"), "\(source.text)")
+        let extra = try await session.call("show", ["at": 60, "files": .string(Self.demo)])
+        #expect(extra.isError && extra.text.contains("takes no argument 'files'"), "\(extra.text)")
+        for file in ["/etc/shadow", "/etc", Self.demo] {
+            let other = try await session.call("info", ["file": .string(file)])
+            #expect(other.isError && other.text.hasPrefix("this server reads only"), "\(other.text)")
+        }
+        await session.close()
+
+        // Started without files, it reads journals the agent names, and says the same of every
+        // path that is not one: no way to learn what exists.
+        let open = try await Session.open(files: [])
+        let answers = try await ["/etc/shadow", "/etc", "/no/such/file", "/etc/hostname"].asyncMap { file in
+            try await open.call("info", ["file": .string(file)])
+        }
+        #expect(answers.allSatisfy { $0.isError && $0.text.hasPrefix("not a Rewind journal this server can read") }, "\(answers)")
+        #expect(try await open.call("info", ["file": .string(Self.todo)]).isError == false)
+        await open.close()
+    }
+
+    @Test("the log tool writes nothing beside the journal it reads")
+    func readOnly() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-mcp-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = directory.appendingPathComponent("todo.rewind").path
+        try FileManager.default.copyItem(atPath: Self.todo, toPath: journal)
+        let session = try await Session.open(files: [journal])
+        let found = try await session.call("log", ["grep": "toggle"])
+        #expect(!found.isError && found.text.contains("toggle"))
+        await session.close()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["todo.rewind"])
+    }
+
+    @Test("answers to parallel calls arrive whole: every line of each is JSON, and each equals the call's answer alone")
+    func parallelAnswersAreWhole() async throws {
+        let session = try await Session.open(files: [Self.demo])
+        let alone = try await session.call("log", [:]).text
+        #expect(alone.utf8.count > 64 * 1024, "each answer fills a pipe: \(alone.utf8.count) bytes")
+        for _ in 0..<3 {
+            let answers = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<6 { group.addTask { try await session.call("log", [:]).text } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.count == 6 && answers.allSatisfy { $0 == alone })
+        }
+        _ = try alone.split(separator: "\n").map(Self.json)
+        await session.close()
+    }
+
+    /// A stand-in for `rewind` written as a shell script.
+    static func script(_ body: String) throws -> (path: String, directory: URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-mcp-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("rewind").path
+        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o755)
+        return (path, directory)
+    }
+
+    @Test("slow calls hold up nothing else, and end at the time limit; a command that crashes is an error, never an answer")
+    func slowAndCrashingCommands() async throws {
+        let slow = try Self.script("exec sleep 600")
+        defer { try? FileManager.default.removeItem(at: slow.directory) }
+        let session = try await Session.open(files: [Self.todo], rewind: slow.path, options: ["--time-limit", "3"])
+        let finished = Finished()
+        let calls = Task {
+            try await withThrowingTaskGroup(of: (text: String, isError: Bool).self) { group in
+                for _ in 0..<4 { group.addTask { try await session.call("blame", ["path": "items.count"]) } }
+                let answers = try await group.reduce(into: []) { $0.append($1) }
+                await finished.mark()
+                return answers
+            }
+        }
+        // Answered while the four slow calls still run (they end only at the time limit).
+        try await session.client.ping()
+        #expect(await finished.isMarked == false)
+        let answers = try await calls.value
+        #expect(answers.count == 4 && answers.allSatisfy { $0.isError && $0.text.contains("took longer than") }, "\(answers)")
+        await session.close()
+
+        let crashing = try Self.script("echo '{\"partial\": ' ; kill -SEGV $$")
+        defer { try? FileManager.default.removeItem(at: crashing.directory) }
+        let crashed = try await Session.open(files: [Self.todo], rewind: crashing.path)
+        let answer = try await crashed.call("query", ["condition": "count > 1"])
+        #expect(answer.isError && answer.text.contains("signal"), "\(answer)")
+        await crashed.close()
+    }
+}
+
+/// Whether the slow calls have all answered.
+private actor Finished {
+    private(set) var isMarked = false
+    func mark() { isMarked = true }
+}
+
+extension Array {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
     }
 }

@@ -50,8 +50,12 @@ final class SearchIndex: Sendable {
     }
 
     /// Writes the filters beside the journal if any were made since it was read; quietly does
-    /// nothing where that cannot be written (a read-only folder): the next search reads more.
+    /// nothing where that cannot be written (a read-only folder), or when the environment says
+    /// `REWIND_READ_ONLY=1`: the next search reads more.
     func save() {
+        // A reader told to write nothing (`REWIND_READ_ONLY=1`: the MCP server's commands) keeps
+        // its filters in memory only.
+        if ProcessInfo.processInfo.environment["REWIND_READ_ONLY"] == "1" { return }
         let data: [UInt8]? = state.withLock { state in
             guard state.unsaved else { return nil }
             state.unsaved = false
