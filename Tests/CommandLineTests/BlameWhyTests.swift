@@ -60,4 +60,36 @@ struct BlameWhyTests {
         #expect(why.map { $0["name"] as? String } == ["add to total", "charge", "checkout"])
         #expect(charged["schema_version"] as? Int == 1 && charged["old"] as? Int == 0)
     }
+
+    @Test("a chain of 8,000 nested dispatches is blamed in linear time: each write's chain is found, not read again", .timeLimit(.minutes(1)))
+    func deepChainIsLinear() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("deep.rewind")
+        let journal = try JournalLogger(path: path)
+        let source = EventSource(framework: .cycler, typeName: "Deep")
+        let depth = 8_000
+        var sequence: UInt64 = 0
+        func log(_ kind: Event.Kind, _ name: String, parent: UInt64?) -> UInt64 {
+            sequence += 1
+            journal.log(Event(sequence: sequence, time: .now(), source: source, kind: kind, name: name, description: "", callSite: CallSite(), parent: parent))
+            return sequence
+        }
+        _ = log(.created(state: CapturedValue(["count": 0])), "", parent: nil)
+        // Each dispatch starts inside the one before, and writes the count.
+        var parent: UInt64?
+        for level in 1...depth {
+            let dispatch = log(.willDispatch(input: nil), "level \(level)", parent: parent)
+            _ = log(.change(path: ChangedPath(name: "count"), value: CapturedValue(level), state: CapturedValue(["count": level])), "", parent: dispatch)
+            parent = dispatch
+        }
+        journal.close()
+        let blame = try CommandRunner.run(["blame", path, "count", "--why", "--json"])
+        #expect(blame.status == 0, "\(blame.standardError)")
+        let lines = blame.standardOutput.split(separator: "\n")
+        #expect(lines.count == depth + 1, "the created state, then every write")
+        // The deepest write's chain: its dispatch, then each one up, as far as chains go (64).
+        let last = try #require(try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any])
+        let chain = try #require(last["why"] as? [[String: Any]])
+        #expect(chain.count == 64 && chain.first?["name"] as? String == "level \(depth)" && chain.last?["name"] as? String == "level \(depth - 63)")
+    }
 }

@@ -35,6 +35,7 @@ struct BlameCommand: ParsableCommand {
         // Only the changes that touch the path are applied, not whole states rebuilt.
         var walker = PathWalker(path: path)
         var commits = OpenCommits()
+        var dispatches = PassedDispatches()
         var found = 0, moves = 0
         let progress = ReadProgress(reading: file)
         // The options are read once: an argument's property wrapper costs a look-up per read.
@@ -43,6 +44,7 @@ struct BlameCommand: ParsableCommand {
         for event in reader.events().reportingProgress(progress.update) {
             // Which commit each event belongs to matters only for --why.
             let commit = why ? commits.take(event) : nil
+            if why && event.kind == .willDispatch { dispatches.pass(event) }
             guard let (old, new) = walker.advance(event) else { continue }
             if let chosen, event.source.instanceID != chosen.instanceID { continue }
             guard old != new else { continue }
@@ -51,7 +53,7 @@ struct BlameCommand: ParsableCommand {
                 continue
             }
             found += 1
-            let chain = why ? (commit.map { [$0] } ?? []) + reader.causes(of: event) : []
+            let chain = why ? (commit.map { [$0] } ?? []) + JournalReader.causes(of: event) { dispatches[$0] ?? ((try? reader.event(sequence: $0)) ?? nil) } : []
             if json {
                 output.line(Self.json(event, path: path, old: old, new: new, chain: why ? chain : nil))
                 continue
@@ -133,4 +135,25 @@ struct OpenCommits {
             return open[source]?.last
         }
     }
+}
+
+/// The dispatches blame has read, by step, for `--why`: a chain's links are found here instead of
+/// by decoding their block again for each write (which made a deep chain of nested dispatches
+/// quadratic). The most recent ``capacity`` are kept; an older link is read from the journal.
+struct PassedDispatches {
+    static let capacity = 100_000
+    private var events: [UInt64: RecordedEvent] = [:]
+    private var order: [UInt64] = []
+
+    mutating func pass(_ event: RecordedEvent) {
+        events[event.sequence] = event
+        order.append(event.sequence)
+        if order.count > Self.capacity {
+            let oldest = order.prefix(Self.capacity / 2)
+            for sequence in oldest { events[sequence] = nil }
+            order.removeFirst(oldest.count)
+        }
+    }
+
+    subscript(sequence: UInt64) -> RecordedEvent? { events[sequence] }
 }
