@@ -101,4 +101,13 @@ struct OddNumberTests {
         #expect(Condition.compare(.floatingPoint(-0.0), .equal, .integer(0)))
         #expect(!Condition.compare(.floatingPoint(.nan), .less, .floatingPoint(.infinity)))
     }
+
+    @Test("a state whose fields are named like an opaque leaf's never exports as one")
+    func opaqueLookalike() {
+        let lookalike = StateValue.object(["$opaque": .string("Secret<String>"), "summary": .string("<redacted>")])
+        let leaf = StateValue.opaque(OpaqueValue(typeName: "Secret<String>", summary: "<redacted>"))
+        #expect(JSONText.value(lookalike) != JSONText.value(leaf))
+        #expect(JSONText.value(lookalike) == #"{"$$opaque":"Secret<String>","summary":"<redacted>"}"#)
+        #expect(JSONText.value(leaf) == #"{"$opaque":"Secret<String>","summary":"<redacted>"}"#)
+    }
 }

@@ -12,7 +12,8 @@ public enum JSONText {
     }
 
     /// A state value as JSON: objects keep their field order; opaque leaves become
-    /// `{"$opaque": type, "summary": text}`; NaN and the infinities become the strings `"NaN"`,
+    /// `{"$opaque": type, "summary": text}` (a state's own field named `$…` is written `$$…`);
+    /// NaN and the infinities become the strings `"NaN"`,
     /// `"Infinity"` and `"-Infinity"` (JSON has no such numbers).
     public static func value(_ value: StateValue) -> String {
         var output = JSONBytes()
@@ -218,7 +219,9 @@ struct JSONBytes {
             append(ascii: "{")
             for (index, field) in fields.enumerated() {
                 if index > 0 { append(ascii: ",") }
-                append(string: field.key)
+                // A field of the state whose name starts with `$` gets one more, so that no
+                // object of the app's reads as an opaque leaf's `{"$opaque": …}`.
+                append(string: field.key.hasPrefix("$") ? "$" + field.key : field.key)
                 append(ascii: ":")
                 append(value: field.value)
             }
