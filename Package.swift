@@ -151,7 +151,7 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: [
-                "Rewind", "RewindSamples", "rewind", "TemporaryFiles", "LoggerProbes", "Cycler", "Ricemill", "Unio", "Flask",
+                "Rewind", "RewindSamples", "rewind", "journal-crash-recorder", "TemporaryFiles", "LoggerProbes", "Cycler", "Ricemill", "Unio", "Flask",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "Logging", package: "swift-log"),
             ],

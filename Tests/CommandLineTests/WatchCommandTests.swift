@@ -83,4 +83,45 @@ struct WatchCommandTests {
         let bad = try CommandRunner.run(["watch", "Fixtures/todo.rewind", "nextID >"])
         #expect(bad.status == 2 && bad.standardError.contains("column 9"))
     }
+
+    @Test("watch ends, and says so, when the writer is killed without closing the journal; a writer's journal is held while it writes")
+    func endsWhenTheWriterIsGone() throws {
+        let recorder = URL(fileURLWithPath: CommandRunner.binary).deletingLastPathComponent().appendingPathComponent("journal-crash-recorder").path
+        try #require(FileManager.default.isExecutableFile(atPath: recorder), "build the journal-crash-recorder product first")
+        let directory = TemporaryDirectory()
+        let path = directory.file("crash.rewind")
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: recorder)
+        writer.arguments = [path]
+        let writerOutput = Pipe()
+        writer.standardOutput = writerOutput
+        try writer.run()
+        var said = ""
+        while !said.contains("synced") {
+            let data = writerOutput.fileHandleForReading.availableData
+            try #require(!data.isEmpty, "the recorder ended before its first sync")
+            said += String(decoding: data, as: UTF8.self)
+        }
+        #expect(try JournalReader(path: path).isHeldByWriter)
+
+        let watch = Process()
+        watch.executableURL = URL(fileURLWithPath: CommandRunner.binary)
+        watch.arguments = ["watch", path, "count == 100"]
+        let watchOutput = Pipe(), watchError = Pipe()
+        watch.standardOutput = watchOutput
+        watch.standardError = watchError
+        try watch.run()
+        // The match recorded so far comes first: the watch is following the file.
+        var seen = ""
+        Self.read(watchOutput.fileHandleForReading, until: 1, into: &seen)
+        #expect(seen.contains("count"), "\(seen)")
+        kill(writer.processIdentifier, SIGKILL)
+        writer.waitUntilExit()
+        let rest = watchOutput.fileHandleForReading.readDataToEndOfFile()
+        let message = String(decoding: watchError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        watch.waitUntilExit()
+        #expect(watch.terminationStatus == 0, "\(message)")
+        #expect(message.contains("is gone without closing it") && message.contains("matched"), "\(message) \(String(decoding: rest, as: UTF8.self))")
+        #expect(try JournalReader(path: path).isHeldByWriter == false)
+    }
 }

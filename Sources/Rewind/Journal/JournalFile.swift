@@ -33,6 +33,10 @@ final class JournalFile {
             throw JournalWriteError(path: path, operation: "create", code: ENOTSUP)
         }
         descriptor = opened
+        // Held while the file is open, and let go by the kernel however the writer ends (a crash,
+        // `kill -9`): how a reader following the file (`rewind watch`) tells a writer that is
+        // quiet from one that is gone (``JournalReader/isHeldByWriter``).
+        _ = flock(descriptor, LOCK_EX | LOCK_NB)
         // A file that already existed keeps its mode through O_TRUNC; recordings are private.
         fchmod(descriptor, 0o600)
         try write(header.encoded())

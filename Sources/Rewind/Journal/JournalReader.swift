@@ -334,6 +334,18 @@ public final class JournalReader: @unchecked Sendable {
 
     // MARK: Following a growing file
 
+    /// Whether a writer has the file open: a Rewind writer holds an exclusive `flock` on its
+    /// journal from creation until it closes it, and the kernel lets go of it when the writer
+    /// ends in any way, `kill -9` included. `false` for a journal closed by its writer or left by
+    /// one that crashed; also `false` for a journal of format 4 or older, whose writers held no
+    /// lock (and on file systems without `flock`).
+    public var isHeldByWriter: Bool {
+        let probe = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        guard probe >= 0 else { return false }
+        defer { close(probe) }
+        return flock(probe, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+    }
+
     /// Looks for blocks appended since the journal was opened (or last refreshed) — for following a
     /// journal another process is still writing. Returns how many new blocks were found; their
     /// events are in ``blocks`` and ``events(inBlock:)``.

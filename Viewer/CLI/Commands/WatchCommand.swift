@@ -9,7 +9,10 @@ struct WatchCommand: ParsableCommand {
         discussion: """
             For a terminal beside a running app: the steps recorded so far come first, then each new \
             one as the writer flushes it (every 100 ms by default). It ends when the writer closes \
-            the journal (exit 0, or 1 when no step matched) or at Ctrl-C. The condition is the one \
+            the journal (exit 0, or 1 when no step matched), when the writer is gone without \
+            closing it (it crashed or was killed: no process holds the journal any more), or at \
+            Ctrl-C. A journal of format 4 or older says nothing about its writer: watch ends once it \
+            has not grown for --idle seconds (60 by default). The condition is the one \
             'rewind query' reads:
               rewind watch session.rewind 'cart.total < 0'
               rewind watch session.rewind 'changed(items) && kind == change' --json
@@ -20,6 +23,7 @@ struct WatchCommand: ParsableCommand {
     @Argument(help: "The condition, e.g. 'cart.total < 0'.") var condition: String
     @Option(help: "Only this source's steps: a label, Type#id, a type name or an id.") var source: String?
     @Flag(help: "Write JSON Lines: one object per step.") var json = false
+    @Option(help: "For a journal of format 4 or older, end after this many seconds without growth (its writer holds no lock to say it is alive).") var idle: Double = 60
     @OptionGroup var colors: ColorOptions
 
     func run() throws {
@@ -32,8 +36,13 @@ struct WatchCommand: ParsableCommand {
             : source.flatMap { try? JournalOpening.source($0, in: reader).instanceID }
         let output = Output(style: colors.style())
         var scan = ConditionScan(parsed)
+        guard idle > 0 else { throw CommandFailure("--idle must be more than 0 seconds") }
         var nextBlock = 0
         var matched = 0
+        // Writers of format 5 on hold a lock on their journal while they write.
+        let writerLocks = reader.header.formatVersion >= 5
+        var quietSince = ContinuousClock.now
+        var writerGone = false
         while true {
             while nextBlock < reader.blocks.count {
                 defer { nextBlock += 1 }
@@ -62,12 +71,27 @@ struct WatchCommand: ParsableCommand {
                 }
             }
             output.flush()
-            if reader.isClosedByWriter { break }
+            if reader.isClosedByWriter || writerGone { break }
             usleep(100_000)
+            let sizeBefore = reader.fileSize
+            // Whether a writer is there is asked before the last look at the file, so that what
+            // it wrote before it went is read.
+            let held = writerLocks ? reader.isHeldByWriter : true
             reader.refresh()
+            if reader.fileSize != sizeBefore { quietSince = .now }
+            if !reader.isClosedByWriter, writerLocks ? !held : ContinuousClock.now - quietSince > .milliseconds(Int64(idle * 1000)) {
+                writerGone = true
+            }
             if sourceID == nil, let source { sourceID = try? JournalOpening.source(source, in: reader).instanceID }
         }
-        Output.error("the writer closed \(VisibleText.escaped(file)): \(matched) step\(matched == 1 ? "" : "s") matched")
+        let steps = "\(matched) step\(matched == 1 ? "" : "s") matched"
+        if reader.isClosedByWriter {
+            Output.error("the writer closed \(VisibleText.escaped(file)): \(steps)")
+        } else if writerLocks {
+            Output.error("the writer of \(VisibleText.escaped(file)) is gone without closing it (it crashed or was killed): \(steps)")
+        } else {
+            Output.error("\(VisibleText.escaped(file)) has not grown for \(idle.formatted()) s and its format says nothing of its writer: \(steps)")
+        }
         if matched == 0 { throw ExitCode(ExitStatus.no) }
     }
 }
