@@ -73,3 +73,28 @@ struct OverviewTests {
         #expect(Overview.empty.marks(cells: 10, cursor: nil, hits: [], bookmarks: []) == Array(repeating: .density(0), count: 10))
     }
 }
+
+/// A terminal that hands the viewer scripted reads of keys, each read as one `keys` call.
+private final class ScriptedTerminal: ViewerTerminal {
+    var reads: [[Key]]
+    var written = ""
+    init(reads: [[Key]]) { self.reads = reads }
+    func keys(timeout milliseconds: Int32) -> [Key]? { reads.isEmpty ? nil : reads.removeFirst() }
+    func write(_ text: String) { written += text }
+    func takeResize() -> (width: Int, height: Int)? { nil }
+    var terminationRequested: Bool { false }
+}
+
+@Suite("Keys that arrive together")
+struct KeysInOneReadTests {
+    @Test("every key of one read acts, in order, on what the key before it left (fast typing, key repeat, a paste)")
+    func everyKeyActs() throws {
+        for keys in [ViewerFixtures.typing("lllll"), ViewerFixtures.typing("jjjjjjk"), ViewerFixtures.typing("lllll") + [.character("G")] + ViewerFixtures.typing("hh")] {
+            let oneByOne = try ViewerFixtures.program("demo.rewind", keys: keys)
+            let together = try ViewerFixtures.program("demo.rewind")
+            together.run(on: ScriptedTerminal(reads: [keys, [.character("q")]]))
+            #expect(together.model.page.step?.event.sequence == oneByOne.model.page.step?.event.sequence, "\(keys)")
+            #expect(together.model.page.step?.event.sequence != 1)
+        }
+    }
+}

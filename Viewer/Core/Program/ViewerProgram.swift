@@ -33,6 +33,8 @@ public final class ViewerProgram {
     private var hitCount: Timeline.HitCountJob?
     private var watchJob: Timeline.WatchJob?
     private var pending: [ViewerMessage] = []
+    /// What the command being run answers with, handled before the next message in `pending`.
+    private var replies: [ViewerMessage] = []
     /// Texts `y` copied, until the run loop writes them to the terminal (OSC 52).
     public private(set) var copied: [String] = []
 
@@ -103,15 +105,26 @@ public final class ViewerProgram {
 
     private func drain() {
         while !pending.isEmpty {
-            let message = pending.removeFirst()
-            for command in model.update(message) { run(command) }
+            handle(pending.removeFirst())
+        }
+    }
+
+    /// Handles a message and, before the next one, every message its commands answer with (a
+    /// page loaded for a move): each key acts on the state the key before it left, so five `l`
+    /// that arrive in one read move five steps.
+    private func handle(_ message: ViewerMessage) {
+        for command in model.update(message) {
+            run(command)
+            let answers = replies
+            replies.removeAll()
+            for answer in answers { handle(answer) }
         }
     }
 
     private func run(_ command: ViewerCommand) {
         switch command {
         case .load(let cursor, let top, let rows, let folding, let pinned):
-            pending.append(.pageLoaded(timeline.page(PageRequest(cursor: clamped(cursor), top: top, rows: rows, folding: folding, pinned: pinned))))
+            replies.append(.pageLoaded(timeline.page(PageRequest(cursor: clamped(cursor), top: top, rows: rows, folding: folding, pinned: pinned))))
         case .move(let from, let rows, let top, let screenRows, let folding, let pinned):
             var cursor = timeline.position(clamped(from), movedBy: rows, folding: folding)
             // A hidden step is stood for by the folded dispatch row above it.
@@ -119,10 +132,10 @@ public final class ViewerProgram {
                 cursor = shown
             }
             let newTop = timeline.top(showing: cursor, previousTop: top, rows: screenRows, folding: folding)
-            pending.append(.pageLoaded(timeline.page(PageRequest(cursor: cursor, top: newTop, rows: screenRows, folding: folding, pinned: pinned))))
+            replies.append(.pageLoaded(timeline.page(PageRequest(cursor: cursor, top: newTop, rows: screenRows, folding: folding, pinned: pinned))))
         case .jump(let sequence, let top, let screenRows, let folding, let pinned):
             guard let cursor = timeline.position(ofSequence: sequence), timeline.event(at: cursor)?.sequence == sequence else {
-                pending.append(.failed(timeline.isHiddenByFilter(sequence: sequence)
+                replies.append(.failed(timeline.isHiddenByFilter(sequence: sequence)
                     ? "step \(sequence) is hidden by the filter (f, then Enter on nothing, shows every step)"
                     : "step \(sequence) is not in the timeline"))
                 return
@@ -140,7 +153,7 @@ public final class ViewerProgram {
         case .filter(let filter, let text):
             guard let filter else {
                 timeline.apply(nil, matches: nil)
-                pending.append(.filterApplied(text: nil, count: timeline.count, cursor: positionOfShownStep()))
+                replies.append(.filterApplied(text: nil, count: timeline.count, cursor: positionOfShownStep()))
                 return
             }
             foreground = .filter(Timeline.FilterJob(filter), text: text)
@@ -152,8 +165,8 @@ public final class ViewerProgram {
         case .copy(let text):
             copied.append(text)
         case .refresh:
-            if timeline.refresh() { pending.append(.journalGrew) }
-            if timeline.reader.isClosedByWriter { pending.append(.journalClosed) }
+            if timeline.refresh() { replies.append(.journalGrew) }
+            if timeline.reader.isClosedByWriter { replies.append(.journalClosed) }
         }
     }
 
@@ -166,7 +179,7 @@ public final class ViewerProgram {
             folding.unfold(hiding.sequence)
         }
         let newTop = timeline.top(showing: cursor, previousTop: top, rows: screenRows, folding: folding)
-        pending.append(.pageLoaded(timeline.page(PageRequest(cursor: cursor, top: newTop, rows: screenRows, folding: folding, pinned: pinned))))
+        replies.append(.pageLoaded(timeline.page(PageRequest(cursor: cursor, top: newTop, rows: screenRows, folding: folding, pinned: pinned))))
     }
 
     private func positionOfShownStep() -> Int {
