@@ -67,6 +67,41 @@ struct PerfettoTraceTests {
         #expect(samples.map { $0.double(44) } == [0.5, 0.75], "the value before the first change, then the change")
     }
 
+    @Test("a list replaced wholesale is one instant, not a track per element; element counters are asked for and capped")
+    func listsStayInProportion() throws {
+        let source = RecordedSource(instanceID: 1, framework: "Cycler", typeName: "Cart", label: nil)
+        func state(_ quantities: [Int], total: Int) -> StateValue {
+            .object(["total": .integer(Int64(total)), "items": .array(quantities.map { .object(["quantity": .integer(Int64($0))]) })])
+        }
+        func event(_ sequence: UInt64, _ kind: Event.Category) -> RecordedEvent {
+            RecordedEvent(
+                sequence: sequence, wallNanoseconds: Int64(sequence), monotonicNanoseconds: sequence, source: source, kind: kind,
+                name: "step", description: "", file: "", function: "", line: 0, parent: nil
+            )
+        }
+        func trace(countingElements: Bool) -> (counters: [String], instants: Int, bytes: Int) {
+            var trace = PerfettoTrace(recordingName: "cart.rewind")
+            trace.countsListElements = countingElements
+            let first = state(Array(repeating: 1, count: 2_000), total: 0)
+            trace.add(event(1, .created), change: nil)
+            // Every element and the total change at once, then one element and the total.
+            trace.add(event(2, .didMutate), change: (first, state(Array(repeating: 2, count: 2_000), total: 10)))
+            trace.add(event(3, .didMutate), change: (state(Array(repeating: 2, count: 2_000), total: 10), state([5] + Array(repeating: 2, count: 1_999), total: 13)))
+            let bytes = trace.takeBytes()
+            let packets = WireFields(bytes).messages(1)
+            let counters = packets.flatMap { $0.messages(60) }.filter { !$0.messages(8).isEmpty || $0.raw(8) != nil }.map { $0.string(2) }
+            let instants = packets.compactMap { $0.messages(11).first }.filter { $0.varints(9) == [3] }.count
+            return (counters, instants, bytes.count)
+        }
+        let plain = trace(countingElements: false)
+        #expect(plain.counters == ["Cart#1 total"], "\(plain.counters)")
+        // created, the wholesale step as one instant, then the two changes of the last step.
+        #expect(plain.instants == 4)
+        #expect(plain.bytes < 4_096, "\(plain.bytes) bytes for three steps")
+        let elements = trace(countingElements: true)
+        #expect(elements.counters.sorted() == ["Cart#1 items[0].quantity", "Cart#1 total"], "\(elements.counters)")
+    }
+
     static func sequence(_ event: WireFields) -> UInt64? {
         event.messages(4).first { $0.varints(1) == [1] }?.varints(3).first
     }

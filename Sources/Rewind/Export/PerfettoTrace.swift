@@ -7,7 +7,11 @@
 /// - a dispatch is a slice from its start to its end, and a commit a slice nested inside it;
 /// - each key-path change is an instant event with `path`, `old` and `new` annotations, and a
 ///   change to a number also a sample on a counter track of its own (`TodoSample#1 count`), so
-///   that it plots as a graph;
+///   that it plots as a graph — for a field reached through objects; numbers inside list elements
+///   get counter tracks only when asked (``countsListElements``), and at most
+///   ``maximumCounterTracks`` in all; a step that changed more than ``changesShownPerStep`` paths
+///   (a list replaced wholesale) is one instant saying how many, so a trace stays in proportion
+///   to the recording's steps rather than to the sizes of its states;
 /// - work a dispatch started and that finished after it (an async commit) is linked to it by a
 ///   flow (an arrow);
 /// - every event carries `rewind.seq`, its step, which `rewind show --at` takes.
@@ -35,6 +39,14 @@ public struct PerfettoTrace {
     /// When each unit was created: a counter starts there, at the value before its first change.
     private var createdAt: [UInt64: UInt64] = [:]
     private let processTrack: UInt64 = 1
+
+    /// Whether numbers inside list elements (`items[id: 3].quantity`) get counter tracks: a list
+    /// of hundreds of items would make hundreds of tracks.
+    public var countsListElements = false
+    /// The most counter tracks a trace makes; changes past it are instants only.
+    public static let maximumCounterTracks = 1_000
+    /// The most changes of one step written one by one; a step with more is one instant.
+    public static let changesShownPerStep = 64
 
     /// A trace whose process track is named `recordingName`.
     public init(recordingName: String) {
@@ -82,7 +94,15 @@ public struct PerfettoTrace {
             break
         }
         guard let change, let before = change.before else { return }
-        for difference in diff(before, change.after).changes {
+        let differences = diff(before, change.after).changes
+        guard differences.count <= Self.changesShownPerStep else {
+            let paths = Set(differences.map { $0.path.components.first.map { StatePath([$0]).description } ?? "state" }).sorted()
+            trackEvent(.instant, event, track: unitTrack, name: "\(differences.count) changes", annotations: [
+                ("changes", .integer(Int64(differences.count))), ("under", .array(paths.prefix(16).map { .string($0) })),
+            ])
+            return
+        }
+        for difference in differences {
             addChange(difference, event: event, unitTrack: unitTrack, before: before, after: change.after)
         }
     }
@@ -100,7 +120,9 @@ public struct PerfettoTrace {
         if let new { annotations.append(("new", new)) }
         trackEvent(.instant, event, track: unitTrack, name: path, annotations: annotations)
         guard let new, new.isNumber else { return }
-        let (counter, isNew) = tracks.uuid(counter: path, of: event.source, under: unitTrack)
+        let inElement = change.path.components.contains { if case .index = $0 { true } else { false } }
+        guard countsListElements || !inElement else { return }
+        guard let (counter, isNew) = tracks.uuid(counter: path, of: event.source, under: unitTrack, limit: Self.maximumCounterTracks) else { return }
         if isNew {
             let descriptor = tracks.descriptor(of: counter)
             appendPacket(timestamp: nil) { $0.message(60, descriptor) }
@@ -269,9 +291,11 @@ private struct TrackTable {
 
     func uuid(activitiesOf id: UInt64) -> UInt64 { activities[id] ?? 1 }
 
-    mutating func uuid(counter path: String, of source: RecordedSource, under unit: UInt64) -> (UInt64, isNew: Bool) {
+    /// The counter track of a path, made if there are fewer than `limit`; `nil` past it.
+    mutating func uuid(counter path: String, of source: RecordedSource, under unit: UInt64, limit: Int) -> (UInt64, isNew: Bool)? {
         let key = "\(source.instanceID) \(path)"
         if let known = counters[key] { return (known, false) }
+        guard counters.count < limit else { return nil }
         let uuid = make(name: "\(source.description) \(path)", parent: unit, isCounter: true)
         counters[key] = uuid
         return (uuid, true)

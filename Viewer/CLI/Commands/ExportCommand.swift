@@ -23,6 +23,7 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
     @Option(help: "jsonl (one row per event: the table docs/EXPORT_SCHEMA.md describes, for jq, DuckDB and ClickHouse), json (one document) or perfetto (a binary trace for ui.perfetto.dev).") var format: Format?
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.", completion: .file()) var output: String?
+    @Flag(help: "With --format perfetto: a counter track for each number inside a list element too (items[id: 3].quantity), up to 1,000 tracks.") var elementCounters = false
     @OptionGroup(title: "OpenTelemetry") var openTelemetry: OpenTelemetryOptions
 
     /// `--otlp` and the options that go with it, passed on to rewind-otlp as they are.
@@ -96,6 +97,7 @@ struct ExportCommand: ParsableCommand {
     private func exportPerfetto(_ reader: JournalReader) throws {
         let out = try output.map(Output.init(file:)) ?? Output()
         var trace = PerfettoTrace(recordingName: URL(fileURLWithPath: file).lastPathComponent)
+        trace.countsListElements = elementCounters
         var timeline = StateWalker()
         let progress = ReadProgress(reading: file)
         for event in reader.events().reportingProgress(progress.update) {
