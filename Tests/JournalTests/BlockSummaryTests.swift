@@ -246,4 +246,31 @@ struct BlockSummaryTests {
         #expect(span.mayEqual(.integer(Int64.max)) && span.mayEqual(.integer(-3)) && !span.mayEqual(.integer(-4)))
         #expect(span.mayEqual(.string("a")) && !span.mayEqual(.string("b")) && span.mayEqual(.null) && !span.mayEqual(.bool(false)))
     }
+
+    @Test("a query over a journal of 1,000 units reads no more blocks with summaries than without, and answers the same")
+    func manyUnitsReadNoMore() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("units.rewind")
+        var configuration = JournalConfiguration()
+        configuration.blockSize = 8 * 1024
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let units = (0..<1_000).map { _ in Tally() }
+        for unit in units { unit.set(logger: journal) }
+        for _ in 0..<12 {
+            for unit in units { unit.commit("add") { $0.update($0.value.count + 1, \.count) } }
+        }
+        journal.close()
+
+        let condition = try Condition(parsing: "count == 7 && kind == mutated")
+        let summarised = try JournalReader(path: path)
+        #expect(summarised.blocks.count > 20)
+        let found = summarised.steps(where: condition).map(\.event.sequence)
+        let plain = try JournalReader(path: path)
+        var scan = ConditionScan(condition)
+        let expected = plain.events().compactMap { scan.step($0)?.event.sequence }
+        #expect(found == expected && found.count == 1_000)
+        let withSummaries = summarised.blocksInflated.load(ordering: .relaxed)
+        let without = plain.blocksInflated.load(ordering: .relaxed)
+        #expect(withSummaries <= without, "\(withSummaries) blocks inflated with summaries, \(without) without")
+    }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 
 /// Reads a `.rewind` journal: its sources and counts from the index, any event or any source's
@@ -45,6 +46,8 @@ public final class JournalReader: @unchecked Sendable {
     /// (for `verify`, which folds the states as the walk goes rather than reading the blocks again).
     private var stateRecordVisitor: ((_ source: RecordedSource, _ sequence: UInt64, _ record: StateRecord) -> Void)?
     private let cache = Locked<[(offset: Int, events: [RecordedEvent])]>([])
+    /// How many block payloads were inflated: what tests hold a reading strategy to.
+    let blocksInflated = Atomic<Int>(0)
     /// Blocks' text filters, for searches (see ``block(_:mayContainText:)``).
     let searchIndex: SearchIndex
     private static let cacheSize = 4
@@ -224,6 +227,44 @@ public final class JournalReader: @unchecked Sendable {
         try stateFold(of: sourceID, through: .max, fromBlock: block < 0 ? nil : block)
     }
 
+    /// The folds of several sources' states after all of their steps in blocks `0...block`
+    /// (``stateFold(of:throughBlock:)`` for each), reading each block once for all of them: a
+    /// reader that skipped blocks of a thousand units picks them all up with one pass. A source
+    /// whose blocks no longer read back gets an empty fold.
+    public func stateFolds(of sources: Set<UInt64>, throughBlock block: Int) -> [UInt64: StateFold] {
+        var folds: [UInt64: StateFold] = [:]
+        var needed = sources
+        var laterSteps: [UInt64: [[StateStep]]] = [:]
+        var index = block
+        while index >= 0, !needed.isEmpty {
+            defer { index -= 1 }
+            let holding = needed.filter { blocks[index].sources[$0] != nil }
+            guard !holding.isEmpty else { continue }
+            guard let events = try? events(inBlock: index) else {
+                for source in holding { folds[source] = StateFold() }
+                needed.subtract(holding)
+                continue
+            }
+            var steps: [UInt64: [StateStep]] = [:]
+            for event in events where holding.contains(event.source.instanceID) {
+                if let step = event.stateStep { steps[event.source.instanceID, default: []].append(step) }
+            }
+            for (source, sourceSteps) in steps {
+                guard let start = sourceSteps.lastIndex(where: \.isKeyframe) else {
+                    laterSteps[source, default: []].append(sourceSteps)
+                    continue
+                }
+                var fold = StateFold()
+                for step in sourceSteps[start...] { fold.apply(step) }
+                for step in (laterSteps[source] ?? []).reversed().joined() { fold.apply(step) }
+                folds[source] = fold
+                needed.remove(source)
+            }
+        }
+        for source in needed { folds[source] = StateFold() }
+        return folds
+    }
+
     private func stateFold(of sourceID: UInt64, through sequence: UInt64, fromBlock start: Int?) throws(JournalReadError) -> StateFold {
         // Steps found in later blocks before any keyframe: applied once an earlier block gives one.
         var laterSteps: [[StateStep]] = []
@@ -383,6 +424,7 @@ public final class JournalReader: @unchecked Sendable {
 
     /// Reads, checks and decompresses a block's payload.
     func payload(at offset: Int, frame: BlockFrame) -> Result<[UInt8], BlockProblem> {
+        blocksInflated.add(1, ordering: .relaxed)
         let compressed = readBytes(at: offset + JournalFormat.frameHeaderLength, count: Int(frame.compressedLength))
         guard compressed.count == Int(frame.compressedLength) else { return .failure(.damaged("the block is cut short (torn tail)")) }
         guard Zlib.crc32(compressed) == frame.payloadCRC else { return .failure(.damaged("the block's checksum does not match")) }

@@ -93,12 +93,13 @@ public struct ConditionScan: Sendable {
     /// `only`, just those sources' steps will be given to the scan.
     public mutating func enter(block: Int, of reader: JournalReader, only: Set<UInt64>? = nil) {
         guard !skippedSources.isEmpty else { return }
-        for source in reader.blocks[block].sources.keys where skippedSources.contains(source) {
-            guard only?.contains(source) ?? true else { continue }
-            skippedSources.remove(source)
-            // A block that no longer reads back leaves the source without a state, as a damaged
-            // block does when read in order.
-            walker.resume(source, from: (try? reader.stateFold(of: source, throughBlock: block - 1)) ?? StateFold())
+        let resuming = Set(reader.blocks[block].sources.keys.filter { skippedSources.contains($0) && (only?.contains($0) ?? true) })
+        guard !resuming.isEmpty else { return }
+        skippedSources.subtract(resuming)
+        // All at once, each earlier block read once for all of them (a block that no longer reads
+        // back leaves its sources without a state, as a damaged block does when read in order).
+        for (source, fold) in reader.stateFolds(of: resuming, throughBlock: block - 1) {
+            walker.resume(source, from: fold)
         }
     }
 
