@@ -92,4 +92,18 @@ struct BlameWhyTests {
         let chain = try #require(last["why"] as? [[String: Any]])
         #expect(chain.count == 64 && chain.first?["name"] as? String == "level \(depth)" && chain.last?["name"] as? String == "level \(depth - 63)")
     }
+
+    @Test("one rule for 'no answer': blame of a path nothing changed exits 1, as query does; show takes a key path")
+    func noAnswerAndShowPath() throws {
+        let nothing = try CommandRunner.run(["blame", "Fixtures/todo.rewind", "nextIDs"])
+        #expect(nothing.status == 1 && nothing.standardOutput.contains("no step changed nextIDs"), "\(nothing.transcript)")
+        let query = try CommandRunner.run(["query", "Fixtures/todo.rewind", "nextIDs == 3"])
+        #expect(query.status == 1)
+        let done = try CommandRunner.run(["show", "Fixtures/todo.rewind", "--at", "60", "items[id: 1].done", "--json"])
+        #expect(done.status == 0 && done.standardOutput == "true\n", "\(done.transcript)")
+        let count = try CommandRunner.run(["show", "Fixtures/todo.rewind", "--at", "60", "items.count"])
+        #expect(count.status == 0 && Int(count.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) != nil, "\(count.transcript)")
+        let missing = try CommandRunner.run(["show", "Fixtures/todo.rewind", "--at", "60", "items[id: 99].title"])
+        #expect(missing.status == 2 && missing.standardError.contains("has no items[id: 99].title"), "\(missing.transcript)")
+    }
 }

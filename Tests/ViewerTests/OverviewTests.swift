@@ -98,3 +98,19 @@ struct KeysInOneReadTests {
         }
     }
 }
+
+@Suite("Prompt editing")
+struct PromptEditingTests {
+    @Test("Ctrl-W deletes the word before the cursor and Ctrl-U the whole line, as in a shell")
+    func deleteWordAndLine() throws {
+        #expect(KeyDecoder.decode([0x15, 0x17]).keys == [.clearLine, .deleteWord])
+        let program = try ViewerFixtures.program("todo.rewind", keys: [.character("/")] + ViewerFixtures.typing("toggle done  "))
+        program.press(.deleteWord)
+        #expect(program.frame().plainText.contains("/toggle"), "\(program.frame().plainText.suffix(200))")
+        #expect(!program.frame().plainText.contains("/toggle done"))
+        program.press(.clearLine)
+        for key in ViewerFixtures.typing("add") { program.press(key) }
+        #expect(program.frame().plainText.contains("/add"))
+        #expect(!program.frame().plainText.contains("/toggleadd"))
+    }
+}

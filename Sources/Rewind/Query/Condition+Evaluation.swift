@@ -31,7 +31,7 @@ extension Condition {
 
     /// A key path's value in a state; `count` of a list or text (where it has no such field) is
     /// its length.
-    static func lookUp(_ path: FollowedPath, in state: StateValue?) -> StateValue {
+    package static func lookUp(_ path: FollowedPath, in state: StateValue?) -> StateValue {
         guard let state else { return .null }
         if let value = path.value(in: state) { return value }
         guard case .key("count")? = path.components.last else { return .null }

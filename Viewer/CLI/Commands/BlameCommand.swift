@@ -80,6 +80,8 @@ struct BlameCommand: ParsableCommand {
         progress.finish()
         output.flush()
         JournalOpening.warnAboutDamage(in: reader)
+        // "No step changed it" is the answer "no", as query's "no step where": exit 1.
+        if found == 0 { throw ExitCode(ExitStatus.no) }
     }
 
     /// One write as JSON: the step, the path as followed, old and new (left out when absent), and

@@ -5,15 +5,24 @@ struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show a source's state at one step, as an indented tree or as JSON.",
-        discussion: "Example:  rewind show Fixtures/todo.rewind --at 40 --source TodoSample"
+        discussion: """
+            Examples:
+              rewind show Fixtures/todo.rewind --at 40 --source TodoSample
+              rewind show Fixtures/todo.rewind --at 40 'items[id: 2].done'    (one key path of the state)
+            """
     )
 
     @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
+    @Argument(help: "Only this key path of the state (items[id: 2].title, cart.total, items.count).") var path: String?
     @Option(help: "The step (sequence number).") var at: UInt64
     @Option(help: "The source (default: the source of the event at that step).") var source: String?
     @Flag(help: "Write the state as JSON.") var json = false
 
     func run() throws {
+        var keyPath: FollowedPath?
+        if let path {
+            do { keyPath = try FollowedPath(parsing: path) } catch { throw CommandFailure(error.description) }
+        }
         let reader = try JournalOpening.open(file)
         let event = try JournalOpening.step(at, in: reader)
         let chosen = try source.map { try JournalOpening.source($0, in: reader) } ?? event.source
@@ -28,7 +37,14 @@ struct ShowCommand: ParsableCommand {
             }
             throw CommandFailure("\(VisibleText.escaped(chosen.description)) has no state at step \(at) (it first appears at step \(first))")
         }
-        if json {
+        if let keyPath {
+            // A key path reads as a condition reads it: `count` of a list is its length.
+            let value = Condition.lookUp(keyPath, in: state)
+            guard value != .null || keyPath.value(in: state) != nil else {
+                throw CommandFailure("\(VisibleText.escaped(chosen.description)) has no \(keyPath) at step \(at)")
+            }
+            output.line(json ? JSONText.value(value) : value.indentedDescription())
+        } else if json {
             output.line(JSONText.value(state))
         } else {
             let what = [event.kind.rawValue, VisibleText.escaped(event.name.isEmpty ? event.path ?? "" : event.name)].filter { !$0.isEmpty }.joined(separator: " ")

@@ -6,6 +6,10 @@ public enum Key: Hashable, Sendable {
     case enter, tab, backspace, escape
     /// Ctrl-C.
     case interrupt
+    /// Ctrl-U: in a prompt, clears what was typed.
+    case clearLine
+    /// Ctrl-W: in a prompt, deletes the word before the cursor.
+    case deleteWord
     /// The mouse wheel, over the focused pane.
     case wheelUp, wheelDown
     /// The mouse wheel at a cell (0-based), as SGR mouse reports say it: it scrolls the pane there.
@@ -48,6 +52,8 @@ public enum KeyDecoder {
             }
             switch byte {
             case 0x03: keys.append(.interrupt)
+            case 0x15: keys.append(.clearLine)
+            case 0x17: keys.append(.deleteWord)
             case 0x09: keys.append(.tab)
             case 0x0D, 0x0A: keys.append(.enter)
             case 0x7F, 0x08: keys.append(.backspace)

@@ -223,6 +223,11 @@ extension ViewerModel {
             switch key {
             case .character(let character): return text + String(character)
             case .backspace: return String(text.dropLast())
+            case .clearLine: return ""
+            case .deleteWord:
+                // As a shell's Ctrl-W: the spaces before the cursor, then the word before them.
+                let trimmed = text.reversed().drop { $0 == " " }
+                return String(trimmed.drop { $0 != " " }.reversed())
             default: return nil
             }
         }

@@ -261,7 +261,7 @@ public enum ViewerView {
         "p  F         pin the diff base; follow a live journal",
         "m  ' `       bookmark the step; next / previous mark",
         "y/Y          copy the selected value / path (OSC 52)",
-        "Esc cancel a search or prompt   ? help   q quit",
+        "Esc cancel  Ctrl-W/U erase word/line  ? help  q quit",
     ]
 
     private static func drawHelp(_ screen: inout ScreenBuffer, _ model: ViewerModel) {
