@@ -106,4 +106,15 @@ struct BlameWhyTests {
         let missing = try CommandRunner.run(["show", "Fixtures/todo.rewind", "--at", "60", "items[id: 99].title"])
         #expect(missing.status == 2 && missing.standardError.contains("has no items[id: 99].title"), "\(missing.transcript)")
     }
+
+    @Test("log fits its lines to the width: at 80 columns no line wraps (the call site goes, long source names shorten); wider lines keep every column")
+    func logFitsTheWidth() throws {
+        for width in [64, 80, 100, 160] {
+            let log = try CommandRunner.run(["log", "Fixtures/demo.rewind", "--width", String(width)])
+            #expect(log.status == 0)
+            let widest = log.standardOutput.components(separatedBy: "\n").map(\.count).max() ?? 0
+            #expect(widest <= width, "\(width): a line of \(widest)")
+            #expect(log.standardOutput.contains("DemoSession.swift:") == (width >= 120), "\(width)")
+        }
+    }
 }

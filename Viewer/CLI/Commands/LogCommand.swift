@@ -20,7 +20,7 @@ struct LogCommand: ParsableCommand {
     @Option(help: "Only events whose name, description, path or value contains this text.") var grep: String?
     @Option(help: "From this step on.") var from: UInt64?
     @Option(help: "Up to this step.") var to: UInt64?
-    @Option(help: "Cut each line's value to fit N columns (default: the terminal's width on a terminal, whole values in a pipe).") var width: Int?
+    @Option(help: "Fit each line to N columns: values cut, and on narrow lines the call site left out and long source names shortened (default: the terminal's width on a terminal, whole lines in a pipe).") var width: Int?
     @Flag(help: "Write JSON Lines: one object per event.") var json = false
     @OptionGroup var colors: ColorOptions
 
@@ -35,15 +35,10 @@ struct LogCommand: ParsableCommand {
         }
         if let width, width < 1 { throw CommandFailure("--width must be at least 1") }
         let output = Output(style: colors.style())
-        let text = EventText(reader: reader, style: output.style)
-        let valueLimit: Int
-        if let width {
-            valueLimit = max(8, width - EventText.fixedColumnsWidth - text.sourceWidth)
-        } else {
-            // On a terminal each line fits its width (80 when unknown), so it does not wrap mid-word.
-            valueLimit = isatty(STDOUT_FILENO) == 1
-                ? max(8, (TerminalSession.size()?.width ?? 80) - EventText.fixedColumnsWidth - text.sourceWidth) : .max
-        }
+        // On a terminal each line fits its width (80 when unknown), so it does not wrap.
+        let lineWidth = width ?? (isatty(STDOUT_FILENO) == 1 ? TerminalSession.size()?.width ?? 80 : nil)
+        let text = EventText(reader: reader, style: output.style, lineWidth: lineWidth)
+        let valueLimit = lineWidth.map { max(8, $0 - text.columnsWidth) } ?? .max
         // Changes read `quantity: 0 → -1`: without a text search every step of the sources shown is
         // read (kinds are left out here) so their states walk along; a search rebuilds them.
         let kinds = filter.kinds

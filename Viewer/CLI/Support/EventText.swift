@@ -12,13 +12,27 @@ struct EventText {
     private let kindColumns: [(kind: Event.Category, column: String)]
     private let memo = ColumnMemo()
 
-    init(reader: JournalReader, style: TerminalStyle) {
+    /// Whether lines show the call site column: not on a line too narrow for it.
+    let showsCallSite: Bool
+
+    /// Lines for `reader`'s events; with `lineWidth`, laid out to fit it: a line too narrow for
+    /// every column and a readable value (``minimumValueWidth``) leaves the call site out, then
+    /// shortens the source names (so `rewind log` on an 80-column terminal never wraps).
+    init(reader: JournalReader, style: TerminalStyle, lineWidth: Int? = nil) {
         startNanoseconds = reader.timeSpan?.lowerBound ?? 0
-        let sourceWidth = max(8, reader.sources.map { VisibleText.escaped($0.source.description).count }.max() ?? 8)
+        var sourceWidth = max(8, reader.sources.map { VisibleText.escaped($0.source.description).count }.max() ?? 8)
+        var showsCallSite = true
+        if let lineWidth, Self.columnsWidth(source: sourceWidth, callSite: true) + Self.minimumValueWidth > lineWidth {
+            showsCallSite = false
+            sourceWidth = min(sourceWidth, max(8, lineWidth - Self.columnsWidth(source: 0, callSite: false) - Self.minimumValueWidth))
+        }
         self.sourceWidth = sourceWidth
+        self.showsCallSite = showsCallSite
         self.style = style
-        sourceColumns = Dictionary(reader.sources.map { summary in
-            (summary.source.instanceID, style.paint(VisibleText.padded(VisibleText.escaped(summary.source.description), to: sourceWidth), .cyan))
+        // Shortened names stay told apart (`Count…#1`, `Count…#2`), as the viewer's lanes are.
+        let names = LaneNames.shortened(reader.sources.map { VisibleText.escaped($0.source.description) }, to: sourceWidth)
+        sourceColumns = Dictionary(zip(reader.sources, names).map { summary, name in
+            (summary.source.instanceID, style.paint(VisibleText.padded(name, to: sourceWidth), .cyan))
         }) { first, _ in first }
         kindColumns = Event.Category.allCases.map { kind in
             (kind, style.paint(VisibleText.padded(kind.word, to: Self.kindWidth), TerminalStyle.color(for: kind)))
@@ -72,9 +86,16 @@ struct EventText {
     /// The widths of the fixed columns: `#SEQ`, relative time, kind, name, call site.
     static let sequenceWidth = 6, timeWidth = 10, kindWidth = 9, nameWidth = 16, callSiteWidth = 26
 
-    /// The columns before an event's summary take this many characters plus the source column
-    /// (each column and a space after it).
-    static let fixedColumnsWidth = [sequenceWidth, timeWidth, kindWidth, nameWidth, callSiteWidth].reduce(0) { $0 + $1 + 1 } + 1
+    /// The narrowest value a line fitted to a width keeps room for.
+    static let minimumValueWidth = 24
+
+    /// The width of the columns before an event's summary (each column and a space after it).
+    static func columnsWidth(source: Int, callSite: Bool) -> Int {
+        [sequenceWidth, timeWidth, source, kindWidth, nameWidth].reduce(0) { $0 + $1 + 1 } + (callSite ? callSiteWidth + 1 : 0)
+    }
+
+    /// The width of this layout's columns before an event's summary.
+    var columnsWidth: Int { Self.columnsWidth(source: sourceWidth, callSite: showsCallSite) }
 
     /// `#12    +00:00.012  Counter#1  change    add step         Counter.swift:21  count: 0 → 1`,
     /// the kind in the viewer's words, a change with its `old` value when known (see
@@ -107,8 +128,10 @@ struct EventText {
         bytes += kindColumn(event.kind).utf8
         bytes.append(UInt8(ascii: " "))
         bytes += nameColumn(event, highlighting: match).utf8
-        bytes.append(UInt8(ascii: " "))
-        bytes += callSiteColumn(event).utf8
+        if showsCallSite {
+            bytes.append(UInt8(ascii: " "))
+            bytes += callSiteColumn(event).utf8
+        }
         var summary = event.summary(valueLimit: valueLimit, old: old, columns: CellWidth.of)
         // The value was cut to the limit; a path before it (`items = …`) is cut here, in cells.
         if valueLimit != .max { summary = CellWidth.fitted(summary, to: valueLimit) }

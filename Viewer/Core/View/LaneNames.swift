@@ -2,9 +2,9 @@
 /// `GitHubSearchViewStream#5` cut to 9 cells would both read `GitHubSe…`, so names that collide
 /// keep their distinguishing words whole and shorten the words they share to initials:
 /// `GHSAPISt…` and `GHSViewS…`.
-enum LaneNames {
+package enum LaneNames {
     /// Each name fitted to `width` cells, distinct where the names are.
-    static func shortened(_ names: [String], to width: Int) -> [String] {
+    package static func shortened(_ names: [String], to width: Int) -> [String] {
         var short = names.map { CellWidth.fitted($0, to: width) }
         let groups = Dictionary(grouping: names.indices, by: { short[$0] }).values.filter { $0.count > 1 }
         for group in groups {
