@@ -95,10 +95,13 @@ struct BlameWhyTests {
 
     @Test("one rule for 'no answer': blame of a path nothing changed exits 1, as query does; show takes a key path")
     func noAnswerAndShowPath() throws {
-        let nothing = try CommandRunner.run(["blame", "Fixtures/todo.rewind", "nextIDs"])
-        #expect(nothing.status == 1 && nothing.standardOutput.contains("no step changed nextIDs"), "\(nothing.transcript)")
-        let query = try CommandRunner.run(["query", "Fixtures/todo.rewind", "nextIDs == 3"])
+        let nothing = try CommandRunner.run(["blame", "Fixtures/todo.rewind", "items[id: 99].title"])
+        #expect(nothing.status == 1 && nothing.standardOutput.contains("no step changed items[id: 99].title"), "\(nothing.transcript)")
+        let query = try CommandRunner.run(["query", "Fixtures/todo.rewind", "changed(items[id: 99].title)"])
         #expect(query.status == 1)
+        // A path no unit has is a mistake for both: exit 2, naming the nearest.
+        let typo = try CommandRunner.run(["blame", "Fixtures/todo.rewind", "nextIDs"])
+        #expect(typo.status == 2 && typo.standardError.contains("'nextID'"), "\(typo.transcript)")
         let done = try CommandRunner.run(["show", "Fixtures/todo.rewind", "--at", "60", "items[id: 1].done", "--json"])
         #expect(done.status == 0 && done.standardOutput == "true\n", "\(done.transcript)")
         let count = try CommandRunner.run(["show", "Fixtures/todo.rewind", "--at", "60", "items.count"])

@@ -43,6 +43,10 @@ struct QueryCommand: ParsableCommand {
         do { parsed = try Condition(parsing: condition) } catch { throw CommandFailure(error.description) }
         let reader = try JournalOpening.open(file)
         let sourceID = try source.map { try JournalOpening.source($0, in: reader).instanceID }
+        // A path no unit has is a mistake to name, not a question whose answer is "no step".
+        if let unknown = parsed.unknownPaths(given: reader.recordedSchemas() ?? []).first {
+            throw CommandFailure(unknown.description)
+        }
         let output = Output(style: colors.style())
         let text = EventText(reader: reader, style: output.style)
         let progress = ReadProgress(reading: file)

@@ -1,0 +1,28 @@
+import Foundation
+@testable import Rewind
+import Testing
+
+@Suite("A query's key paths are the recording's")
+struct QueryPathTests {
+    @Test("a path no unit has is an error naming the nearest known ones (exit 2), not 'no step' (exit 1)")
+    func unknownPathIsAnError() throws {
+        let typo = try CommandRunner.run(["query", "Fixtures/todo.rewind", "itemz.count > 1"])
+        #expect(typo.status == 2 && typo.standardError.contains("no unit in this recording has a field itemz.count; did you mean 'items'?"), "\(typo.transcript)")
+        let unknown = try CommandRunner.run(["query", "Fixtures/todo.rewind", "nextId > 1 || titl == \"x\""])
+        #expect(unknown.status == 2 && unknown.standardError.contains("'nextID'"), "\(unknown.transcript)")
+        // Known paths still answer, "no" included; a list's count and a path into a list are not
+        // held to fields the schema does not list.
+        #expect(try CommandRunner.run(["query", "Fixtures/todo.rewind", "items.count > 100"]).status == 1)
+        #expect(try CommandRunner.run(["query", "Fixtures/todo.rewind", "items[0].title == \"Milk\"", "--first"]).status == 0)
+        #expect(try CommandRunner.run(["query", "Fixtures/todo.rewind", "kind == dispatch && name == \"toggle\"", "--count"]).status == 0)
+    }
+
+    @Test("without every unit's schema (units created before the recording), nothing is called unknown")
+    func withoutSchemas() throws {
+        let condition = try Condition(parsing: "anything > 1")
+        #expect(condition.unknownPaths(given: []).isEmpty)
+        let schema = try #require(TypeSchema(recorded: "\(TypeSchema.marker)\nCart\ntotal: Int\nlines: Array<Line>\nowner: Owner\nowner.name: String"))
+        #expect(try Condition(parsing: "owner.nmae == \"x\" && lines[2].qty > 0 && total.count > 1").unknownPaths(given: [schema]).map(\.path) == ["owner.nmae"])
+        #expect(try Condition(parsing: "owner.nmae == \"x\"").unknownPaths(given: [schema]).first?.nearest == ["owner.name"])
+    }
+}
