@@ -58,6 +58,12 @@ extension JournalReader {
             let indexed = blocks.filter { block in !damaged.contains { $0.contains(block.offset) } }
             if indexed.map(\.offset) != walk.blocks.map(\.offset) || indexed.map(\.frame) != walk.blocks.map(\.frame) {
                 indexProblem = "the index disagrees with the blocks in the file"
+            } else if let (claimed, found) = zip(indexed, walk.blocks).first(where: { $0.sources != $1.sources }) {
+                // Each entry's sources — which units a block holds, how many of their events and
+                // which steps — are what `show`, `log --source` and `info` go by: held against
+                // the decoded block, entry by entry.
+                indexProblem = "the index misstates the units of the block at byte \(claimed.offset) (steps \(claimed.firstSequence)–\(claimed.lastSequence)): "
+                    + "it says \(Self.describe(claimed.sources)), the block holds \(Self.describe(found.sources)); readers that trust it answer wrongly — run 'rewind recover'"
             }
         }
         var verification = JournalVerification(
@@ -69,6 +75,14 @@ extension JournalReader {
             verification.untrueSummaries = walk.untrueSummaries()
         }
         return verification
+    }
+
+    /// A block's units as an index entry lists them: `#2: 7 events, steps 3–40`.
+    private static func describe(_ sources: [UInt64: JournalBlock.SourceSummary]) -> String {
+        sources.keys.sorted().map { id in
+            let summary = sources[id]!
+            return "#\(id): \(summary.eventCount) event\(summary.eventCount == 1 ? "" : "s"), steps \(summary.firstSequence)–\(summary.lastSequence)"
+        }.joined(separator: "; ")
     }
 
     /// Writes a clean journal at `output` holding every block that reads back intact (blocks are

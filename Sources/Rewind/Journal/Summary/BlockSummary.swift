@@ -91,6 +91,9 @@ public struct ValueSpan: Sendable, Equatable {
 
     /// Whether the span may hold `value` (numbers compare by value, `3 == 3.0`).
     public func mayEqual(_ value: StateValue) -> Bool {
+        // A text is held when it is listed, or when the span holds texts it does not list (a
+        // long one among them): a span that lists all its texts holds no other.
+        if case .string(let text) = value { return texts.contains(text) || holdsOtherTexts }
         var single = ValueSpan()
         single.add(value)
         return overlaps(single)

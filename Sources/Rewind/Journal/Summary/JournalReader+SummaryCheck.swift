@@ -54,10 +54,20 @@ private struct SummaryCheck {
                 if !span.mayEqual(value) { return "it says \(path) never holds \(value.compactDescription(limit: 40))" }
             }
         }
-        if let changedFields = steps.changedFields, case .object(let fields)? = after ?? before {
-            for field in fields.keys where !changedFields.contains(field) {
-                let path = FollowedPath(components: [.key(field)])
-                if Condition.lookUp(path, in: before) != Condition.lookUp(path, in: after) { return "it says \(path) never changes" }
+        if let changedFields = steps.changedFields {
+            switch (before, after) {
+            case (.object(let old)?, .object(let new)?):
+                // A field removed counts as one that changed, as a field added does.
+                for field in Set(old.keys).union(new.keys) where !changedFields.contains(field) {
+                    let path = FollowedPath(components: [.key(field)])
+                    if Condition.lookUp(path, in: before) != Condition.lookUp(path, in: after) { return "it says \(path) never changes" }
+                }
+            case (let old?, let new?) where old != new:
+                // A state that is not an object (a root list) has no fields to list: a writer
+                // says "any field may change" for it.
+                return "it lists the fields that changed, yet the whole state (not an object) changed"
+            default:
+                break
             }
         }
         return nil
