@@ -40,4 +40,15 @@ struct WideStepTests {
             #expect(program.model.page.step?.event.kind == .created)
         }
     }
+
+    @Test("on a narrow terminal the state pane's title keeps the step number; the unit's name shortens instead")
+    func titleKeepsTheStep() throws {
+        let program = try ViewerFixtures.program("demo.rewind", width: 72, height: 20)
+        for _ in 0..<60 {
+            program.press(.character("l"))
+            guard let step = program.model.page.step else { continue }
+            let title = program.frame().plainText.split(separator: "\n")[1]
+            #expect(title.contains("after #\(step.afterSequence)"), "\(title)")
+        }
+    }
 }

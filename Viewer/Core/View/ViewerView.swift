@@ -118,8 +118,14 @@ public enum ViewerView {
         let step = model.page.step
         var heading = " State"
         if let step {
-            heading += " of \(step.event.source.description) after #\(step.afterSequence)"
-            if step.afterSequence != step.event.sequence { heading += " (the dispatch's end)" }
+            // The step number is what the title is for: on a narrow pane the source's name
+            // shortens first, then the note goes, never the number.
+            var tail = " after #\(step.afterSequence)"
+            if step.afterSequence != step.event.sequence, CellWidth.of(heading + " of " + tail + " (the dispatch's end)") + 4 <= width {
+                tail += " (the dispatch's end)"
+            }
+            let name = CellWidth.fitted(step.event.source.description, to: max(4, width - CellWidth.of(heading + " of " + tail)))
+            heading += " of \(name)\(tail)"
         }
         screen.write(heading, row: 1, column: column, limit: width, style: model.focus == .state ? focusTitle : paneTitle)
         let rows = StateRows.rows(step?.after, collapsed: model.collapsed, changed: step?.changedPaths ?? [])
