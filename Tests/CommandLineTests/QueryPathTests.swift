@@ -25,4 +25,17 @@ struct QueryPathTests {
         #expect(try Condition(parsing: "owner.nmae == \"x\" && lines[2].qty > 0 && total.count > 1").unknownPaths(given: [schema]).map(\.path) == ["owner.nmae"])
         #expect(try Condition(parsing: "owner.nmae == \"x\"").unknownPaths(given: [schema]).first?.nearest == ["owner.name"])
     }
+
+    @Test("log --grep finds a change by its move as its own line shows it, as the viewer's / does; ~ for a regular expression")
+    func grepFindsTheRowAsShown() throws {
+        let move = try CommandRunner.run(["log", "Fixtures/counter.rewind", "--grep", "1 → 2", "--width", "200"])
+        #expect(move.status == 0)
+        let lines = move.standardOutput.split(separator: "\n" as Character)
+        #expect(lines.count == 1 && lines.first?.contains("count: 1 → 2") == true, "\(move.transcript)")
+        let exact = try CommandRunner.run(["log", "Fixtures/todo.rewind", "--grep", "~^toggle$"])
+        #expect(exact.status == 0 && !exact.standardOutput.isEmpty)
+        #expect(exact.standardOutput.split(separator: "\n" as Character).allSatisfy { $0.contains(" toggle ") || $0.hasSuffix(" toggle") })
+        let malformed = try CommandRunner.run(["log", "Fixtures/todo.rewind", "--grep", "~(unclosed"])
+        #expect(malformed.status == 2 && malformed.standardError.contains("not a regular expression"))
+    }
 }

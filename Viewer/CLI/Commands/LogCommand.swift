@@ -1,6 +1,7 @@
 import Foundation
 import ArgumentParser
 import Rewind
+import RewindViewer
 
 struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,7 +18,7 @@ struct LogCommand: ParsableCommand {
     @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
     @Option(help: "Only this source: a label, Type#id, a type name or an id.") var source: String?
     @Option(help: "Only these kinds, comma-separated, as rows say them (dispatch, mutate, change, mutated, finished, activity, …) or as JSON names them (willDispatch, …).") var kind: String?
-    @Option(help: "Only events whose name, description, path or value contains this text.") var grep: String?
+    @Option(help: "Only events whose row (as shown: a change's move `count: 0 → -1` too), name, source or description contains this text, as the viewer's / finds it; ~REGEX for a regular expression.") var grep: String?
     @Option(help: "From this step on.") var from: UInt64?
     @Option(help: "Up to this step.") var to: UInt64?
     @Option(help: "Fit each line to N columns: values cut, and on narrow lines the call site left out and long source names shortened (default: the terminal's width on a terminal, whole lines in a pipe).") var width: Int?
@@ -25,8 +26,15 @@ struct LogCommand: ParsableCommand {
     @OptionGroup var colors: ColorOptions
 
     func run() throws {
+        // --grep finds what the viewer's `/` finds: the row as it is shown (a change's move
+        // `count: 0 → -1` included), its name, source and description — one searchable text.
+        var search: SearchQuery?
+        if let grep {
+            do { search = try SearchQuery(grep) } catch { throw CommandFailure(error.description) }
+        }
         let reader = try JournalOpening.open(file)
-        var filter = EventFilter(text: grep)
+        // Blocks are skipped by the text every match must hold, where there is one.
+        var filter = EventFilter(text: search?.requiredText)
         if let source { filter.sourceIDs = [try JournalOpening.source(source, in: reader).instanceID] }
         if let kind { filter.kinds = try Self.kinds(kind) }
         if from != nil || to != nil {
@@ -43,8 +51,9 @@ struct LogCommand: ParsableCommand {
         // read (kinds are left out here) so their states walk along; a search rebuilds them.
         let kinds = filter.kinds
         var stepsRead = filter
-        if grep == nil { stepsRead.kinds = nil }
-        var oldValues = OldValues(reader: reader, seesEveryStep: grep == nil)
+        let readsEveryStep = filter.text == nil
+        if readsEveryStep { stepsRead.kinds = nil }
+        var oldValues = OldValues(reader: reader, seesEveryStep: readsEveryStep)
         let progress = ReadProgress(reading: file)
         // The options are read once: an argument's property wrapper costs a look-up per read.
         let (json, grep) = (json, grep)
@@ -52,6 +61,7 @@ struct LogCommand: ParsableCommand {
         for event in reader.events(matching: stepsRead).reportingProgress(progress.update) {
             let old = oldValues.before(event)
             if let kinds, !kinds.contains(event.kind) { continue }
+            if let search, !search.matches(event, old: old) { continue }
             if json {
                 output.line(EventText.json(event, old: old))
             } else {
