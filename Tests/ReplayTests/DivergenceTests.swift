@@ -1,6 +1,6 @@
 import Foundation
 @preconcurrency import OpenCombine
-import Rewind
+@testable import Rewind
 import RewindSamples
 import RewindTesting
 import Ricemill
@@ -69,5 +69,21 @@ struct DivergenceTests {
         #expect(throws: ReplayError.unknownSource("NoSuchMachine", known: ["RicemillCounterSample#1"])) {
             try replay.bind("NoSuchMachine", to: RicemillCounterSample().replayTarget)
         }
+    }
+}
+
+@Suite("A divergence's report")
+struct DivergenceReportTests {
+    @Test("a difference in 800 list elements is reported with its context and a count, not 800 lines")
+    func reportScalesWithTheDifference() {
+        let recorded = StateValue.object(["items": .array((0..<800).map { .object(["id": .integer(Int64($0)), "quantity": .integer(1)]) })])
+        let live = StateValue.object(["items": .array((0..<800).map { .object(["id": .integer(Int64($0)), "quantity": .integer(2)]) })])
+        let divergence = Divergence(step: 12, event: "didMutate load", source: "Cart#1", input: nil, recorded: recorded, live: live, difference: diff(recorded, live))
+        let lines = divergence.description.components(separatedBy: "\n")
+        #expect(lines.count <= Divergence.shownLines + 4, "\(lines.count) lines")
+        #expect(lines.last?.contains("more lines left out; 800 paths differ in all: items[0].quantity") == true, "\(lines.last ?? "")")
+        // A small difference is whole.
+        let one = Divergence(step: 3, event: "x", source: "Cart#1", input: nil, recorded: .object(["n": .integer(1)]), live: .object(["n": .integer(2)]), difference: diff(.object(["n": .integer(1)]), .object(["n": .integer(2)])))
+        #expect(!one.description.contains("left out"))
     }
 }

@@ -168,7 +168,18 @@ public struct Divergence: Sendable, CustomStringConvertible {
         }
         lines.append("  recorded → live:")
         let rendered = DiffRenderer().render(from: recorded, to: live).split(separator: "\n", omittingEmptySubsequences: false)
-        lines += rendered.map { "  " + $0 }
+        // What differs, with its context, at a size that scales with the difference: a list of
+        // 800 elements that differs in one is not 800 lines of a test's failure message.
+        lines += rendered.prefix(Self.shownLines).map { "  " + $0 }
+        if rendered.count > Self.shownLines {
+            let paths = difference.changedPaths
+            lines.append("  … \(rendered.count - Self.shownLines) more lines left out; \(paths.count) path\(paths.count == 1 ? "" : "s") differ in all: "
+                + paths.prefix(8).map(\.description).joined(separator: ", ") + (paths.count > 8 ? ", …" : "")
+                + " (the whole difference: `difference`, `recorded` and `live` of the report's divergence)")
+        }
         return lines.joined(separator: "\n")
     }
+
+    /// The most lines of the rendered difference ``description`` shows.
+    public static let shownLines = 60
 }
