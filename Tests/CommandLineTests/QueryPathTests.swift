@@ -38,4 +38,19 @@ struct QueryPathTests {
         let malformed = try CommandRunner.run(["log", "Fixtures/todo.rewind", "--grep", "~(unclosed"])
         #expect(malformed.status == 2 && malformed.standardError.contains("not a regular expression"))
     }
+
+    @Test("export --states N keeps a unit's whole state on every Nth row that moved it, 0 on none; changes stay on every row")
+    func exportStates() throws {
+        func rows(_ states: String) throws -> [[String: Any]] {
+            let export = try CommandRunner.run(["export", "Fixtures/todo.rewind", "--format", "jsonl", "--states", states])
+            #expect(export.status == 0)
+            return try export.standardOutput.split(separator: "\n" as Character).map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        }
+        let all = try rows("1"), some = try rows("5"), none = try rows("0")
+        func withState(_ rows: [[String: Any]]) -> Int { rows.filter { $0["state"] is [String: Any] }.count }
+        #expect(all.count == some.count && some.count == none.count)
+        #expect(withState(none) == 0 && withState(some) > 0 && withState(some) * 4 < withState(all), "\(withState(some)) of \(withState(all))")
+        #expect(zip(all, none).allSatisfy { ($0["changes"] as? [Any])?.count == ($1["changes"] as? [Any])?.count })
+        #expect(try CommandRunner.run(["export", "Fixtures/todo.rewind", "--format", "jsonl", "--states", "-1"]).status == 2)
+    }
 }

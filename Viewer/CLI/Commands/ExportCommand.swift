@@ -24,6 +24,8 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "jsonl (one row per event: the table docs/EXPORT_SCHEMA.md describes, for jq, DuckDB and ClickHouse), json (one document) or perfetto (a binary trace for ui.perfetto.dev).") var format: Format?
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.", completion: .file()) var output: String?
     @Flag(help: "With --format perfetto: a counter track for each number inside a list element too (items[id: 3].quantity), up to 1,000 tracks.") var elementCounters = false
+    @Option(help: ArgumentHelp("With --format jsonl|json: the whole state on every Nth row of a unit that moved it (1, the default: on each; 0: never). The changes are on every row; a state left out is null.", valueName: "N"))
+    var states: Int = 1
     @OptionGroup(title: "OpenTelemetry") var openTelemetry: OpenTelemetryOptions
 
     /// `--otlp` and the options that go with it, passed on to rewind-otlp as they are.
@@ -52,6 +54,7 @@ struct ExportCommand: ParsableCommand {
             throw ValidationError("--service-name, --header and --attribute-value-limit go with --otlp")
         default: break
         }
+        guard states >= 0 else { throw ValidationError("--states takes 0 (never) or N (every Nth row that moved a unit's state)") }
     }
 
     func run() throws {
@@ -84,8 +87,18 @@ struct ExportCommand: ParsableCommand {
         }
         var first = true
         let progress = ReadProgress(reading: file)
+        // Per unit, the rows that moved its state so far: with --states N, every Nth carries it.
+        var moves: [UInt64: Int] = [:]
+        let states = states
         for event in reader.events().reportingProgress(progress.update) {
-            out.line(rows.json(event, step: timeline.advance(event)), prefix: format == .json && !first ? "," : "")
+            let step = timeline.advance(event)
+            var includesState = states == 1
+            if step != nil, states != 1 {
+                let count = moves[event.source.instanceID, default: 0]
+                moves[event.source.instanceID] = count + 1
+                includesState = states > 0 && count % states == 0
+            }
+            out.line(rows.json(event, step: step, includingState: includesState), prefix: format == .json && !first ? "," : "")
             first = false
         }
         if format == .json { out.line("]}") }

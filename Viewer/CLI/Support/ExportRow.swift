@@ -25,7 +25,9 @@ struct ExportRow {
     /// One event's row. `step` is what the event did to its source's state (``StateWalker/advance(_:)``):
     /// it fills `state`, `changes`, and for a change `old` (the value its path held before,
     /// `null` when the path was missing).
-    func json(_ event: RecordedEvent, step: (before: StateValue?, after: StateValue)?) -> JSONText.Object {
+    ///
+    /// With `includingState` false the `state` column is `null` (`rewind export --states N`).
+    func json(_ event: RecordedEvent, step: (before: StateValue?, after: StateValue)?, includingState: Bool = true) -> JSONText.Object {
         JSONText.buildObject { row in
             row.field("schema_version", Self.schemaVersion)
             row.field("recording_id", recordingID)
@@ -53,7 +55,7 @@ struct ExportRow {
             row.value("value", event.value)
             row.raw("dropped", event.dropped.map(CommandJSON.dropped) ?? "null")
             row.raw("changes", step.map { step in step.before.map { CommandJSON.changes(from: $0, to: step.after) } ?? "[]" } ?? "[]")
-            row.value("state", step?.after)
+            row.value("state", includingState ? step?.after : nil)
         }
     }
 }
