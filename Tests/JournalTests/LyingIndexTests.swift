@@ -61,10 +61,22 @@ struct LyingIndexTests {
             let id = entry.keys.max()!
             entry[id]!.lastSequence = entry[id]!.firstSequence
         }
+        let truth = try JournalReader(path: genuine)
+        let tally = try #require(truth.sources.first { $0.source.typeName == "Tally" })
         for path in [omitted, shortened] {
             let verification = try JournalReader(path: path).verify()
             #expect(!verification.isClean && verification.indexProblem?.contains("misstates the units of the block") == true, "\(verification)")
+            // A reader that reads the block believes the block, not the entry, and says so: the
+            // state `show` prints is the recorded one.
+            let reader = try JournalReader(path: path)
+            let last = tally.sequences.upperBound
+            #expect(try reader.event(sequence: last)?.source.instanceID == tally.source.instanceID)
+            #expect(try reader.state(of: tally.source.instanceID, at: last) == (try truth.state(of: tally.source.instanceID, at: last)))
+            #expect(reader.damage.contains { $0.reason.contains("the index misstates") }, "\(reader.damage)")
         }
+        // An honest index is never called a liar.
+        _ = try truth.event(sequence: tally.sequences.upperBound)
+        #expect(truth.damage.isEmpty)
     }
 
     @Test("a summary whose text span leaves out a long text, whose changed fields leave out a removed one, is untrue")

@@ -435,11 +435,38 @@ public final class JournalReader: @unchecked Sendable {
     }
 
     func decodeBlock(at offset: Int, frame: BlockFrame) -> Result<(events: [RecordedEvent], sources: [RecordedSource]), BlockProblem> {
-        read(at: offset, frame: frame) { payload throws(JournalFormatError) in
+        let result = read(at: offset, frame: frame) { payload throws(JournalFormatError) in
             let decoded = try BlockDecoding.events(in: payload)
             let sequences = decoded.events.map(\.sequence)
             return (decoded, sequences.count, sequences.min().flatMap { lowest in sequences.max().map { lowest...$0 } })
         }
+        if hasIndex, case .success(let decoded) = result { holdIndexEntry(ofBlockAt: offset, to: decoded.events) }
+        return result
+    }
+
+    /// Holds the index's entry for a block just decoded — which units it holds, how many of their
+    /// events and which steps — against the block: an entry that misstates them (a crafted file;
+    /// a writer never makes one) is corrected from the block, so that what this reader answers
+    /// from then on comes from the block, and the lie is reported in ``damage``.
+    private func holdIndexEntry(ofBlockAt offset: Int, to events: [RecordedEvent]) {
+        var low = 0, high = blocks.count
+        while low < high {
+            let middle = (low + high) / 2
+            if blocks[middle].offset < offset { low = middle + 1 } else { high = middle }
+        }
+        guard low < blocks.count, blocks[low].offset == offset else { return }
+        var found: [UInt64: JournalBlock.SourceSummary] = [:]
+        for event in events {
+            found[event.source.instanceID, default: .init(eventCount: 0, firstSequence: event.sequence, lastSequence: event.sequence)].add(event.sequence)
+        }
+        guard found != blocks[low].sources else { return }
+        blocks[low].sources = found
+        let block = blocks[low]
+        let entry = JournalDamage(
+            byteRange: block.offset..<(block.offset + block.frame.totalLength), sequences: nil,
+            reason: "the index misstates the units of the block of steps \(block.firstSequence)–\(block.lastSequence) (no events lost: read from the block itself)"
+        )
+        if !damage.contains(entry) { damage.append(entry) }
     }
 
     /// The block as a walk over the file takes it (see ``BlockOutline``), accepted or refused
