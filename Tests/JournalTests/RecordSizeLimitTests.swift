@@ -19,13 +19,19 @@ struct RecordSizeLimitTests {
     /// Records a ledger whose list grows to each size, is replaced by another list of that size
     /// (a million entries replaced by a million others), and is changed in place, around other
     /// commits; returns the journal's refusals.
-    static func record(sizes: [Int], to path: String) throws -> [JournalLogger.Refusal] {
-        let refusals = Mutex<[JournalLogger.Refusal]>([])
+    /// A journal at `path` whose refusals are kept, and a ledger logging to it.
+    static func journal(at path: String) throws -> (journal: JournalLogger, ledger: Ledger, refusals: Locked<[JournalLogger.Refusal]>) {
+        let refusals = Locked<[JournalLogger.Refusal]>([])
         var configuration = JournalConfiguration()
         configuration.onRefusal = { refusal in refusals.withLock { $0.append(refusal) } }
         let journal = try JournalLogger(path: path, configuration: configuration)
         let ledger = Ledger()
         ledger.set(logger: journal)
+        return (journal, ledger, refusals)
+    }
+
+    static func record(sizes: [Int], to path: String) throws -> [JournalLogger.Refusal] {
+        let (journal, ledger, refusals) = try journal(at: path)
         for size in sizes {
             ledger.commit("grow to \(size)") { $0.update(Array(0..<size), \.entries) }
             ledger.commit("rename") { $0.update("ledger of \(size)", \.name) }
@@ -68,12 +74,7 @@ struct RecordSizeLimitTests {
     func oversizedStateIsRefused() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("notes.rewind")
-        let refusals = Mutex<[JournalLogger.Refusal]>([])
-        var configuration = JournalConfiguration()
-        configuration.onRefusal = { refusal in refusals.withLock { $0.append(refusal) } }
-        let journal = try JournalLogger(path: path, configuration: configuration)
-        let ledger = Ledger()
-        ledger.set(logger: journal)
+        let (journal, ledger, refusals) = try Self.journal(at: path)
         ledger.commit("small") { $0.update(["a note"], \.notes) }
         // Forty distinct notes of a mebibyte each: 40 MiB in one state, more than one record may take.
         let huge = (0..<40).map { index in String(repeating: Character(UnicodeScalar(UInt8(65 + index % 26))), count: 1 << 20) + "\(index)" }
