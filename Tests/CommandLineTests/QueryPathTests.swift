@@ -17,13 +17,13 @@ struct QueryPathTests {
         #expect(try CommandRunner.run(["query", "Fixtures/todo.rewind", "kind == dispatch && name == \"toggle\"", "--count"]).status == 0)
     }
 
-    @Test("without every unit's schema (units created before the recording), nothing is called unknown")
-    func withoutSchemas() throws {
-        let condition = try Condition(parsing: "anything > 1")
-        #expect(condition.unknownPaths(given: []).isEmpty)
-        let schema = try #require(TypeSchema(recorded: "\(TypeSchema.marker)\nCart\ntotal: Int\nlines: Array<Line>\nowner: Owner\nowner.name: String"))
-        #expect(try Condition(parsing: "owner.nmae == \"x\" && lines[2].qty > 0 && total.count > 1").unknownPaths(given: [schema]).map(\.path) == ["owner.nmae"])
-        #expect(try Condition(parsing: "owner.nmae == \"x\"").unknownPaths(given: [schema]).first?.nearest == ["owner.name"])
+    @Test("only a path's first field is judged, against what every unit's state starts with; unknown units judge nothing")
+    func firstFieldsOnly() throws {
+        #expect(try Condition(parsing: "anything > 1").unknownPaths(knownFields: nil).isEmpty)
+        let known: Set<String> = ["total", "lines", "owner", "unread"]
+        // Deeper fields may be a dictionary's keys or an optional that was nil: not judged.
+        #expect(try Condition(parsing: "owner.nmae == \"x\" && lines[2].qty > 0 && total.count > 1").unknownPaths(knownFields: known).isEmpty)
+        #expect(try Condition(parsing: "unred > 0").unknownPaths(knownFields: known).first?.nearest == ["unread"])
     }
 
     @Test("log --grep finds a change by its move as its own line shows it, as the viewer's / does; ~ for a regular expression")
@@ -35,6 +35,11 @@ struct QueryPathTests {
         let exact = try CommandRunner.run(["log", "Fixtures/todo.rewind", "--grep", "~^toggle$"])
         #expect(exact.status == 0 && !exact.standardOutput.isEmpty)
         #expect(exact.standardOutput.split(separator: "\n" as Character).allSatisfy { $0.contains(" toggle ") || $0.hasSuffix(" toggle") })
+        // A source's name and a row's name and summary together are found, as `/` finds them.
+        let bySource = try CommandRunner.run(["log", "Fixtures/demo.rewind", "--grep", "TodoSample"])
+        #expect(bySource.status == 0 && bySource.standardOutput.split(separator: "\n" as Character).count > 20, "\(bySource.transcript.prefix(300))")
+        let row = try CommandRunner.run(["log", "Fixtures/counter.rewind", "--grep", "add step count"])
+        #expect(row.status == 0 && !row.standardOutput.isEmpty, "\(row.transcript)")
         let malformed = try CommandRunner.run(["log", "Fixtures/todo.rewind", "--grep", "~(unclosed"])
         #expect(malformed.status == 2 && malformed.standardError.contains("not a regular expression"))
     }

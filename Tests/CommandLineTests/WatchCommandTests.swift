@@ -102,7 +102,11 @@ struct WatchCommandTests {
             try #require(!data.isEmpty, "the recorder ended before its first sync")
             said += String(decoding: data, as: UTF8.self)
         }
-        #expect(try JournalReader(path: path).isHeldByWriter)
+        #expect(try JournalReader(path: path).isHeldByWriter == true)
+        // Through a link to it too: the lock is asked of the file the reader has open.
+        let link = directory.file("latest.rewind")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        #expect(try JournalReader(path: link).isHeldByWriter == true)
 
         let watch = Process()
         watch.executableURL = URL(fileURLWithPath: CommandRunner.binary)

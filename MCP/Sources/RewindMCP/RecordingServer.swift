@@ -84,9 +84,10 @@ public struct RecordingServer: Sendable {
     /// concurrency pool; ends it when the call is cancelled or runs past ``timeLimit``.
     private func run(_ arguments: [String]) async -> CallTool.Result {
         let command = Command(executable: rewind, arguments: arguments)
+        let (timeLimit, outputLimit) = (timeLimit, outputLimit)
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (done: CheckedContinuation<Command.Outcome, Never>) in
-                Thread.detachNewThread { done.resume(returning: command.run(timeLimit: timeLimit)) }
+                Thread.detachNewThread { done.resume(returning: command.run(timeLimit: timeLimit, outputLimit: outputLimit)) }
             }
         } onCancel: {
             command.end(because: .cancelled)
@@ -102,6 +103,7 @@ public struct RecordingServer: Sendable {
         case .launchFailed(let reason): return Self.failure("cannot run \(rewind): \(reason)")
         case .ended(.timedOut): return Self.failure("the command took longer than \(timeLimit); narrow it with source, kind, from/to or a condition")
         case .ended(.cancelled): return Self.failure("cancelled")
+        case .ended(.outputFull): break
         case .signal(let signal): return Self.failure("rewind stopped on signal \(signal)\(said.isEmpty ? "" : ": " + said.prefix(400))")
         case .exit(let status) where status != 0 && status != 1:
             return Self.failure(said.isEmpty ? "rewind exited with status \(status)" : String(said.prefix(2000)))
@@ -112,7 +114,7 @@ public struct RecordingServer: Sendable {
         var text = String(decoding: data.prefix(outputLimit), as: UTF8.self)
         if data.count > outputLimit {
             text = String(text[..<(text.lastIndex(of: "\n") ?? text.endIndex)])
-            text += "\n(cut after \(outputLimit / 1024) KiB of \(data.count / 1024) KiB: narrow it with source, kind, from/to or a condition)"
+            text += "\n(cut after \(outputLimit / 1024) KiB: narrow it with source, kind, from/to or a condition)"
         }
         while text.hasSuffix("\n") { text.removeLast() }
         if text.isEmpty { text = said.isEmpty ? "(nothing)" : said }
@@ -145,7 +147,9 @@ public struct RecordingServer: Sendable {
 /// by `lock`; the outputs are written by their reading threads before the group's `leave` and
 /// read after its `wait`.
 final class Command: @unchecked Sendable {
-    enum Reason: Sendable { case timedOut, cancelled }
+    /// Why a command was ended early: out of time, cancelled, or its output past what an
+    /// answer carries (the answer is then what it wrote until there).
+    enum Reason: Sendable { case timedOut, cancelled, outputFull }
     enum Ending: Sendable {
         case exit(Int32)
         case signal(Int32)
@@ -181,8 +185,10 @@ final class Command: @unchecked Sendable {
         if let process { kill(process.processIdentifier, SIGKILL) }
     }
 
-    /// Runs the command to its end (on the calling thread, which it blocks).
-    func run(timeLimit: Duration) -> Outcome {
+    /// Runs the command to its end (on the calling thread, which it blocks). At most
+    /// `outputLimit` + 1 bytes of its output are kept: past that the command is ended, so that an
+    /// answer never holds a whole journal's log in memory.
+    func run(timeLimit: Duration, outputLimit: Int) -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -217,10 +223,10 @@ final class Command: @unchecked Sendable {
         errorRead.enter()
         let standardError = ErrorText()
         DispatchQueue.global().async {
-            standardError.set(error.fileHandleForReading.readDataToEndOfFile())
+            standardError.set(Self.read(error.fileHandleForReading, keeping: 64 * 1024))
             errorRead.leave()
         }
-        outcome.standardOutput = output.fileHandleForReading.readDataToEndOfFile()
+        outcome.standardOutput = Self.read(output.fileHandleForReading, keeping: outputLimit + 1) { [self] in end(because: .outputFull) }
         process.waitUntilExit()
         errorRead.wait()
         timer.cancel()
@@ -235,6 +241,24 @@ final class Command: @unchecked Sendable {
             outcome.ending = .exit(process.terminationStatus)
         }
         return outcome
+    }
+}
+
+extension Command {
+    /// Reads `handle` to its end, keeping the first `limit` bytes; calls `full` once when more
+    /// come (the rest is read and dropped, so the writer never blocks on a full pipe).
+    static func read(_ handle: FileHandle, keeping limit: Int, full: () -> Void = {}) -> Data {
+        var kept = Data()
+        var saidFull = false
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { return kept }
+            if kept.count < limit { kept += chunk.prefix(limit - kept.count) }
+            if kept.count >= limit, !saidFull {
+                saidFull = true
+                full()
+            }
+        }
     }
 }
 

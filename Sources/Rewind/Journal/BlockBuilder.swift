@@ -49,11 +49,14 @@ struct BlockBuilder {
     var decodedItems: Int { records.decodedItems + eventCount + strings.strings.count + 3 * sources.count }
     /// The block's payload size so far, at most.
     var payloadBytes: Int { records.count + strings.byteCount + 64 * sources.count + 32 }
-    /// Whether the block should be sealed now whatever its record bytes: it holds a quarter of
-    /// what a reader accepts, so that any record a reader accepts alone still fits beside it
-    /// (``JournalFormat/maximumRecordItems``).
+    /// Whether the block should be sealed now whatever its record bytes: past this, a record a
+    /// reader accepts alone (``JournalFormat/maximumRecordItems``) might not fit beside what it
+    /// holds. Only then: a state of millions of values keeps its block through many commits,
+    /// rather than a keyframe and a block of its own for each. The byte side keeps a mebibyte
+    /// spare for the source table, which ``payloadBytes`` only estimates.
     var isFull: Bool {
-        decodedItems >= JournalFormat.maximumDecodedItemsPerBlock / 4 || payloadBytes >= JournalFormat.maximumBlockLength / 4
+        decodedItems >= JournalFormat.maximumDecodedItemsPerBlock - JournalFormat.maximumRecordItems
+            || payloadBytes >= JournalFormat.maximumBlockLength - JournalFormat.maximumRecordBytes - (1 << 20)
     }
 
     /// How much one record took in its block, as a reader counts it.

@@ -9,6 +9,11 @@ public struct EventFilter: Sendable {
         didSet { searched = text.map(SearchedText.init) }
     }
     private var searched: SearchedText?
+    /// Text every event the caller wants holds somewhere in what a search looks at
+    /// (``RecordedEvent/searchableTexts``): blocks whose search filter rules it out are passed
+    /// over, but events are not judged by it — the caller judges them (`rewind log --grep`, by the
+    /// viewer's search text).
+    public var blockText: String?
     /// Only events with sequence numbers in this range.
     public var sequences: ClosedRange<UInt64>?
     /// Only events with wall-clock times (ns since 1970) in this range.

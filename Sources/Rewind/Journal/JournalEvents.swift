@@ -81,17 +81,20 @@ public struct JournalEvents: Sequence {
                 if let ahead, ahead.key == index {
                     decoded = ahead.result()
                 } else {
-                    decoded = Self.decode(reader, block: reader.blocks[index], filteringFor: filter.text)
+                    decoded = Self.decode(reader, block: reader.blocks[index], filteringFor: filter.text ?? filter.blockText)
                 }
                 // Decoding reads the file with pread, and the search index behind its lock: safe
                 // beside the caller's thread. It is handed the block, not the index into the
                 // reader's block list, which a live reader's refresh may grow meanwhile.
-                ahead = nextCandidate(from: blockIndex).map { [reader, text = filter.text] index in
+                ahead = nextCandidate(from: blockIndex).map { [reader, text = filter.text ?? filter.blockText] index in
                     let block = reader.blocks[index]
                     return WorkAhead(index) { Self.decode(reader, block: block, filteringFor: text) }
                 }
                 switch decoded {
-                case .success(let events): current = events
+                case .success(let events):
+                    current = events
+                    // On the iterating thread: the entry may be corrected in the block list.
+                    reader.holdIndexEntry(ofBlockAt: reader.blocks[index].offset, to: events)
                 case .failure(let error):
                     current = []
                     reader.recordDamage(blockAt: index, reason: "\(error)")
@@ -109,7 +112,7 @@ public struct JournalEvents: Sequence {
             var found: Int?
             while index < reader.blocks.count {
                 if filter.mayMatch(reader.blocks[index]),
-                   filter.text.flatMap({ reader.searchFilter(ofBlock: index, mayContain: $0) }) != false {
+                   (filter.text ?? filter.blockText).flatMap({ reader.searchFilter(ofBlock: index, mayContain: $0) }) != false {
                     guard skipsBlock?(index) == true else {
                         found = index
                         break

@@ -36,7 +36,9 @@ final class JournalFile {
         // Held while the file is open, and let go by the kernel however the writer ends (a crash,
         // `kill -9`): how a reader following the file (`rewind watch`) tells a writer that is
         // quiet from one that is gone (``JournalReader/isHeldByWriter``).
-        _ = flock(descriptor, LOCK_EX | LOCK_NB)
+        // A reader's probe holds a shared lock for an instant: the writer tries again, a little
+        // while, rather than writing its whole life unlocked.
+        for _ in 0..<200 where flock(descriptor, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK { usleep(1_000) }
         // A file that already existed keeps its mode through O_TRUNC; recordings are private.
         fchmod(descriptor, 0o600)
         try write(header.encoded())

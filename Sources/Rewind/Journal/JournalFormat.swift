@@ -40,9 +40,9 @@ enum JournalFormat {
 
     /// The most one event's record may hold, counted as a reader counts a block: its values
     /// (every node of a state, a change's value, an input), its changes and their path
-    /// components, and the strings it adds. The writer seals a block once it holds a quarter of
-    /// ``maximumDecodedItemsPerBlock`` (or of ``maximumBlockLength``), so a record up to half of
-    /// it always fits beside what came before; a larger one is refused at record time
+    /// components, and the strings it adds. The writer seals a block once what it holds leaves
+    /// less room than this (in items or bytes), so a record up to half of a block always fits
+    /// beside what came before; a larger one is refused at record time
     /// (``JournalLogger/Refusal``), never written unreadable. A state of up to four million values (a list
     /// of 800,000 four-field structs) is recorded.
     static let maximumRecordItems = maximumDecodedItemsPerBlock / 2

@@ -335,6 +335,7 @@ public final class JournalReader: @unchecked Sendable {
         case .success(let result): decoded = result.events
         case .failure(.damaged(let reason)): throw .damagedBlock(path, offset: block.offset, reason: reason)
         }
+        holdIndexEntry(ofBlockAt: block.offset, to: decoded)
         cache.withLock { cache in
             cache.removeAll { $0.offset == block.offset }
             cache.append((block.offset, decoded))
@@ -378,13 +379,15 @@ public final class JournalReader: @unchecked Sendable {
     /// Whether a writer has the file open: a Rewind writer holds an exclusive `flock` on its
     /// journal from creation until it closes it, and the kernel lets go of it when the writer
     /// ends in any way, `kill -9` included. `false` for a journal closed by its writer or left by
-    /// one that crashed; also `false` for a journal of format 4 or older, whose writers held no
-    /// lock (and on file systems without `flock`).
-    public var isHeldByWriter: Bool {
-        let probe = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
-        guard probe >= 0 else { return false }
-        defer { close(probe) }
-        return flock(probe, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+    /// one that crashed, and for a journal of format 4 or older, whose writers held no lock;
+    /// `nil` where it cannot be told (a file system without `flock`).
+    public var isHeldByWriter: Bool? {
+        // Asked on the file this reader has open (a path may be a link to it), and let go at once.
+        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
+            flock(descriptor, LOCK_UN)
+            return false
+        }
+        return errno == EWOULDBLOCK ? true : nil
     }
 
     /// Looks for blocks appended since the journal was opened (or last refreshed) — for following a
@@ -435,20 +438,20 @@ public final class JournalReader: @unchecked Sendable {
     }
 
     func decodeBlock(at offset: Int, frame: BlockFrame) -> Result<(events: [RecordedEvent], sources: [RecordedSource]), BlockProblem> {
-        let result = read(at: offset, frame: frame) { payload throws(JournalFormatError) in
+        read(at: offset, frame: frame) { payload throws(JournalFormatError) in
             let decoded = try BlockDecoding.events(in: payload)
             let sequences = decoded.events.map(\.sequence)
             return (decoded, sequences.count, sequences.min().flatMap { lowest in sequences.max().map { lowest...$0 } })
         }
-        if hasIndex, case .success(let decoded) = result { holdIndexEntry(ofBlockAt: offset, to: decoded.events) }
-        return result
     }
 
     /// Holds the index's entry for a block just decoded — which units it holds, how many of their
     /// events and which steps — against the block: an entry that misstates them (a crafted file;
     /// a writer never makes one) is corrected from the block, so that what this reader answers
-    /// from then on comes from the block, and the lie is reported in ``damage``.
-    private func holdIndexEntry(ofBlockAt offset: Int, to events: [RecordedEvent]) {
+    /// from then on comes from the block, and the lie is reported in ``damage``. Called on the
+    /// thread that reads (never from a read-ahead), as ``refresh()`` is.
+    func holdIndexEntry(ofBlockAt offset: Int, to events: [RecordedEvent]) {
+        guard hasIndex else { return }
         var low = 0, high = blocks.count
         while low < high {
             let middle = (low + high) / 2

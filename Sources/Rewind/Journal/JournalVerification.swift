@@ -103,7 +103,10 @@ extension JournalReader {
             for (index, block) in walk.blocks.enumerated() {
                 let bytes = walk.readBytes(at: block.offset + JournalFormat.frameHeaderLength, count: block.compressedLength)
                 let sources = block.sources.keys.sorted().compactMap { walk.source($0) }
-                try file.append(frame: block.frame, payload: bytes, sources: sources, summaries: block.sources, stepSummary: walk.summaryBlockBytes(ofBlock: index))
+                // A summary of format 4 or older does not mark NaN; a version-5 file would be
+                // trusted to: it is left out (its block is then read by every query).
+                let summary = header.formatVersion >= 5 ? walk.summaryBlockBytes(ofBlock: index) : nil
+                try file.append(frame: block.frame, payload: bytes, sources: sources, summaries: block.sources, stepSummary: summary)
             }
             try file.finish(level: 1)
         } catch {

@@ -1,10 +1,10 @@
 extension Condition {
-    /// A key path of a condition that no unit of a recording has, with the known paths nearest
-    /// to it: `unredCount` in a journal whose units have `unreadCount`.
+    /// A key path of a condition whose first field no unit of a recording has, with the known
+    /// fields nearest to it: `unredCount` in a journal whose units have `unreadCount`.
     public struct UnknownPath: Sendable, Equatable, CustomStringConvertible {
         /// The path as written.
         public var path: String
-        /// Known paths that look like it (at most five), nearest first.
+        /// Known fields that look like its first one (at most five), nearest first.
         public var nearest: [String]
 
         public var description: String {
@@ -12,43 +12,19 @@ extension Condition {
         }
     }
 
-    /// The condition's key paths that none of `schemas` has (the type schemas units record when
-    /// they are created, ``TypeSchema``): a path is checked key by key, through the fields a
-    /// schema lists — a field whose inside it does not list (a list, a dictionary, an enum) may
-    /// hold anything. A path that starts with an index or reads `count` of a field is checked up
-    /// to there. With no schemas (a journal written before schemas were recorded), nothing is
-    /// unknown.
-    public func unknownPaths(given schemas: [TypeSchema]) -> [UnknownPath] {
-        paths.compactMap { Self.unknownPath($0, given: schemas) }
+    /// The condition's key paths whose first field is none of `knownFields` (the fields units'
+    /// states start with: ``JournalReader/recordedFields()``). Only the first field is judged:
+    /// deeper, a field may hold a dictionary, an optional that was `nil`, an element of a list.
+    /// With `nil` (what the units' states hold is not all known), nothing is unknown.
+    public func unknownPaths(knownFields: Set<String>?) -> [UnknownPath] {
+        paths.compactMap { Self.unknownPath($0, knownFields: knownFields) }
     }
 
-    /// `path`, if none of `schemas` has it (see ``unknownPaths(given:)``): for commands that take
-    /// one key path (`rewind blame`).
-    public static func unknownPath(_ path: FollowedPath, given schemas: [TypeSchema]) -> UnknownPath? {
-        guard !schemas.isEmpty else { return nil }
-        let known = Set(schemas.flatMap { $0.fields.map(\.path) })
-        var unknown: [UnknownPath] = []
-        do {
-            var prefix = ""
-            for component in path.components {
-                guard case .key(let key) = component else { break }
-                let candidate = prefix.isEmpty ? key : prefix + "." + key
-                // `count` of a field that has none is its length.
-                if key == "count", !known.contains(candidate), !prefix.isEmpty { break }
-                guard known.contains(candidate) else {
-                    // Only where the schema lists the fields at this level.
-                    let siblings = known.filter { field in
-                        prefix.isEmpty ? !field.contains(".") : field.hasPrefix(prefix + ".") && !field.dropFirst(prefix.count + 1).contains(".")
-                    }
-                    if !siblings.isEmpty {
-                        unknown.append(UnknownPath(path: path.description, nearest: Self.nearest(to: candidate, among: siblings)))
-                    }
-                    break
-                }
-                prefix = candidate
-            }
-        }
-        return unknown.first
+    /// `path`, if its first field is none of `knownFields` (see ``unknownPaths(knownFields:)``):
+    /// for commands that take one key path (`rewind blame`).
+    public static func unknownPath(_ path: FollowedPath, knownFields: Set<String>?) -> UnknownPath? {
+        guard let knownFields, !knownFields.isEmpty, case .key(let first)? = path.components.first, !knownFields.contains(first) else { return nil }
+        return UnknownPath(path: path.description, nearest: nearest(to: first, among: knownFields))
     }
 
     /// Every key path the condition reads.
@@ -68,13 +44,13 @@ extension Condition {
         return found
     }
 
-    /// The known paths nearest to `path`, by edit distance without case (a few edits, or one
+    /// The known names nearest to `name`, by edit distance without case (a few edits, or one
     /// that contains the other), nearest first.
-    static func nearest(to path: String, among known: Set<String>) -> [String] {
-        let target = Array(path.lowercased())
+    static func nearest(to name: String, among known: Set<String>) -> [String] {
+        let target = Array(name.lowercased())
         let scored = known.map { candidate -> (String, Int) in
             let lowered = candidate.lowercased()
-            let distance = lowered.contains(path.lowercased()) || path.lowercased().contains(lowered) ? 1 : editDistance(target, Array(lowered))
+            let distance = lowered.contains(name.lowercased()) || name.lowercased().contains(lowered) ? 1 : editDistance(target, Array(lowered))
             return (candidate, distance)
         }
         let limit = max(2, target.count / 3)
@@ -95,19 +71,22 @@ extension Condition {
 }
 
 extension JournalReader {
-    /// The type schemas the recording's units recorded when they were created; `nil` when a unit
-    /// that has a state recorded none (it was created before the recording began, or by an older
-    /// writer): then what the units' states hold is not all known. Units without a state (a
-    /// flux) need none.
-    public func recordedSchemas() -> [TypeSchema]? {
-        var schemas: [TypeSchema] = []
+    /// The fields the recording's units' states start with: the first fields of the type schema
+    /// each unit recorded when it was created, and the fields of the state it was created with
+    /// (a `Codable` state's coding keys, a class's inherited properties). `nil` when that is not
+    /// known for every unit that has a state: one created before the recording began or by an
+    /// older writer, or whose state is not an object (a list: `count` is its length).
+    public func recordedFields() -> Set<String>? {
+        var fields = Set<String>()
         for summary in sources {
             guard let first = try? event(sequence: summary.sequences.lowerBound) else { return nil }
             if first.kind == .created, !first.carriesState { continue }
             guard first.kind == .created, let schema = TypeSchema(recorded: first.description),
-                  schema.fields.count < TypeSchema.maximumFields else { return nil }
-            schemas.append(schema)
+                  schema.fields.count < TypeSchema.maximumFields,
+                  case .keyframe(.object(let state))? = first.stateRecord else { return nil }
+            fields.formUnion(schema.fields.map(\.path).filter { !$0.contains(".") })
+            fields.formUnion(state.keys)
         }
-        return schemas
+        return fields
     }
 }

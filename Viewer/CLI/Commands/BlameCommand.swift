@@ -30,7 +30,7 @@ struct BlameCommand: ParsableCommand {
         let reader = try JournalOpening.open(file)
         let chosen = try source.map { try JournalOpening.source($0, in: reader) }
         // A path no unit has is a mistake to name, as query names it, not "no step changed it".
-        if let unknown = Condition.unknownPath(path, given: reader.recordedSchemas() ?? []) { throw CommandFailure(unknown.description) }
+        if let unknown = Condition.unknownPath(path, knownFields: reader.recordedFields()) { throw CommandFailure(unknown.description) }
         let output = Output(style: colors.style())
         // Blame's columns are not coloured.
         let text = EventText(reader: reader, style: TerminalStyle(usesColor: false))

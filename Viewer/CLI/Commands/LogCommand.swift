@@ -34,7 +34,8 @@ struct LogCommand: ParsableCommand {
         }
         let reader = try JournalOpening.open(file)
         // Blocks are skipped by the text every match must hold, where there is one.
-        var filter = EventFilter(text: search?.requiredText)
+        var filter = EventFilter()
+        filter.blockText = search?.requiredText
         if let source { filter.sourceIDs = [try JournalOpening.source(source, in: reader).instanceID] }
         if let kind { filter.kinds = try Self.kinds(kind) }
         if from != nil || to != nil {
@@ -51,7 +52,7 @@ struct LogCommand: ParsableCommand {
         // read (kinds are left out here) so their states walk along; a search rebuilds them.
         let kinds = filter.kinds
         var stepsRead = filter
-        let readsEveryStep = filter.text == nil
+        let readsEveryStep = filter.blockText == nil
         if readsEveryStep { stepsRead.kinds = nil }
         var oldValues = OldValues(reader: reader, seesEveryStep: readsEveryStep)
         let progress = ReadProgress(reading: file)
@@ -59,6 +60,9 @@ struct LogCommand: ParsableCommand {
         let (json, grep) = (json, grep)
         var line: [UInt8] = []
         for event in reader.events(matching: stepsRead).reportingProgress(progress.update) {
+            // Where blocks are skipped, a state is rebuilt only for an event that may match
+            // (its move needs the value before it); where every step is read, states walk along.
+            if !readsEveryStep, let search, !search.matches(event), !search.mayMatchMove(event) { continue }
             let old = oldValues.before(event)
             if let kinds, !kinds.contains(event.kind) { continue }
             if let search, !search.matches(event, old: old) { continue }

@@ -44,7 +44,7 @@ struct QueryCommand: ParsableCommand {
         let reader = try JournalOpening.open(file)
         let sourceID = try source.map { try JournalOpening.source($0, in: reader).instanceID }
         // A path no unit has is a mistake to name, not a question whose answer is "no step".
-        if let unknown = parsed.unknownPaths(given: reader.recordedSchemas() ?? []).first {
+        if let unknown = parsed.unknownPaths(knownFields: reader.recordedFields()).first {
             throw CommandFailure(unknown.description)
         }
         let output = Output(style: colors.style())

@@ -36,13 +36,14 @@ struct WatchCommand: ParsableCommand {
             : source.flatMap { try? JournalOpening.source($0, in: reader).instanceID }
         let output = Output(style: colors.style())
         var scan = ConditionScan(parsed)
-        guard idle > 0 else { throw CommandFailure("--idle must be more than 0 seconds") }
+        guard idle > 0, idle <= 86_400 else { throw CommandFailure("--idle takes a number of seconds, more than 0 and at most 86400") }
         var nextBlock = 0
         var matched = 0
         // Writers of format 5 on hold a lock on their journal while they write.
         let writerLocks = reader.header.formatVersion >= 5
         var quietSince = ContinuousClock.now
         var writerGone = false
+        var lockSaidSo = false
         while true {
             while nextBlock < reader.blocks.count {
                 defer { nextBlock += 1 }
@@ -76,21 +77,23 @@ struct WatchCommand: ParsableCommand {
             let sizeBefore = reader.fileSize
             // Whether a writer is there is asked before the last look at the file, so that what
             // it wrote before it went is read.
-            let held = writerLocks ? reader.isHeldByWriter : true
+            // Where the lock cannot be asked about (a file system without flock), the idle time decides.
+            let held = writerLocks ? reader.isHeldByWriter : nil
             reader.refresh()
             if reader.fileSize != sizeBefore { quietSince = .now }
-            if !reader.isClosedByWriter, writerLocks ? !held : ContinuousClock.now - quietSince > .milliseconds(Int64(idle * 1000)) {
+            if !reader.isClosedByWriter, held.map({ !$0 }) ?? (ContinuousClock.now - quietSince > .milliseconds(Int64(idle * 1000))) {
                 writerGone = true
+                lockSaidSo = held != nil
             }
             if sourceID == nil, let source { sourceID = try? JournalOpening.source(source, in: reader).instanceID }
         }
         let steps = "\(matched) step\(matched == 1 ? "" : "s") matched"
         if reader.isClosedByWriter {
             Output.error("the writer closed \(VisibleText.escaped(file)): \(steps)")
-        } else if writerLocks {
+        } else if lockSaidSo {
             Output.error("the writer of \(VisibleText.escaped(file)) is gone without closing it (it crashed or was killed): \(steps)")
         } else {
-            Output.error("\(VisibleText.escaped(file)) has not grown for \(idle.formatted()) s and its format says nothing of its writer: \(steps)")
+            Output.error("\(VisibleText.escaped(file)) has not grown for \(idle.formatted()) s and nothing says its writer is there: \(steps)")
         }
         if matched == 0 { throw ExitCode(ExitStatus.no) }
     }

@@ -106,6 +106,9 @@ final class JournalEncoder {
         // vouches for this block's states.
         builder.isSummarized = false
         tracks[sourceID]?.keyframedInBlock = false
+        // The next block's summary cannot start from the state the track now holds: the reader
+        // never got it.
+        tracks[sourceID]?.stateAsReadIsUnknown = true
         tracks[sourceID]?.derivedState = nil
         tracks[sourceID]?.derivedChanges = nil
         configuration.onRefusal?(JournalLogger.Refusal(
