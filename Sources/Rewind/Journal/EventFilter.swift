@@ -10,7 +10,7 @@ public struct EventFilter: Sendable {
     }
     private var searched: SearchedText?
     /// Text every event the caller wants holds somewhere in what a search looks at
-    /// (``RecordedEvent/searchableTexts``): blocks whose search filter rules it out are passed
+    /// (its name, source, description, path, value and row as shown): blocks whose search filter rules it out are passed
     /// over, but events are not judged by it — the caller judges them (`rewind log --grep`, by the
     /// viewer's search text).
     public var blockText: String?
