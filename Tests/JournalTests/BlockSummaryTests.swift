@@ -78,7 +78,7 @@ struct BlockSummaryTests {
             case 2: log(source, .willMutate, "edit")
             case 3: log(source, .didMutate(duration: .zero, state: CapturedValue(shape())), "edit")
             case 4: log(source, .change(path: ChangedPath(\Shape.n), value: CapturedValue(pick(80) - 20), state: nil), "n")
-            case 5: log(source, .change(path: ChangedPath(\Shape.opt), value: CapturedValue(pick(2) == 0 ? nil : pick(7) as Int?), state: nil), "opt")
+            case 5: log(source, .change(path: ChangedPath(\Shape.opt), value: CapturedValue((pick(2) == 0 ? nil : pick(7) as Int?) as Any), state: nil), "opt")
             case 6: log(source, .change(path: ChangedPath(\Shape.inner.x), value: CapturedValue(Double(pick(9))), state: nil), "x")
             case 7: log(source, .replace(state: CapturedValue(shape())), "replace")
             // An element of the list set whole, at times one past its end: a reader appends it.

@@ -93,7 +93,7 @@ struct ShoppingAppTests {
         let original = try JournalReader(path: path)
         // Where the app sent each input from: a re-record keeps these, though Rewind sends them.
         func inputCallSites(_ reader: JournalReader) throws -> [String] {
-            let events = try reader.events()
+            let events = reader.events()
             let inputs = Set(events.filter { $0.kind == .willDispatch && $0.parent == nil }.map(\.sequence))
             return events.filter { inputs.contains($0.sequence) || $0.kind == .didDispatch && $0.parent.map(inputs.contains) == true }
                 .map { "\($0.kind) \($0.name) \($0.file) \($0.function):\($0.line)" }

@@ -170,7 +170,7 @@ extension RedactionTests {
         journal.close()
 
         let reader = try JournalReader(path: path)
-        let events = try reader.events()
+        let events = reader.events()
         let changes = events.filter { $0.kind == .change }
         let values = changes.compactMap(\.value)
         #expect(values.map(\.description) == ["<redacted> (string)", "<redacted 2> (string)", "<redacted> (string)"])
