@@ -94,7 +94,7 @@ public struct JournalEvents: Sequence {
                 case .success(let events):
                     current = events
                     // On the iterating thread: the entry may be corrected in the block list.
-                    reader.holdIndexEntry(ofBlockAt: reader.blocks[index].offset, to: events)
+                    reader.holdIndexEntry(ofBlock: index, to: events)
                 case .failure(let error):
                     current = []
                     reader.recordDamage(blockAt: index, reason: "\(error)")

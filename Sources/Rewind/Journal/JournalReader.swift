@@ -335,7 +335,7 @@ public final class JournalReader: @unchecked Sendable {
         case .success(let result): decoded = result.events
         case .failure(.damaged(let reason)): throw .damagedBlock(path, offset: block.offset, reason: reason)
         }
-        holdIndexEntry(ofBlockAt: block.offset, to: decoded)
+        holdIndexEntry(ofBlock: index, to: decoded)
         cache.withLock { cache in
             cache.removeAll { $0.offset == block.offset }
             cache.append((block.offset, decoded))
@@ -450,21 +450,15 @@ public final class JournalReader: @unchecked Sendable {
     /// a writer never makes one) is corrected from the block, so that what this reader answers
     /// from then on comes from the block, and the lie is reported in ``damage``. Called on the
     /// thread that reads (never from a read-ahead), as ``refresh()`` is.
-    func holdIndexEntry(ofBlockAt offset: Int, to events: [RecordedEvent]) {
-        guard hasIndex else { return }
-        var low = 0, high = blocks.count
-        while low < high {
-            let middle = (low + high) / 2
-            if blocks[middle].offset < offset { low = middle + 1 } else { high = middle }
-        }
-        guard low < blocks.count, blocks[low].offset == offset else { return }
+    func holdIndexEntry(ofBlock index: Int, to events: [RecordedEvent]) {
+        guard hasIndex, blocks.indices.contains(index) else { return }
         var found: [UInt64: JournalBlock.SourceSummary] = [:]
         for event in events {
             found[event.source.instanceID, default: .init(eventCount: 0, firstSequence: event.sequence, lastSequence: event.sequence)].add(event.sequence)
         }
-        guard found != blocks[low].sources else { return }
-        blocks[low].sources = found
-        let block = blocks[low]
+        guard found != blocks[index].sources else { return }
+        blocks[index].sources = found
+        let block = blocks[index]
         let entry = JournalDamage(
             byteRange: block.offset..<(block.offset + block.frame.totalLength), sequences: nil,
             reason: "the index misstates the units of the block of steps \(block.firstSequence)–\(block.lastSequence) (no events lost: read from the block itself)"
