@@ -77,7 +77,7 @@ struct WatchCommandTests {
     func closedJournal() throws {
         let none = try CommandRunner.run(["watch", "Fixtures/todo.rewind", "nextID > 1000"])
         #expect(none.status == 1 && none.standardOutput.isEmpty)
-        let some = try CommandRunner.run(["watch", "Fixtures/todo.rewind", "changed(items[id: 2].done)", "--json"])
+        let some = try CommandRunner.run(["watch", "Fixtures/todo.rewind", "kind == change && changed(items[id: 2].done)", "--json"])
         #expect(some.status == 0)
         #expect(some.standardOutput.split(separator: "\n").map { $0.contains("\"schema_version\":1") } == [true, true, true])
         let bad = try CommandRunner.run(["watch", "Fixtures/todo.rewind", "nextID >"])

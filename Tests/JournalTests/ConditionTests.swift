@@ -25,9 +25,13 @@ struct ConditionTests {
         ("items[1].tags.count == 1 && items[1].done", Array(46...67)),
         ("items[id: 3].title == \"Sourdough\"", Array(37...67)),
         // changed(…) and old(…): what the step did.
-        ("changed(items[id: 2].done)", [11, 25, 50]),
-        ("changed(items) || changed(nextID)", [1, 4, 5, 11, 12, 18, 19, 25, 29, 30, 37, 46, 50, 54, 55, 64]),
-        ("filter != old(filter)", [1, 42, 60]),
+        // At a commit's end (`mutated`), before is where the commit began.
+        ("changed(items[id: 2].done)", [11, 13, 25, 26, 50, 51]),
+        ("changed(items) || changed(nextID)", [1, 4, 5, 6, 11, 12, 13, 18, 19, 20, 25, 26, 29, 30, 31, 37, 39, 46, 47, 50, 51, 54, 55, 56, 64, 65]),
+        ("filter != old(filter)", [1, 42, 43, 60, 61]),
+        ("kind == mutated && changed(items) && changed(nextID)", [6, 13, 20, 31, 56]),
+        ("kind == mutated && changed(items) && !changed(nextID)", [26, 39, 47, 51, 65]),
+        ("kind == change && changed(items) && changed(nextID)", []),
         // The step's own kind (as rows say it, or as JSON names it), name and number.
         ("kind == dispatch && name == \"toggle\"", [23, 44, 62]),
         ("kind == willDispatch", [2, 9, 16, 23, 32, 44, 52, 62]),
@@ -53,6 +57,11 @@ struct ConditionTests {
         ("changed(3)", 9, "expected a key path inside changed"),
         ("count # 3", 7, "unexpected '#'"),
         ("items[x] == 1", 7, "expected an index"),
+        ("count(items) > 1", 1, "count(…) counts the elements a path through [*] goes over"),
+        ("items[*]done", 9, "expected . or [ after [*]"),
+        ("count(items[*].done && old(items[*].done)) > 0", 1, "write old(count(…))"),
+        ("old(count(changed(items[*].done))) > 0", 5, "changed(…) cannot be read inside old(…)"),
+        ("count(items[*].done > 1", 24, "expected ) to close the count( at column 1"),
     ])
     func errors(condition: String, column: Int, reason: String) {
         #expect(throws: ConditionSyntaxError.self) { try Condition(parsing: condition) }
@@ -63,6 +72,46 @@ struct ConditionTests {
             #expect(error.reason.contains(reason), "\(condition): \(error.description)")
             #expect(!error.description.contains("\n"))
         }
+    }
+
+    @Test("[*] holds when some element holds it, and count(…) counts the elements it holds for, each read as one element: against the todo states read directly")
+    func wildcardsAndCounts() throws {
+        let reader = try JournalReader(path: Self.fixtures + "/todo.rewind")
+        var states: [(sequence: UInt64, before: [StateObjectFields], after: [StateObjectFields])] = []
+        var previous: [StateObjectFields] = []
+        for event in try reader.events() {
+            guard case .object(let fields)? = try reader.state(of: event.source.instanceID, at: event.sequence),
+                  case .array(let list)? = fields["items"] else { continue }
+            let items = list.map { element -> StateObjectFields in if case .object(let item) = element { item } else { StateObjectFields() } }
+            states.append((event.sequence, previous, items))
+            previous = items
+        }
+        func tagCount(_ item: StateObjectFields) -> Int { if case .array(let tags)? = item["tags"] { tags.count } else { 0 } }
+        let expectations: [(String, ([StateObjectFields], [StateObjectFields]) -> Bool)] = [
+            ("items[*].done", { _, after in after.contains { $0["done"] == .bool(true) } }),
+            ("items[*].done != true", { _, after in after.contains { $0["done"] != .bool(true) } }),
+            ("items[*].title == \"Sourdough\"", { _, after in after.contains { $0["title"] == .string("Sourdough") } }),
+            ("count(items[*].done) == 1", { _, after in after.count { $0["done"] == .bool(true) } == 1 }),
+            // One element at a time: an item both done and tagged, not one done and another tagged.
+            ("count(items[*].done && items[*].tags.count > 0) >= 1", { _, after in after.contains { $0["done"] == .bool(true) && tagCount($0) > 0 } }),
+            ("count(items[*].tags.count == 0) == items.count", { _, after in after.allSatisfy { tagCount($0) == 0 } }),
+            ("kind == change && count(items[*].done) > old(count(items[*].done))",
+             { before, after in after.count { $0["done"] == .bool(true) } > before.count { $0["done"] == .bool(true) } }),
+        ]
+        for (text, holds) in expectations {
+            let condition = try Condition(parsing: text)
+            let found = reader.steps(where: condition).map(\.event.sequence)
+            let kinds = Dictionary(uniqueKeysWithValues: try reader.events().map { ($0.sequence, $0.kind) })
+            let expected = states.filter { step in
+                (!text.hasPrefix("kind == change") || kinds[step.sequence] == .change) && holds(step.before, step.after)
+            }.map(\.sequence)
+            #expect(!expected.isEmpty || text.contains("tags.count > 0"), "\(text) holds nowhere: the check proves nothing")
+            #expect(found == expected, "\(text)")
+        }
+        // Over a list that has no elements, some element never holds.
+        let empty = ConditionStep(event: try #require(try reader.event(sequence: 1)), before: nil, after: .object(["items": .array([])]))
+        #expect(!(try Condition(parsing: "items[*].done != true").isTrue(at: empty)))
+        #expect(try Condition(parsing: "count(items[*].done) == 0").isTrue(at: empty))
     }
 
     @Test("a condition nested deeper than the parser allows is a one-line error at the column it goes too deep, not a crash", arguments: [
@@ -102,9 +151,14 @@ struct ConditionTests {
         for (path, leaves) in [(file, Self.boardLeaves), (Self.fixtures + "/todo.rewind", Self.todoLeaves)] {
             let reader = try JournalReader(path: path)
             // Brute force: each step's state before and after, rebuilt by the reader on its own.
+            // At a commit's end, before is the state just before its beginning.
+            var began: [UInt64: [UInt64]] = [:]
             let steps = try reader.events().map { event in
                 let source = event.source.instanceID
-                let before = event.sequence > 1 ? try reader.state(of: source, at: event.sequence - 1) : nil
+                var from = event.sequence
+                if event.kind == .willMutate { began[source, default: []].append(event.sequence) }
+                if event.kind == .didMutate, let start = began[source]?.popLast() { from = start }
+                let before = from > 1 ? try reader.state(of: source, at: from - 1) : nil
                 return ConditionStep(event: event, before: before, after: try reader.state(of: source, at: event.sequence))
             }
             for _ in 0..<40 {
@@ -117,9 +171,11 @@ struct ConditionTests {
     }
 
     static let todoLeaves = ["nextID > 3", "items.count == 4", "filter == \"active\"", "changed(items)", "changed(nextID)",
-                             "items[id: 1].done", "editing == nil", "kind == change", "old(nextID) == 3", "items[0].id != 4"]
+                             "items[id: 1].done", "editing == nil", "kind == change", "old(nextID) == 3", "items[0].id != 4",
+                             "items[*].done", "count(items[*].done) == 1", "old(count(items[*].tags.count > 0)) >= 1", "kind == mutated"]
     static let boardLeaves = ["selected > 5", "selected == nil", "changed(selected)", "changed(items)", "items.count >= 2",
-                              "kind == change", "kind == mutated", "title != old(title)", "items[0].done", "seq > 100", "items[id: 103].done"]
+                              "kind == change", "kind == mutated", "title != old(title)", "items[0].done", "seq > 100", "items[id: 103].done",
+                              "items[*].done", "count(items[*].done) > 1"]
 
     static func randomCondition(_ leaves: [String], _ random: inout SplitMix, depth: Int) -> String {
         guard depth > 0, random.next() % 3 != 0 else { return leaves[Int(random.next() % UInt64(leaves.count))] }

@@ -393,26 +393,26 @@ struct ViewerFrameTests {
     func watchACondition() throws {
         let program = try ViewerFixtures.program("todo.rewind", width: 100, height: 30)
         func current() -> UInt64? { program.model.page.step?.event.sequence }
-        program.press(contentsOf: ViewerFixtures.typing("wchanged(items[id: 2].done)") + [.enter])
+        program.press(contentsOf: ViewerFixtures.typing("wkind == mutated && changed(items[id: 2].done)") + [.enter])
         let watch = try #require(program.model.watch)
-        #expect(watch.isComplete && watch.total == 3 && watch.sequences == [11, 25, 50])
+        #expect(watch.isComplete && watch.total == 3 && watch.sequences == [13, 26, 51])
         program.press(.character("n"))
-        #expect(current() == 11)
+        #expect(current() == 13)
         program.press(.character("n"))
-        #expect(current() == 25)
+        #expect(current() == 26)
         var frame = program.frame().plainText
-        #expect(frame.contains("watch changed(items[id: 2].done) 2/3"))
+        #expect(frame.contains("watch kind == mutated && changed(items[id: 2].done) 2/3"))
         // The other matches on screen are marked where the cursor's ▶ goes.
-        #expect(frame.split(separator: "\n").contains { $0.hasPrefix("•#11 ") })
+        #expect(frame.split(separator: "\n").contains { $0.hasPrefix("•#13 ") })
         let strip = program.model.overviewColumns
-        let marks = program.model.page.overview.marks(cells: strip.count, cursor: 25, hits: [watch.sequences], bookmarks: [])
+        let marks = program.model.page.overview.marks(cells: strip.count, cursor: 26, hits: [watch.sequences], bookmarks: [])
         #expect(marks.filter { $0 == .hit }.count == 2)
         program.press(.character("n"))
-        #expect(current() == 50)
+        #expect(current() == 51)
         program.press(.character("n"))
-        #expect(current() == 11 && program.model.message == "watch wrapped around the end")
+        #expect(current() == 13 && program.model.message == "watch wrapped around the end")
         program.press(.character("N"))
-        #expect(current() == 50)
+        #expect(current() == 51)
         // A search asked later takes n/N back; a watch asked again takes them again.
         program.press(contentsOf: ViewerFixtures.typing("/Coffee") + [.enter])
         #expect(program.model.find == .search)
@@ -421,9 +421,9 @@ struct ViewerFrameTests {
         #expect(current() != found && !(watch.sequences.contains(current()!)))
         #expect(try SearchQuery("Coffee").matches(program.model.page.step!.event))
         // A malformed condition says where; an empty one stops watching.
-        program.press(contentsOf: ViewerFixtures.typing("w") + Array(repeating: .backspace, count: 40) + ViewerFixtures.typing("count >") + [.enter])
+        program.press(contentsOf: ViewerFixtures.typing("w") + Array(repeating: .backspace, count: 60) + ViewerFixtures.typing("count >") + [.enter])
         #expect(program.model.message?.contains("column 8") == true)
-        program.press(contentsOf: ViewerFixtures.typing("w") + Array(repeating: .backspace, count: 40) + [.enter])
+        program.press(contentsOf: ViewerFixtures.typing("w") + Array(repeating: .backspace, count: 60) + [.enter])
         #expect(program.model.watch == nil && program.model.message == "stopped watching")
         frame = program.frame().plainText
         #expect(!frame.contains("•#"))

@@ -1,31 +1,67 @@
 extension Condition {
     /// Whether the condition holds at a step.
     public func isTrue(at step: ConditionStep) -> Bool {
-        Self.isTrue(root, step)
+        Evaluation(step: step).isTrue(root)
     }
 
-    private static func isTrue(_ node: Node, _ step: ConditionStep) -> Bool {
+    /// Whether a condition reads the state before a step (`old(…)`, `changed(…)`): at a commit's
+    /// end that is the state when it began, perhaps blocks earlier.
+    static func readsBefore(_ node: Node) -> Bool {
         switch node {
-        case .not(let inner): !isTrue(inner, step)
-        case .and(let left, let right): isTrue(left, step) && isTrue(right, step)
-        case .or(let left, let right): isTrue(left, step) || isTrue(right, step)
-        case .changed(let path): lookUp(path, in: step.before) != lookUp(path, in: step.after)
-        case .compare(let left, let comparison, let right): compare(value(left, step), comparison, value(right, step))
-        case .literal, .path, .old, .step: value(node, step) == .bool(true)
+        case .old, .changed: true
+        case .count(let inner, _, let before): before || readsBefore(inner)
+        case .not(let inner): readsBefore(inner)
+        case .and(let left, let right), .or(let left, let right), .compare(let left, _, let right): readsBefore(left) || readsBefore(right)
+        case .literal, .path, .step: false
         }
     }
 
-    /// A node's value at a step: `.null` for a key path that is missing.
-    private static func value(_ node: Node, _ step: ConditionStep) -> StateValue {
-        switch node {
-        case .literal(let value): value
-        case .path(let path): lookUp(path, in: step.after)
-        case .old(let path): lookUp(path, in: step.before)
-        case .step(.kind): .string(step.event.kind.word)
-        case .step(.name): .string(step.event.name)
-        case .step(.seq): .unsignedInteger(step.event.sequence)
-        case .step(.source): .string(step.event.source.description)
-        case .not, .and, .or, .changed, .compare: .bool(isTrue(node, step))
+    /// One condition judged at one step, with the elements `count(…)`s are counting.
+    private struct Evaluation {
+        let step: ConditionStep
+        /// The element each enclosing `count(…)` is at, innermost last.
+        var counting: [(over: FollowedPath, before: Bool, element: StateValue)] = []
+
+        func isTrue(_ node: Node) -> Bool {
+            switch node {
+            case .not(let inner): !isTrue(inner)
+            case .and(let left, let right): isTrue(left) && isTrue(right)
+            case .or(let left, let right): isTrue(left) || isTrue(right)
+            case .changed(let path): values(path, before: true) != values(path, before: false)
+            case .compare(let left, let comparison, let right):
+                // Some value on each side for which it holds: `items[*].done != true`.
+                values(right).contains { right in values(left).contains { Condition.compare($0, comparison, right) } }
+            case .literal, .path, .old, .step, .count: values(node).contains(.bool(true))
+            }
+        }
+
+        /// A node's values at the step: one, except for a path through `[*]`.
+        private func values(_ node: Node) -> [StateValue] {
+            switch node {
+            case .literal(let value): [value]
+            case .path(let path): values(path, before: false)
+            case .old(let path): values(path, before: true)
+            case .step(.kind): [.string(step.event.kind.word)]
+            case .step(.name): [.string(step.event.name)]
+            case .step(.seq): [.unsignedInteger(step.event.sequence)]
+            case .step(.source): [.string(step.event.source.description)]
+            case .count(let inner, let over, let before):
+                [.integer(Int64(KeyPath.elements(of: Condition.lookUp(over, in: before ? step.before : step.after)).count { element in
+                    var inside = self
+                    inside.counting.append((over, before, element))
+                    return inside.isTrue(inner)
+                }))]
+            case .not, .and, .or, .changed, .compare: [.bool(isTrue(node))]
+            }
+        }
+
+        /// A key path's values in the state after (or before) the step, or in the element a
+        /// `count(…)` over its first `[*]` is at.
+        private func values(_ path: KeyPath, before: Bool) -> [StateValue] {
+            if path.hasWildcard, let bound = counting.last(where: { $0.over == path.firstContainer && $0.before == before }) {
+                return path.insideFirstWildcard.values(in: bound.element)
+            }
+            return path.values(in: before ? step.before : step.after)
         }
     }
 

@@ -27,12 +27,15 @@ extension Condition {
         return UnknownPath(path: path.description, nearest: nearest(to: first, among: knownFields))
     }
 
-    /// Every key path the condition reads.
+    /// Every key path the condition reads (up to its first `[*]`).
     var paths: [FollowedPath] {
         var found: [FollowedPath] = []
         func visit(_ node: Node) {
             switch node {
-            case .path(let path), .old(let path), .changed(let path): found.append(path)
+            case .path(let path), .old(let path), .changed(let path): found.append(path.segments[0])
+            case .count(let inner, let over, _):
+                found.append(over)
+                visit(inner)
             case .not(let inner): visit(inner)
             case .and(let left, let right), .or(let left, let right), .compare(let left, _, let right):
                 visit(left)

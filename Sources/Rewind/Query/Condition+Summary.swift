@@ -10,8 +10,24 @@ extension Condition {
     ///     // skip block 7
     /// }
     /// ```
+    ///
+    /// A condition that reads the state before a step (`old(…)`, `changed(…)`) and may hold at a
+    /// commit's end (`mutated`) may hold in any block: there, "before" is where the commit began,
+    /// which can be blocks earlier. (`kind == change && changed(total)` is judged by its summary.)
     public func mayHold(in steps: BlockSummary.Source, source: String, sequences: ClosedRange<UInt64>) -> Bool {
-        SummaryJudge(steps: steps, source: source, sequences: sequences).truth(of: root).canBeTrue
+        guard !readsBeforeACommit else { return true }
+        return SummaryJudge(steps: steps, source: source, sequences: sequences).truth(of: root).canBeTrue
+    }
+}
+
+extension Condition {
+    /// Whether a condition may hold at a commit's end, as far as the step's kind tells.
+    static func mayHoldAtACommitsEnd(_ root: Node) -> Bool {
+        var commitEnd = BlockSummary.Source()
+        commitEnd.kinds = [.didMutate]
+        commitEnd.names = nil
+        commitEnd.changedFields = nil
+        return SummaryJudge(steps: commitEnd, source: nil, sequences: 0...UInt64.max).truth(of: root).canBeTrue
     }
 }
 
@@ -19,7 +35,8 @@ extension Condition {
 /// step (a span of values, or anything), and whether a node can be true or false.
 private struct SummaryJudge {
     let steps: BlockSummary.Source
-    let source: String
+    /// The source's name; `nil` when any.
+    let source: String?
     let sequences: ClosedRange<UInt64>
 
     struct Truth {
@@ -40,12 +57,13 @@ private struct SummaryJudge {
             let (left, right) = (truth(of: left), truth(of: right))
             return Truth(canBeTrue: left.canBeTrue || right.canBeTrue, canBeFalse: left.canBeFalse && right.canBeFalse)
         case .changed(let path):
-            guard case .key(let field)? = path.components.first, let changed = steps.changedFields else { return .unknown }
+            // At a commit's end, never judged here: see `Condition.mayHold(in:source:sequences:)`.
+            guard !path.hasWildcard, case .key(let field)? = path.segments[0].components.first, let changed = steps.changedFields else { return .unknown }
             return Truth(canBeTrue: changed.contains(field), canBeFalse: true)
         case .compare(let left, let comparison, let right):
             guard let left = span(of: left), let right = span(of: right) else { return .unknown }
             return compare(left, comparison, right)
-        case .literal, .path, .old, .step:
+        case .literal, .path, .old, .step, .count:
             guard let span = span(of: node) else { return .unknown }
             return Truth(canBeTrue: span.holdsTrue, canBeFalse: true)
         }
@@ -60,7 +78,8 @@ private struct SummaryJudge {
         case .path(let path), .old(let path):
             // The summary covers the state each step starts from too, so `old` reads the same.
             var keys: [String] = []
-            for component in path.components {
+            guard !path.hasWildcard else { return nil }
+            for component in path.segments[0].components {
                 guard case .key(let key) = component else { return nil }
                 keys.append(key)
             }
@@ -73,7 +92,10 @@ private struct SummaryJudge {
         case .step(.seq):
             span.numbers = Double(sequences.lowerBound).nextDown...Double(sequences.upperBound).nextUp
         case .step(.source):
+            guard let source else { return nil }
             span.texts = [source]
+        case .count:
+            return nil
         case .not, .and, .or, .changed, .compare:
             let truth = truth(of: node)
             span.holdsTrue = truth.canBeTrue

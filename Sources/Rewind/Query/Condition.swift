@@ -6,8 +6,12 @@
 /// count > 10                          a key path compared with a value
 /// cart.total < 0 && items.count >= 3   && || ! and parentheses; .count of a list or text
 /// items[id: 3].done == true            list elements by id (or by position: items[2].done)
+/// items[*].quantity < 0                some element (of a list, or value of a dictionary)
+/// count(items[*].done) != doneCount    how many elements it holds for
 /// changed(items[id: 3])                the step changed it
 /// status != old(status)                old(…) is the value before the step
+/// kind == mutated && changed(total) && !changed(items)
+///                                      a commit that changed one but not the other
 /// kind == dispatch && name == "add"    the step's kind (as rows say it), name, seq and source
 /// state.name == "Ada"                  a state field named like a step field
 /// ```
@@ -15,7 +19,19 @@
 /// Values are numbers, `"text"`, `true`, `false` and `nil` (a path that is missing or nil). `==`
 /// and `!=` compare any two values; `<`, `<=`, `>`, `>=` compare numbers with numbers and text with
 /// text, and are false for anything else. A key path alone is true when its value is `true`.
-/// Parentheses and `!` nest up to 200 deep; deeper is a syntax error, never a crash.
+///
+/// A path through `[*]` stands for each element's value: a comparison holds when it holds for
+/// some element (`items[*].done != true` — some item is not done), and never over an empty list.
+/// `count(…)` counts the elements the condition inside holds for: there, paths through the same
+/// `[*]` read the element being counted (`count(items[*].price > 10 && items[*].quantity > 0)`
+/// counts items that are both). `count(…)` reads the state after the step; `old(count(…))` the
+/// state before it.
+///
+/// "Before" is the state just before the step — except at a commit's end (`mutated`), where it is
+/// the state when the commit began: so `old(…)` and `changed(…)` there speak of the whole commit,
+/// and `kind == mutated && changed(a) && changed(b)` finds the commits that changed both (each
+/// `change` step changes one path).
+/// Parentheses, `!` and `count(…)` nest up to 200 deep; deeper is a syntax error, never a crash.
 ///
 /// ```swift
 /// let condition = try Condition(parsing: "cart.total < 0")
@@ -31,19 +47,31 @@ public struct Condition: Sendable, Equatable, CustomStringConvertible {
         self.text = text
         var parser = try ConditionParser(text)
         root = try parser.parseWhole()
+        readsBefore = Self.readsBefore(root)
+        readsBeforeACommit = readsBefore && Self.mayHoldAtACommitsEnd(root)
     }
+
+    /// Whether it reads the state before a step (`old(…)`, `changed(…)`).
+    let readsBefore: Bool
+    /// Whether it reads the state before a step and may hold at a commit's end (see
+    /// ``mayHold(in:source:sequences:)``).
+    let readsBeforeACommit: Bool
 
     public var description: String { text }
 
     /// One node of a condition.
     indirect enum Node: Sendable, Equatable {
         case literal(StateValue)
-        /// A key path's value after the step.
-        case path(FollowedPath)
-        /// A key path's value before the step.
-        case old(FollowedPath)
-        /// Whether the step changed a key path's value.
-        case changed(FollowedPath)
+        /// A key path's values after the step.
+        case path(KeyPath)
+        /// A key path's values before the step.
+        case old(KeyPath)
+        /// Whether the step changed a key path's values.
+        case changed(KeyPath)
+        /// How many elements of the list (or values of the dictionary) at `over` the condition
+        /// holds for, in the state after the step (or before it, with `before`); paths through
+        /// `over[*]` read the element being counted.
+        case count(Node, over: FollowedPath, before: Bool)
         case step(StepField)
         case not(Node)
         case and(Node, Node)
@@ -62,7 +90,8 @@ public struct Condition: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What a condition is judged on: a step, and its source's state before and after it (the same
-/// state when the step does not move it).
+/// state when the step does not move it). Before a commit's end (`mutated`) is the state when the
+/// commit began.
 public struct ConditionStep: Sendable {
     public var event: RecordedEvent
     public var before: StateValue?

@@ -8,12 +8,14 @@
 /// comparison := operand (("==" | "!=" | "<" | "<=" | ">" | ">=") operand)?
 /// operand    := "(" or ")" | number | "text" | true | false | nil | nan | inf
 ///             | changed "(" keypath ")" | old "(" keypath ")"
+///             | count "(" or ")" | old "(" count "(" or ")" ")"
 ///             | kind | name | seq | source | keypath
+/// keypath    := a FollowedPath, with [*] for every element: items[*].done
 /// ```
 ///
 /// What it builds stays shallow, so that nothing that walks a condition can run out of stack: a
 /// run of `||` or `&&` terms becomes a balanced tree (its depth grows with the log of its length),
-/// and parentheses and `!` may nest ``maximumNesting`` deep.
+/// and parentheses, `!` and `count(…)` may nest ``maximumNesting`` deep.
 struct ConditionParser {
     private let text: String
     private let tokens: [Token]
@@ -91,7 +93,7 @@ struct ConditionParser {
     /// Goes one level deeper, refusing to go beyond ``maximumNesting``.
     private mutating func nest() throws(ConditionSyntaxError) {
         guard nesting < Self.maximumNesting else {
-            throw failure("the condition nests more than \(Self.maximumNesting) deep (parentheses and !)")
+            throw failure("the condition nests more than \(Self.maximumNesting) deep (parentheses, ! and count)")
         }
         nesting += 1
     }
@@ -131,11 +133,20 @@ struct ConditionParser {
             return .literal(.string(value))
         case .word(let word):
             advance()
+            if word == "count", current.kind == .symbol("(") {
+                return try parseCount(at: token, before: false)
+            }
             if (word == "changed" || word == "old"), current.kind == .symbol("(") {
                 advance()
                 let pathToken = current
                 guard case .word(let pathText) = pathToken.kind else { throw failure("expected a key path inside \(word)(…)") }
                 advance()
+                if word == "old", pathText == "count", current.kind == .symbol("(") {
+                    let count = try parseCount(at: pathToken, before: true)
+                    guard current.kind == .symbol(")") else { throw failure("expected ) after count(…)") }
+                    advance()
+                    return count
+                }
                 let path = try keyPath(pathText, at: pathToken)
                 guard current.kind == .symbol(")") else { throw failure("expected ) after the key path") }
                 advance()
@@ -158,11 +169,74 @@ struct ConditionParser {
         }
     }
 
+    /// `count(…)`, its `(` next: the condition inside, counted over the elements its first path
+    /// through `[*]` goes over — in the state before the step for `old(count(…))`.
+    private mutating func parseCount(at token: Token, before: Bool) throws(ConditionSyntaxError) -> Condition.Node {
+        try nest()
+        advance()
+        defer { nesting -= 1 }
+        let inner = try parseOr()
+        guard current.kind == .symbol(")") else { throw failure("expected ) to close the count( at column \(token.offset + 1)") }
+        guard let over = Self.firstWildcardPath(in: inner)?.firstContainer else {
+            throw ConditionSyntaxError(text: text, column: token.offset + 1,
+                                       reason: "count(…) counts the elements a path through [*] goes over, such as count(items[*].done)")
+        }
+        advance()
+        guard before else {
+            // The elements counted are the state's after the step: what they were before has no element to match.
+            if Self.readsBefore(inner, through: over) {
+                throw ConditionSyntaxError(text: text, column: token.offset + 1,
+                                           reason: "count(…) counts elements after the step; to count them before it, write old(count(…))")
+            }
+            return .count(inner, over: over, before: false)
+        }
+        return .count(try Self.before(inner, at: token, in: text), over: over, before: true)
+    }
+
+    /// The first path through `[*]` a condition reads, left to right.
+    private static func firstWildcardPath(in node: Condition.Node) -> Condition.KeyPath? {
+        switch node {
+        case .path(let path), .old(let path), .changed(let path): path.hasWildcard ? path : nil
+        case .not(let inner), .count(let inner, _, _): firstWildcardPath(in: inner)
+        case .and(let left, let right), .or(let left, let right), .compare(let left, _, let right):
+            firstWildcardPath(in: left) ?? firstWildcardPath(in: right)
+        case .literal, .step: nil
+        }
+    }
+
+    /// Whether the condition reads, before the step, a path through `over[*]`.
+    private static func readsBefore(_ node: Condition.Node, through over: FollowedPath) -> Bool {
+        switch node {
+        case .old(let path), .changed(let path): path.hasWildcard && path.firstContainer == over
+        case .not(let inner): readsBefore(inner, through: over)
+        case .count(let inner, let nested, _): nested != over && readsBefore(inner, through: over)
+        case .and(let left, let right), .or(let left, let right), .compare(let left, _, let right):
+            readsBefore(left, through: over) || readsBefore(right, through: over)
+        case .literal, .path, .step: false
+        }
+    }
+
+    /// The condition read in the state before the step, as `old(count(…))` asks.
+    private static func before(_ node: Condition.Node, at token: Token, in text: String) throws(ConditionSyntaxError) -> Condition.Node {
+        switch node {
+        case .path(let path), .old(let path): return .old(path)
+        case .changed:
+            throw ConditionSyntaxError(text: text, column: token.offset + 1, reason: "changed(…) cannot be read inside old(…)")
+        case .count(let inner, let over, _): return .count(try before(inner, at: token, in: text), over: over, before: true)
+        case .not(let inner): return .not(try before(inner, at: token, in: text))
+        case .and(let left, let right): return .and(try before(left, at: token, in: text), try before(right, at: token, in: text))
+        case .or(let left, let right): return .or(try before(left, at: token, in: text), try before(right, at: token, in: text))
+        case .compare(let left, let comparison, let right):
+            return .compare(try before(left, at: token, in: text), comparison, try before(right, at: token, in: text))
+        case .literal, .step: return node
+        }
+    }
+
     // MARK: Pieces
 
-    private func keyPath(_ text: String, at token: Token) throws(ConditionSyntaxError) -> FollowedPath {
+    private func keyPath(_ text: String, at token: Token) throws(ConditionSyntaxError) -> Condition.KeyPath {
         do {
-            return try FollowedPath(parsing: text)
+            return try Condition.KeyPath(parsing: text)
         } catch {
             // The path's own offset, counted from where the token starts (and its `state.` prefix).
             let prefix = self.text.dropFirst(token.offset).hasPrefix("state.") && !text.hasPrefix("state.") ? 6 : 0
@@ -173,7 +247,7 @@ struct ConditionParser {
     /// The kind a word or text names, as a literal of the rows' word.
     private func kindValue(_ node: Condition.Node, at token: Token) throws(ConditionSyntaxError) -> Condition.Node {
         let name: String
-        if case .path(let path) = node, path.components.count == 1, case .key(let key) = path.components[0] {
+        if case .path(let path) = node, !path.hasWildcard, path.segments[0].components.count == 1, case .key(let key) = path.segments[0].components[0] {
             name = key
         } else if case .literal(.string(let text)) = node {
             name = text

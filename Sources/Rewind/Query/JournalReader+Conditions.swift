@@ -86,6 +86,7 @@ public struct ConditionScan: Sendable {
     /// condition out (``JournalReader/mayHold(_:inBlock:source:)``).
     public mutating func skip(block: Int, of reader: JournalReader) {
         skippedSources.formUnion(reader.blocks[block].sources.keys)
+        openings.forget(reader.blocks[block].sources.keys)
     }
 
     /// Call before the events of a block of `reader` that is read after blocks were skipped: its
@@ -106,9 +107,47 @@ public struct ConditionScan: Sendable {
     /// Takes the next event; the step, with its source's state before and after, when the
     /// condition holds there.
     public mutating func step(_ event: RecordedEvent) -> ConditionStep? {
-        let before = walker.state(of: event.source.instanceID)
+        let source = event.source.instanceID
+        var before = walker.state(of: source)
         walker.advance(event)
-        let step = ConditionStep(event: event, before: before, after: walker.state(of: event.source.instanceID))
+        if condition.readsBefore { before = openings.before(event, stateNow: before) }
+        let step = ConditionStep(event: event, before: before, after: walker.state(of: source))
         return condition.isTrue(at: step) ? step : nil
+    }
+
+    /// The state each source's open commits began from.
+    private var openings = Openings()
+
+    /// Each source's commits that have begun and not ended, with the state each began from:
+    /// "before" at their end (``ConditionStep``).
+    struct Openings: Sendable {
+        private var open: [UInt64: [StateValue?]] = [:]
+        /// More open than this on one source means their ends were lost (a damaged block): the oldest go.
+        static let limit = 1_000
+
+        /// The state before `event` as a condition sees it: at a commit's end (`mutated`), the
+        /// state its beginning saw (the state just before it when that beginning was not seen).
+        mutating func before(_ event: RecordedEvent, stateNow: StateValue?) -> StateValue? {
+            let source = event.source.instanceID
+            switch event.kind {
+            case .willMutate:
+                open[source, default: []].append(stateNow)
+                if open[source]!.count > Self.limit { open[source]!.removeFirst() }
+                return stateNow
+            case .didMutate:
+                guard let began = open[source]?.popLast() else { return stateNow }
+                return began
+            case .released:
+                open[source] = nil
+                return stateNow
+            default:
+                return stateNow
+            }
+        }
+
+        /// Forgets what was open on `sources`, whose steps were passed over.
+        mutating func forget(_ sources: some Sequence<UInt64>) {
+            for source in sources { open[source] = nil }
+        }
     }
 }
