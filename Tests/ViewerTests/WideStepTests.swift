@@ -1,6 +1,6 @@
 import Foundation
 import Rewind
-import RewindViewer
+@testable import RewindViewer
 import Testing
 
 @Suite("A step that changes tens of thousands of keys")
@@ -39,6 +39,20 @@ struct WideStepTests {
             program.press(.tab, .character("j"), .character("k"), .tab, .character("g"))
             #expect(program.model.page.step?.event.kind == .created)
         }
+    }
+
+    @Test("on a wide terminal the timeline takes the room: the state pane keeps about 64 columns, the rows show whole unit names and, wider still, their call sites", arguments: [160, 200, 240])
+    func wideTerminal(width: Int) throws {
+        let program = try ViewerFixtures.program("demo.rewind", width: width, height: 20)
+        #expect(program.model.leftWidth > program.model.rightWidth && program.model.rightWidth <= 64 + (width - 128) / 4 + 1)
+        let rows = program.frame().plainText.split(separator: "\n").dropFirst(2).prefix(8).map { $0.prefix(program.model.leftWidth) }
+        #expect(rows.allSatisfy { $0.contains("CounterSample#1 ") }, "\(rows)")
+        if width >= 200 {
+            #expect(rows.allSatisfy { $0.contains(".swift:") }, "\(rows)")
+        }
+        // The narrow layout is as it was: half each.
+        let narrow = try ViewerFixtures.program("demo.rewind", width: 100, height: 20)
+        #expect(narrow.model.leftWidth == 50)
     }
 
     @Test("on a narrow terminal the state pane's title keeps the step number; the unit's name shortens instead")

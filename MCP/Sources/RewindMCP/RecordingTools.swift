@@ -102,7 +102,7 @@ public enum RecordingTools {
         ),
         Definition(
             name: "query",
-            description: "The steps where a condition over the state holds, e.g. 'cart.total < 0', 'changed(items[id: 3])', 'status != old(status)', 'kind == dispatch && name == \"checkout\"'.",
+            description: "The steps where a condition over the state holds, e.g. 'cart.total < 0', 'changed(items[id: 3])', 'status != old(status)', 'items[*].quantity < 0' (some element), 'count(items[*].done) != doneCount', 'kind == mutated && changed(total) && !changed(items)' (a commit), 'kind == dispatch && name == \"checkout\"'.",
             arguments: [file, Argument("condition", .text, "The condition (rewind query's grammar).", required: true),
                         Argument("answer", .text, "first, last, all (the default) or count."), source],
             invocation: { arguments throws(ToolArgumentError) in

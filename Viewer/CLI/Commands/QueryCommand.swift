@@ -8,10 +8,14 @@ struct QueryCommand: ParsableCommand {
         abstract: "The steps where a condition over the recorded state holds (exit 1 when none does).",
         discussion: """
             A condition compares key paths of the state after each step with values and with each \
-            other; old(PATH) is the value before the step, changed(PATH) whether the step changed it, \
-            and kind, name, seq and source are the step's own:
+            other; old(PATH) is the value before the step, changed(PATH) whether the step changed it \
+            (at a commit's end, mutated, both speak of the whole commit), PATH[*] any element of a \
+            list, count(…) how many elements a condition holds for, and kind, name, seq and source \
+            are the step's own:
               rewind query Fixtures/todo.rewind 'items.count >= 3 && filter == "active"' --first
-              rewind query Fixtures/todo.rewind 'changed(items[id: 2].done)'
+              rewind query Fixtures/todo.rewind 'kind == change && changed(items[id: 2].done)'
+              rewind query Fixtures/todo.rewind 'kind == mutated && changed(items) && !changed(nextID)'
+              rewind query Fixtures/todo.rewind 'items[*].done && count(items[*].done) < items.count'
               rewind query Fixtures/demo.rewind 'count != old(count) && kind == change' --count
               rewind query Fixtures/demo.rewind 'kind == dispatch && name == "setStep"' --json
             Values: numbers, "text", true, false, nil; && || ! ( ); .count of a list is its length.

@@ -98,8 +98,15 @@ public struct ViewerModel: Sendable {
     var bodyHeight: Int { max(1, height - 3) }
     /// Timeline rows (below its title).
     var timelineRows: Int { max(1, bodyHeight - 1) }
-    /// The widths of the two columns: the timeline gets half, for its values.
-    var leftWidth: Int { max(24, min(width - 20, width / 2)) }
+    /// The widths of the two columns. The timeline gets half of a terminal up to 128 columns; on a
+    /// wider one the state pane keeps 64 columns and a quarter of what is beyond 128 (its rows are
+    /// short: indented fields), and the timeline, whose rows have the most to say, the rest.
+    var leftWidth: Int {
+        guard width > Self.widePaneStart else { return max(24, min(width - 20, width / 2)) }
+        return width - 1 - (Self.widePaneStart / 2 + (width - Self.widePaneStart) / 4)
+    }
+    /// The width from which the timeline takes more than half.
+    static let widePaneStart = 128
     var rightWidth: Int { max(0, width - leftWidth - 1) }
     /// The title line's text: the journal's name, after how much was lost when it is damaged
     /// (first, so that the strip beside it never cuts it off).

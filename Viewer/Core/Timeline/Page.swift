@@ -137,10 +137,20 @@ extension Timeline {
         return (dispatch.sequence, dispatch.name)
     }
 
-    /// Old values of the change rows: one walk over the events the rows span, from each source's
-    /// state before the first row (unfiltered timelines, short spans).
+    /// Old values of the change rows, so that a row says `items[id: 2].quantity: -4 → -5` rather
+    /// than the whole new list: one walk over the events the rows span, from each source's state
+    /// before the first row; on a filtered timeline, whose rows skip events, each row's state
+    /// before it, rebuilt.
     private func fillOldValues(_ rows: inout [Page.Row]) {
-        guard filter == nil, let first = rows.first?.position, let last = rows.last?.position, last - first < 5_000 else { return }
+        guard filter == nil else {
+            for index in rows.indices {
+                guard let event = rows[index].event, event.kind == .change, let path = event.path.flatMap(StatePath.init(recordedChange:)),
+                      let before = state(of: event.source.instanceID, before: event.sequence) else { continue }
+                rows[index].oldValue = .some(before[path])
+            }
+            return
+        }
+        guard let first = rows.first?.position, let last = rows.last?.position, last - first < 5_000 else { return }
         let changed = Set(rows.compactMap { $0.event?.kind == .change ? $0.event?.source.instanceID : nil })
         guard !changed.isEmpty, let firstEvent = rows.first?.event else { return }
         // The folds, not only the states: a walk that starts inside a commit applies the commit's

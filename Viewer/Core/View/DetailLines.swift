@@ -1,6 +1,7 @@
 import Rewind
 
-/// The detail pane: everything about the current event, values whole (the pane scrolls both ways).
+/// The detail pane: everything about the current event, values whole (the pane scrolls both ways)
+/// — except a change of a list or an object, shown as what changed in it.
 enum DetailLines {
     static func lines(_ step: Page.Step?, page: Page, bookmarks: [UInt64] = []) -> [String] {
         guard let step else { return [] }
@@ -38,6 +39,13 @@ enum DetailLines {
         }
         if let dropped = event.dropped { lines.append("dropped   \(event.summary())  " + "(\(dropped.count))") }
         if let path = event.path { lines.append("path      \(VisibleText.escaped(path))") }
+        if event.kind == .change, case .some(let old?) = step.row.oldValue, let new = event.value, old.isContainer, new.isContainer {
+            // A list or an object changed: what changed in it, not both whole (800 items twice).
+            let diff = DiffRenderer(valueWidth: 400).lines(from: old, to: new).map(\.rendered)
+            lines.append("changed   " + (diff.first ?? "nothing"))
+            lines += diff.dropFirst().map { String(repeating: " ", count: 10) + $0 }
+            return lines
+        }
         if case .some(let old) = step.row.oldValue { lines.append("old value " + (old?.description ?? "nil")) }
         if let value = event.value {
             let label = event.kind == .change ? "new value" : event.kind == .willDispatch ? "input" : "value"

@@ -23,6 +23,8 @@ struct TimelineRowText {
     enum TimeFormat { case milliseconds, seconds, minutes }
 
     static let kindWidth = 9
+    /// The cells what an event did keeps before its call site is shown beside it.
+    static let contentRoomBeforeCallSite = 40
     static let laneColors: [UInt8] = [36, 35, 33, 32, 34, 31]
 
     init(page: Page, width: Int) {
@@ -42,7 +44,7 @@ struct TimelineRowText {
         if page.sources.count > 1 {
             let names = page.sources.map { VisibleText.escaped($0.description) }
             let longest = names.map(CellWidth.of).max() ?? 0
-            sourceWidth = min(longest, width >= 100 ? 26 : width >= 60 ? 14 : 8)
+            sourceWidth = min(longest, width >= 110 ? 32 : width >= 84 ? 20 : width >= 60 ? 14 : 8)
             laneNames = Dictionary(uniqueKeysWithValues: zip(page.sources.map(\.instanceID), LaneNames.shortened(names, to: sourceWidth)))
         } else {
             sourceWidth = 0
@@ -101,7 +103,16 @@ struct TimelineRowText {
         // A late effect names its cause, when that leaves the content room to say something.
         let cause = row.lateCause.map { "  ← #\($0.sequence) \(VisibleText.escaped($0.name))" } ?? ""
         let causeCells = CellWidth.of(cause)
-        guard !cause.isEmpty, room >= causeCells + 12 else { return pieces + content(row, event, room: room) }
+        guard !cause.isEmpty, room >= causeCells + 12 else {
+            // A wide timeline says where each event was sent from, at its right edge, when what
+            // the event did keeps room enough.
+            let callSite = VisibleText.escaped(event.callSite)
+            let callSiteCells = CellWidth.of(callSite) + 3
+            guard !callSite.isEmpty, room >= callSiteCells + Self.contentRoomBeforeCallSite else { return pieces + content(row, event, room: room) }
+            let shown = content(row, event, room: room - callSiteCells)
+            let shownCells = shown.reduce(0) { $0 + CellWidth.of($1.text) }
+            return pieces + shown + [Piece(text: String(repeating: " ", count: max(0, room - callSiteCells - shownCells)) + "  " + callSite + " ", style: ViewerView.dim)]
+        }
         let shown = content(row, event, room: room - causeCells)
         let shownCells = shown.reduce(0) { $0 + CellWidth.of($1.text) }
         pieces += shown
