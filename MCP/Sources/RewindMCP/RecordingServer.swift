@@ -22,8 +22,12 @@ public struct RecordingServer: Sendable {
     public let rewind: String
     /// The recordings the server may read (absolute paths); empty: any Rewind journal the agent names.
     public let files: [String]
-    /// The most of a command's output one answer carries; the rest is cut with a note.
+    /// The most of a command's output one answer carries, whatever budget a call asks for.
     public var outputLimit = 256 * 1024
+    /// The most bytes an answer carries unless the call asks for more (its `budget`, up to
+    /// ``outputLimit``): a longer answer is cut at a line, with a note saying how many lines it
+    /// holds and the `skip` that reads on from there.
+    public var answerBudget = 32 * 1024
     /// How long one call may run before its command is ended and the call answers with an error.
     public var timeLimit: Duration = .seconds(120)
 
@@ -72,32 +76,42 @@ public struct RecordingServer: Sendable {
             served = match
         }
         let invocation: RecordingTools.Invocation
+        let page: Page
         do {
-            invocation = try definition.invocation(ToolArguments(arguments, for: definition))
+            let checked = try ToolArguments(arguments, for: definition)
+            invocation = try definition.invocation(checked)
+            page = Page(skip: checked["skip"].flatMap { Int($0) } ?? 0,
+                        budget: min(outputLimit, max(1024, checked["budget"].flatMap { Int($0) } ?? answerBudget)))
         } catch {
             return Self.failure(error.description)
         }
-        return await run(invocation.arguments(file: served))
+        return await run(invocation.arguments(file: served), page: page)
+    }
+
+    /// The part of a command's output one answer carries: from line `skip`, at most `budget` bytes.
+    struct Page: Sendable {
+        var skip: Int
+        var budget: Int
     }
 
     /// Runs `rewind` with `arguments` in a process of its own and waits for it off the
     /// concurrency pool; ends it when the call is cancelled or runs past ``timeLimit``.
-    private func run(_ arguments: [String]) async -> CallTool.Result {
+    private func run(_ arguments: [String], page: Page) async -> CallTool.Result {
         let command = Command(executable: rewind, arguments: arguments)
-        let (timeLimit, outputLimit) = (timeLimit, outputLimit)
+        let timeLimit = timeLimit
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (done: CheckedContinuation<Command.Outcome, Never>) in
-                Thread.detachNewThread { done.resume(returning: command.run(timeLimit: timeLimit, outputLimit: outputLimit)) }
+                Thread.detachNewThread { done.resume(returning: command.run(timeLimit: timeLimit, skippingLines: page.skip, outputLimit: page.budget)) }
             }
         } onCancel: {
             command.end(because: .cancelled)
         }
-        return answer(outcome)
+        return answer(outcome, page: page)
     }
 
     /// The answer for a command's outcome: exit 0 and 1 are answers; anything else is the tool's
     /// error, with rewind's one line where it said one.
-    private func answer(_ outcome: Command.Outcome) -> CallTool.Result {
+    private func answer(_ outcome: Command.Outcome, page: Page) -> CallTool.Result {
         let said = String(decoding: outcome.standardError, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         switch outcome.ending {
         case .launchFailed(let reason): return Self.failure("cannot run \(rewind): \(reason)")
@@ -110,15 +124,32 @@ public struct RecordingServer: Sendable {
         case .exit:
             break
         }
-        let data = outcome.standardOutput
-        var text = String(decoding: data.prefix(outputLimit), as: UTF8.self)
-        if data.count > outputLimit {
-            text = String(text[..<(text.lastIndex(of: "\n") ?? text.endIndex)])
-            text += "\n(cut after \(outputLimit / 1024) KiB: narrow it with source, kind, from/to or a condition)"
-        }
-        while text.hasSuffix("\n") { text.removeLast() }
-        if text.isEmpty { text = said.isEmpty ? "(nothing)" : said }
+        var text = Self.fitted(outcome.standardOutput, page: page, limit: outputLimit)
+        if text.isEmpty { text = page.skip > 0 ? "(nothing after line \(page.skip))" : said.isEmpty ? "(nothing)" : said }
         return .init(content: [.text(text: text, annotations: nil, _meta: nil)], isError: false)
+    }
+
+    /// `output` (the page's part of a command's output, up to one byte more than its budget) as
+    /// the answer's text: whole lines within the budget, and when it is cut, a note with the
+    /// `skip` that reads on; a single line longer than the budget is cut inside, and says so.
+    static func fitted(_ output: Data, page: Page, limit: Int) -> String {
+        var kept = output.prefix(page.budget)
+        let isCut = output.count > page.budget
+        if isCut, let lastNewline = kept.lastIndex(of: UInt8(ascii: "\n")) {
+            kept = kept[..<lastNewline]
+            let lines = kept.count { $0 == UInt8(ascii: "\n") } + 1
+            return String(decoding: kept, as: UTF8.self)
+                + "\n(cut at \(page.budget / 1024) KiB after \(lines) lines: for the next, ask again with skip: \(page.skip + lines); or narrow it with source, kind, from/to or a condition)"
+        }
+        var text = String(decoding: kept, as: UTF8.self)
+        guard isCut else {
+            while text.hasSuffix("\n") { text.removeLast() }
+            return text
+        }
+        // The budget ended inside a character: what is left of it is not shown.
+        while text.hasSuffix("\u{FFFD}") { text.removeLast() }
+        let larger = page.budget < limit ? "ask again with a larger budget (at most \(limit)), or " : ""
+        return text + "…\n(one line longer than \(page.budget / 1024) KiB, cut: \(larger)narrow it with source, kind, from/to or a condition)"
     }
 
     private static func failure(_ text: String) -> CallTool.Result {
@@ -188,7 +219,7 @@ final class Command: @unchecked Sendable {
     /// Runs the command to its end (on the calling thread, which it blocks). At most
     /// `outputLimit` + 1 bytes of its output are kept: past that the command is ended, so that an
     /// answer never holds a whole journal's log in memory.
-    func run(timeLimit: Duration, outputLimit: Int) -> Outcome {
+    func run(timeLimit: Duration, skippingLines skip: Int = 0, outputLimit: Int) -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -226,7 +257,7 @@ final class Command: @unchecked Sendable {
             standardError.set(Self.read(error.fileHandleForReading, keeping: 64 * 1024))
             errorRead.leave()
         }
-        outcome.standardOutput = Self.read(output.fileHandleForReading, keeping: outputLimit + 1) { [self] in end(because: .outputFull) }
+        outcome.standardOutput = Self.read(output.fileHandleForReading, skippingLines: skip, keeping: outputLimit + 1) { [self] in end(because: .outputFull) }
         process.waitUntilExit()
         errorRead.wait()
         timer.cancel()
@@ -245,14 +276,21 @@ final class Command: @unchecked Sendable {
 }
 
 extension Command {
-    /// Reads `handle` to its end, keeping the first `limit` bytes; calls `full` once when more
-    /// come (the rest is read and dropped, so the writer never blocks on a full pipe).
-    static func read(_ handle: FileHandle, keeping limit: Int, full: () -> Void = {}) -> Data {
+    /// Reads `handle` to its end, leaving out its first `skip` lines and keeping the first `limit`
+    /// bytes after them; calls `full` once when more come (the rest is read and dropped, so the
+    /// writer never blocks on a full pipe).
+    static func read(_ handle: FileHandle, skippingLines skip: Int = 0, keeping limit: Int, full: () -> Void = {}) -> Data {
         var kept = Data()
         var saidFull = false
+        var toSkip = skip
         while true {
-            let chunk = handle.availableData
+            var chunk = handle.availableData
             if chunk.isEmpty { return kept }
+            while toSkip > 0, let newline = chunk.firstIndex(of: UInt8(ascii: "\n")) {
+                chunk = chunk[(newline + 1)...]
+                toSkip -= 1
+            }
+            if toSkip > 0 { continue }
             if kept.count < limit { kept += chunk.prefix(limit - kept.count) }
             if kept.count >= limit, !saidFull {
                 saidFull = true

@@ -13,10 +13,14 @@ import MCP
 public enum RecordingTools {
     /// One argument a tool takes.
     struct Argument: Sendable {
-        enum Kind: String, Sendable {
-            case text = "string"
+        enum Kind: Sendable {
+            case text
             /// A step number: a whole number, at least 0.
-            case step = "integer"
+            case step
+            /// A count: a whole number, at least 0.
+            case count
+            /// The JSON Schema type.
+            var schemaType: String { self == .text ? "string" : "integer" }
         }
 
         let name: String
@@ -52,7 +56,17 @@ public enum RecordingTools {
         let arguments: [Argument]
         /// The command for the checked arguments (``ToolArguments``).
         let invocation: @Sendable (_ arguments: ToolArguments) throws(ToolArgumentError) -> Invocation
+
+        /// Its own arguments and the server's paging ones, which every tool takes.
+        var allArguments: [Argument] { arguments + RecordingTools.paging }
     }
+
+    /// How an answer is read in parts (``RecordingServer/answerBudget``): the server's own, never
+    /// passed to `rewind`.
+    static let paging = [
+        Argument("skip", .count, "Lines of the answer to leave out: to read on where a cut answer stopped, pass the skip its note says."),
+        Argument("budget", .count, "The most bytes the answer may hold: 32768 unless given, at most 262144."),
+    ]
 
     static let file = Argument("file", .text, "The journal (.rewind file): one of the files the server was started with; may be left out when it serves one.")
     static let source = Argument("source", .text, "Only this source: a label, Type#id, a type name or an instance number.")
@@ -126,9 +140,9 @@ public enum RecordingTools {
     public static var tools: [Tool] {
         definitions.map { definition in
             var properties: [String: Value] = [:]
-            for argument in definition.arguments {
-                var schema: [String: Value] = ["type": .string(argument.kind.rawValue), "description": .string(argument.description)]
-                if argument.kind == .step { schema["minimum"] = 0 }
+            for argument in definition.allArguments {
+                var schema: [String: Value] = ["type": .string(argument.kind.schemaType), "description": .string(argument.description)]
+                if argument.kind != .text { schema["minimum"] = 0 }
                 properties[argument.name] = .object(schema)
             }
             return Tool(
@@ -154,23 +168,26 @@ struct ToolArguments: Sendable {
     /// argument the tool does not take, a missing required one, or a value of another type is
     /// an error.
     init(_ given: [String: Value], for definition: RecordingTools.Definition) throws(ToolArgumentError) {
-        let known = Set(definition.arguments.map(\.name))
+        let known = Set(definition.allArguments.map(\.name))
         if let unknown = given.keys.sorted().first(where: { !known.contains($0) }) {
-            throw ToolArgumentError("\(definition.name) takes no argument '\(unknown)'; it takes \(definition.arguments.map(\.name).joined(separator: ", "))")
+            throw ToolArgumentError("\(definition.name) takes no argument '\(unknown)'; it takes \(definition.allArguments.map(\.name).joined(separator: ", "))")
         }
-        for argument in definition.arguments where argument.name != "file" {
+        for argument in definition.allArguments where argument.name != "file" {
             switch (argument.kind, given[argument.name]) {
             case (_, nil), (_, .null?):
                 if argument.required { throw ToolArgumentError("\(argument.name) is required") }
             case (.text, .string(let text)?):
                 guard !text.contains("\0") else { throw ToolArgumentError("\(argument.name) may not hold a NUL character") }
                 values[argument.name] = text
-            case (.step, .int(let number)?) where number >= 0:
+            case (.step, .int(let number)?) where number >= 0, (.count, .int(let number)?) where number >= 0:
                 values[argument.name] = String(number)
-            case (.step, .double(let number)?) where number >= 0 && number.rounded() == number && number < 9e15:
+            case (.step, .double(let number)?) where number >= 0 && number.rounded() == number && number < 9e15,
+                 (.count, .double(let number)?) where number >= 0 && number.rounded() == number && number < 9e15:
                 values[argument.name] = String(Int64(number))
             case (.step, _):
                 throw ToolArgumentError("\(argument.name) must be a step number (a whole number, at least 0)")
+            case (.count, _):
+                throw ToolArgumentError("\(argument.name) must be a whole number, at least 0")
             case (.text, _):
                 throw ToolArgumentError("\(argument.name) must be text")
             }

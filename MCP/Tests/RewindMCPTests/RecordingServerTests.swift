@@ -166,16 +166,47 @@ struct RecordingServerTests {
     @Test("answers to parallel calls arrive whole: every line of each is JSON, and each equals the call's answer alone")
     func parallelAnswersAreWhole() async throws {
         let session = try await Session.open(files: [Self.demo])
-        let alone = try await session.call("log", [:]).text
+        let whole: [String: Value] = ["budget": 262_144]
+        let alone = try await session.call("log", whole).text
         #expect(alone.utf8.count > 64 * 1024, "each answer fills a pipe: \(alone.utf8.count) bytes")
         for _ in 0..<3 {
             let answers = try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<6 { group.addTask { try await session.call("log", [:]).text } }
+                for _ in 0..<6 { group.addTask { try await session.call("log", whole).text } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(answers.count == 6 && answers.allSatisfy { $0 == alone })
         }
         _ = try alone.split(separator: "\n").map(Self.json)
+        await session.close()
+    }
+
+    @Test("an answer keeps to its budget, cut at a line with a note whose skip reads on; the parts put together are the whole answer")
+    func answersInParts() async throws {
+        let session = try await Session.open(files: [Self.demo])
+        let whole = try await session.call("log", ["budget": 262_144]).text
+        #expect(!whole.contains("(cut at"), "the whole log fits 256 KiB")
+        var parts: [String] = []
+        var skip = 0
+        while parts.count < 20 {
+            let answer = try await session.call("log", ["skip": .int(skip)])
+            #expect(!answer.isError && answer.text.utf8.count <= 32 * 1024 + 200, "\(answer.text.utf8.count) bytes")
+            guard let note = answer.text.range(of: "\n(cut at 32 KiB after ") else {
+                parts.append(answer.text)
+                break
+            }
+            parts.append(String(answer.text[..<note.lowerBound]))
+            let next = try #require(answer.text[note.upperBound...].firstMatch(of: /skip: (\d+)/)).output.1
+            #expect(Int(next)! > skip)
+            skip = Int(next)!
+        }
+        #expect(parts.count > 2 && parts.joined(separator: "\n") == whole, "\(parts.count) parts")
+        // Past the end, the answer says so; a line longer than the budget is cut inside, and says so.
+        let past = try await session.call("log", ["skip": 1_000_000])
+        #expect(!past.isError && past.text == "(nothing after line 1000000)")
+        let tiny = try await session.call("info", ["budget": 1024])
+        #expect(tiny.text.contains("(one line longer than 1 KiB, cut: ask again with a larger budget"), "\(tiny.text.suffix(200))")
+        let wrong = try await session.call("log", ["skip": "2"])
+        #expect(wrong.isError && wrong.text.contains("skip must be a whole number"))
         await session.close()
     }
 
