@@ -240,6 +240,92 @@ struct ViewerTerminalTests {
         #expect(try modes() == "0 1 0 0", "\(text)")
     }
 
+    @Test("a viewer that cannot answer SIGTERM or SIGHUP itself — blocked writing to a terminal that stopped reading, started with those signals blocked — still ends, with the signal's status, and puts the terminal's modes back", arguments: [SIGTERM, SIGHUP])
+    func signalEndsABlockedViewer(signal: Int32) throws {
+        #if os(Linux)
+        // A terminal of our own whose screen side is never read once the viewer has drawn. (Glibc's
+        // module leaves out posix_openpt: the ioctls are Linux's, TIOCSPTLCK and TIOCGPTN.)
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        try #require(master >= 0)
+        defer { close(master) }
+        var unlock: Int32 = 0, number: UInt32 = 0
+        try #require(ioctl(master, 0x4004_5431, &unlock) == 0 && ioctl(master, 0x8004_5430, &number) == 0)
+        let slave = "/dev/pts/\(number)"
+        var size = winsize(ws_row: 60, ws_col: 200, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor in 0...2 { posix_spawn_file_actions_addopen(&actions, Int32(descriptor), slave, O_RDWR, 0) }
+        let words: [String] = ["/bin/sh", "-c", "cd '\(ViewerFixtures.root)' && exec '\(Self.binary)' Fixtures/demo.rewind"]
+        let settings: [String] = ["TERM=xterm-256color", "SWIFT_BACKTRACE=enable=no"]
+        let argv = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let environment = settings.map { strdup($0) } + [nil]
+        defer { environment.forEach { free($0) } }
+        // Started with the signals blocked, as a parent may leave them: the viewer unblocks them.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGTERM)
+        sigaddset(&blocked, SIGHUP)
+        posix_spawnattr_setsigmask(&attributes, &blocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var pid: pid_t = 0
+        try #require(posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environment) == 0)
+        var ended = false
+        defer { if !ended { kill(pid, SIGKILL); waitpid(pid, nil, 0) } }
+        // Its first frame.
+        var seen = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        for _ in 0..<500 where !String(decoding: seen, as: UTF8.self).contains("step 1 of 293") {
+            var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, 30) > 0 {
+                let count = read(master, &buffer, buffer.count)
+                if count > 0 { seen.append(contentsOf: buffer[0..<count]) }
+            }
+        }
+        try #require(String(decoding: seen, as: UTF8.self).contains("step 1 of 293"))
+        // Whole redraws (a resize each) until the viewer's thread blocks writing a frame nobody
+        // reads: the kernel's wait for room in the terminal (polled, bounded).
+        func blockedWriting() -> Bool {
+            let state = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/wchan", encoding: .utf8)
+            return state == "wait_woken"
+        }
+        var redraws = 0
+        while redraws < 5_000, !blockedWriting() {
+            kill(pid, SIGWINCH)
+            redraws += 1
+            usleep(2_000)
+        }
+        try #require(blockedWriting(), "the viewer never blocked writing (\(redraws) redraws)")
+        kill(pid, signal)
+        // Its exit, polled (bounded): there is no signal for a child's end that a test can wait on.
+        var status: Int32 = 0
+        for _ in 0..<500 where !ended {
+            ended = waitpid(pid, &status, WNOHANG) == pid
+            if !ended { usleep(20_000) }
+        }
+        #expect(ended, "the viewer ran on after the signal")
+        let exitStatus: Int32 = (status >> 8) & 0xff
+        let expected: Int32 = 128 + signal
+        #expect(exitStatus == expected, "status \(status)")
+        // The terminal got the reset: the normal screen, the cursor shown, mouse reporting off.
+        var after = Data()
+        while true {
+            var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 0) > 0 else { break }
+            let count = read(master, &buffer, buffer.count)
+            guard count > 0 else { break }
+            after.append(contentsOf: buffer[0..<count])
+        }
+        let reset = "\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+        #expect(String(decoding: after, as: UTF8.self).contains(reset))
+        #endif
+    }
+
     @Test("outside a terminal the viewer says so and points to log and show")
     func notATerminal() throws {
         let process = Process()

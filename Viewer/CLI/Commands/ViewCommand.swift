@@ -37,5 +37,9 @@ struct ViewCommand: ParsableCommand {
         program.run(on: session)
         // The blocks its searches read keep their filters for the next search.
         reader.saveSearchIndex()
+        if let signal = session.endingSignal {
+            session.restore()
+            Foundation.exit(128 + signal)
+        }
     }
 }

@@ -4,11 +4,13 @@ import Synchronization
 
 /// Set by the signal handlers, read by the viewer's loop (a handler may only touch atomics).
 let terminalResized = Atomic<Bool>(false)
-let terminationSignalled = Atomic<Bool>(false)
+/// The termination signal (SIGTERM, SIGINT, SIGHUP) that asked the viewer to stop; 0 for none.
+let terminationSignal = Atomic<Int32>(0)
 
 /// The terminal in raw mode on the alternate screen, with mouse wheel reporting, for as long as the
 /// viewer runs. ``restore()`` puts everything back; it runs on quit, on SIGTERM/SIGINT/SIGHUP (through
-/// the loop) and on any error (through `defer`). A crash puts it back too (``FatalSignals``).
+/// the loop, or ``TerminationWatchdog`` when the loop cannot answer) and on any error (through
+/// `defer`). A crash puts it back too (``FatalSignals``).
 final class TerminalSession: ViewerTerminal {
     private var saved = termios()
     private var active = false
@@ -21,9 +23,18 @@ final class TerminalSession: ViewerTerminal {
         guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { throw CommandFailure("cannot put the terminal in raw mode") }
         active = true
         signal(SIGWINCH) { _ in terminalResized.store(true, ordering: .relaxed) }
+        TerminationWatchdog.start(restoring: saved)
+        var asked = sigset_t()
+        sigemptyset(&asked)
         for name in [SIGTERM, SIGINT, SIGHUP] {
-            signal(name) { _ in terminationSignalled.store(true, ordering: .relaxed) }
+            signal(name) { signal in
+                terminationSignal.store(signal, ordering: .relaxed)
+                TerminationWatchdog.signalled(signal)
+            }
+            sigaddset(&asked, name)
         }
+        // A mask inherited from whatever started the viewer must not hold them back.
+        pthread_sigmask(SIG_UNBLOCK, &asked, nil)
         FatalSignals.restoreOnCrash(saved)
         // Alternate screen, hidden cursor, mouse buttons and wheel in SGR form.
         Self.write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1006h")
@@ -39,6 +50,7 @@ final class TerminalSession: ViewerTerminal {
     func restore() {
         guard active else { return }
         active = false
+        TerminationWatchdog.standDown()
         FatalSignals.stopRestoring()
         Self.write(Self.resetSequence.description)
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
@@ -51,7 +63,14 @@ final class TerminalSession: ViewerTerminal {
         return (Int(size.ws_col), Int(size.ws_row))
     }
 
-    var terminationRequested: Bool { terminationSignalled.load(ordering: .relaxed) }
+    var terminationRequested: Bool { terminationSignal.load(ordering: .relaxed) != 0 }
+
+    /// The signal that ended the viewer, if one did: its exit status is then 128 + its number,
+    /// as a shell says of a program a signal ended.
+    var endingSignal: Int32? {
+        let signal = terminationSignal.load(ordering: .relaxed)
+        return signal == 0 ? nil : signal
+    }
 
     func takeResize() -> (width: Int, height: Int)? {
         terminalResized.exchange(false, ordering: .relaxed) ? Self.size() : nil
@@ -99,6 +118,56 @@ final class TerminalSession: ViewerTerminal {
             if result < 0 { if errno == EINTR { continue } else { return } }
             written += result
         }
+    }
+}
+
+/// Ends the viewer when it does not answer SIGTERM, SIGINT or SIGHUP itself within a second:
+/// its loop answers between frames, but a frame may take long, or hang writing to a terminal that
+/// stopped reading (a dropped connection). The signal handler only writes a byte to a pipe; a
+/// thread of its own waits on it, gives the loop its second, then puts the terminal back without
+/// waiting for it (pending output dropped, the reset written without blocking) and ends the
+/// process with the signal's status, 128 + its number.
+enum TerminationWatchdog {
+    /// The pipe the handler writes the signal's number to, and whether the terminal was restored
+    /// (the loop answered). Unsafe: written once by `start` before any handler is installed.
+    nonisolated(unsafe) private static var pipeEnds: (read: Int32, write: Int32) = (-1, -1)
+    private static let restored = Atomic<Bool>(false)
+    static let grace = Duration.seconds(1)
+
+    static func start(restoring terminal: termios) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return }
+        pipeEnds = (ends[0], ends[1])
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        _ = TerminalSession.resetSequence.utf8CodeUnitCount
+        let readEnd = ends[0]
+        Thread.detachNewThread {
+            var signal: UInt8 = 0
+            while read(readEnd, &signal, 1) < 0 && errno == EINTR {}
+            let deadline = ContinuousClock.now + grace
+            while ContinuousClock.now < deadline {
+                if restored.load(ordering: .acquiring) { return }
+                usleep(10_000)
+            }
+            if restored.load(ordering: .acquiring) { return }
+            var settings = terminal
+            tcflush(STDOUT_FILENO, TCOFLUSH)
+            _ = fcntl(STDOUT_FILENO, F_SETFL, fcntl(STDOUT_FILENO, F_GETFL) | O_NONBLOCK)
+            TerminalSession.resetSequence.withUTF8Buffer { bytes in _ = write(STDOUT_FILENO, bytes.baseAddress, bytes.count) }
+            tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+            _exit(128 + Int32(signal))
+        }
+    }
+
+    /// From the signal handler: only a `write`, which a handler may do.
+    static func signalled(_ signal: Int32) {
+        var number = UInt8(truncatingIfNeeded: signal)
+        _ = write(pipeEnds.write, &number, 1)
+    }
+
+    /// The terminal is back as it was: the watchdog has nothing left to do.
+    static func standDown() {
+        restored.store(true, ordering: .releasing)
     }
 }
 
