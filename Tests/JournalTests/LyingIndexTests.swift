@@ -28,13 +28,18 @@ struct LyingIndexTests {
     /// The genuine journal copied block by block, with `lie` made to each block's index entry
     /// and summary.
     static func copy(_ path: String, to output: String, lie: (_ index: inout [UInt64: JournalBlock.SourceSummary], _ summary: inout BlockSummary) -> Void) throws {
+        try copy(path, to: output) { _, entry, summary in lie(&entry, &summary) }
+    }
+
+    /// The same, told which block each lie is made to.
+    static func copy(_ path: String, to output: String, lie: (_ block: Int, _ index: inout [UInt64: JournalBlock.SourceSummary], _ summary: inout BlockSummary) -> Void) throws {
         let reader = try JournalReader(path: path)
         let file = try JournalFile(path: output, header: reader.header, replaceExisting: false)
         for (index, block) in reader.blocks.enumerated() {
             let payload = reader.readBytes(at: block.offset + JournalFormat.frameHeaderLength, count: block.compressedLength)
             var entry = block.sources
             var summary = try #require(reader.summary(ofBlock: index))
-            lie(&entry, &summary)
+            lie(index, &entry, &summary)
             let sources = block.sources.keys.sorted().compactMap { reader.source($0) }
             try file.append(frame: block.frame, payload: payload, sources: sources, summaries: entry, stepSummary: summary.framed(describing: block.frame))
         }
@@ -98,4 +103,92 @@ struct LyingIndexTests {
             #expect(!verification.untrueSummaries.isEmpty, "\(path): \(verification)")
         }
     }
+
+    /// One random lie told about a block: a claim made smaller than the truth, so that a reader
+    /// believing it would pass over what is there.
+    static func tellALie(_ random: inout SplitMix, _ entry: inout [UInt64: JournalBlock.SourceSummary], _ summary: inout BlockSummary) -> String {
+        guard let id = summary.sources.keys.sorted().first, var steps = summary.sources[id] else { return "none" }
+        defer { summary.sources[id] = steps }
+        switch random.next() % 8 {
+        case 0:
+            entry[id] = nil
+            return "the index entry leaves out unit \(id)"
+        case 1:
+            guard let first = entry[id]?.firstSequence else { return "none" }
+            entry[id]?.lastSequence = first
+            return "the index entry shortens unit \(id) to one step"
+        case 2:
+            guard let kind = steps.kinds.sorted(by: { $0.rawValue < $1.rawValue }).randomElement(using: &random) else { return "none" }
+            steps.kinds.remove(kind)
+            return "the summary leaves out the kind \(kind)"
+        case 3:
+            guard let name = steps.names?.sorted().randomElement(using: &random) else { return "none" }
+            steps.names?.remove(name)
+            return "the summary leaves out the name \(name)"
+        case 4:
+            guard let field = steps.changedFields?.sorted().randomElement(using: &random) else { return "none" }
+            steps.changedFields?.remove(field)
+            return "the summary leaves out the changed field \(field)"
+        default:
+            guard let path = steps.values.keys.sorted(by: { $0.joined(separator: ".") < $1.joined(separator: ".") }).randomElement(using: &random),
+                  var span = steps.values[path] else { return "none" }
+            defer { steps.values[path] = span }
+            if let numbers = span.numbers, random.next() % 2 == 0 {
+                span.numbers = numbers.upperBound + 1...numbers.upperBound + 2
+                return "the summary moves \(path)'s numbers past what they were"
+            }
+            if let text = span.texts.sorted().randomElement(using: &random) {
+                span.texts.remove(text)
+                return "the summary leaves out \(path)'s text \(text)"
+            }
+            span.holdsTrue = false
+            span.holdsFalse = false
+            span.numbers = nil
+            return "the summary says \(path) held no number and no truth value"
+        }
+    }
+
+    @Test("random lies in block summaries and index entries: whenever a query or a unit's log answers otherwise than a read of every event, verify --deep names the lie", arguments: 1...4 as ClosedRange<UInt64>)
+    func randomLies(seed: UInt64) throws {
+        let directory = TemporaryDirectory()
+        let genuine = directory.file("tally.rewind")
+        let tally = try BlockSummaryTests.recordTally(to: genuine, steps: 3_000)
+        let conditions = try ["count == 2000", "count > 2990", "label == \"tally 1750\"", "limits.high < 5", "kind == change && changed(label)",
+                              "name == \"relabel\"", "count >= 100 && count <= 110", "kind == replace"].map { try Condition(parsing: $0) }
+        var random = SplitMix(seed: seed)
+        var misled = 0
+        let rounds = 10
+        for round in 0..<rounds {
+            // One kind of lie, told by every block (each about itself).
+            let kind = random.next()
+            var told: [String] = []
+            let path = directory.file("lie-\(round).rewind")
+            try Self.copy(genuine, to: path) { _, entry, summary in
+                var chooser = SplitMix(seed: kind)
+                told.append(Self.tellALie(&chooser, &entry, &summary))
+            }
+            guard told.contains(where: { $0 != "none" }) else { continue }
+            let reader = try JournalReader(path: path)
+            var answersDiffer = false
+            for condition in conditions {
+                var scan = ConditionScan(condition)
+                let truth = reader.events().compactMap { scan.step($0) }.map(\.event.sequence)
+                let found = Array(reader.steps(where: condition)).map(\.event.sequence)
+                answersDiffer = answersDiffer || found != truth
+            }
+            // A unit's own events, as `log --source` reads them: blocks passed over by their index entries.
+            let everyone = reader.events().filter { $0.source.instanceID == tally }.map(\.sequence)
+            let its = Array(reader.events(matching: EventFilter(sourceIDs: [tally]))).map(\.sequence)
+            answersDiffer = answersDiffer || its != everyone
+            guard answersDiffer else { continue }
+            misled += 1
+            let verification = try JournalReader(path: path).verify(checkingSummaries: true)
+            #expect(!verification.isClean, "\(told.first { $0 != "none" } ?? ""), and verify --deep says clean")
+        }
+        // A lie that changes no answer proves nothing here (an index entry's: readers that read
+        // a block believe the block); a run must have some that do.
+        #expect(misled >= 1, "no lie of \(rounds) changed an answer")
+    }
 }
+
+extension SplitMix: RandomNumberGenerator {}
