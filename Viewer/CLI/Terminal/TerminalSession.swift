@@ -50,7 +50,8 @@ final class TerminalSession: ViewerTerminal {
     func restore() {
         guard active else { return }
         active = false
-        TerminationWatchdog.standDown()
+        // The watchdog is putting the terminal back and ending the process: nothing to add.
+        guard TerminationWatchdog.claim() else { while true { pause() } }
         FatalSignals.stopRestoring()
         Self.write(Self.resetSequence.description)
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
@@ -125,13 +126,13 @@ final class TerminalSession: ViewerTerminal {
 /// its loop answers between frames, but a frame may take long, or hang writing to a terminal that
 /// stopped reading (a dropped connection). The signal handler only writes a byte to a pipe; a
 /// thread of its own waits on it, gives the loop its second, then puts the terminal back without
-/// waiting for it (pending output dropped, the reset written without blocking) and ends the
-/// process with the signal's status, 128 + its number.
+/// waiting for it and ends the process with the signal's status, 128 + its number. Whichever of
+/// the loop and the watchdog comes first restores the terminal (``claim()``).
 enum TerminationWatchdog {
-    /// The pipe the handler writes the signal's number to, and whether the terminal was restored
-    /// (the loop answered). Unsafe: written once by `start` before any handler is installed.
+    /// The pipe the handler writes the signal's number to. Unsafe: written once by `start`
+    /// before any handler is installed.
     nonisolated(unsafe) private static var pipeEnds: (read: Int32, write: Int32) = (-1, -1)
-    private static let restored = Atomic<Bool>(false)
+    private static let claimed = Atomic<Bool>(false)
     static let grace = Duration.seconds(1)
 
     static func start(restoring terminal: termios) {
@@ -140,20 +141,30 @@ enum TerminationWatchdog {
         pipeEnds = (ends[0], ends[1])
         _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
         _ = TerminalSession.resetSequence.utf8CodeUnitCount
+        _ = claimed.load(ordering: .relaxed)
         let readEnd = ends[0]
         Thread.detachNewThread {
             var signal: UInt8 = 0
             while read(readEnd, &signal, 1) < 0 && errno == EINTR {}
             let deadline = ContinuousClock.now + grace
             while ContinuousClock.now < deadline {
-                if restored.load(ordering: .acquiring) { return }
+                if claimed.load(ordering: .acquiring) { return }
                 usleep(10_000)
             }
-            if restored.load(ordering: .acquiring) { return }
-            var settings = terminal
-            tcflush(STDOUT_FILENO, TCOFLUSH)
+            guard claim() else { return }
+            // The loop's write, blocked on a full terminal, returns (non-blocking now); what is
+            // not yet sent is dropped — again while the loop may still be writing — and the
+            // reset goes out, retried briefly while there is no room.
             _ = fcntl(STDOUT_FILENO, F_SETFL, fcntl(STDOUT_FILENO, F_GETFL) | O_NONBLOCK)
-            TerminalSession.resetSequence.withUTF8Buffer { bytes in _ = write(STDOUT_FILENO, bytes.baseAddress, bytes.count) }
+            TerminalSession.resetSequence.withUTF8Buffer { bytes in
+                var sent = 0, attempts = 0
+                while sent < bytes.count, attempts < 100 {
+                    if sent == 0 { tcflush(STDOUT_FILENO, TCOFLUSH) }
+                    let result = write(STDOUT_FILENO, bytes.baseAddress! + sent, bytes.count - sent)
+                    if result > 0 { sent += result } else { attempts += 1; usleep(2_000) }
+                }
+            }
+            var settings = terminal
             tcsetattr(STDIN_FILENO, TCSANOW, &settings)
             _exit(128 + Int32(signal))
         }
@@ -165,9 +176,10 @@ enum TerminationWatchdog {
         _ = write(pipeEnds.write, &number, 1)
     }
 
-    /// The terminal is back as it was: the watchdog has nothing left to do.
-    static func standDown() {
-        restored.store(true, ordering: .releasing)
+    /// Takes the restoring of the terminal: `true` for the first caller, the loop's ``TerminalSession/restore()``
+    /// or the watchdog; the other leaves it alone.
+    static func claim() -> Bool {
+        !claimed.exchange(true, ordering: .acquiringAndReleasing)
     }
 }
 
