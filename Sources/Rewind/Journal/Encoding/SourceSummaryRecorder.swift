@@ -137,19 +137,9 @@ struct SourceSummaryRecorder {
         return result
     }
 
+    /// A kind's bit in the mask: the bit of its journal code, as the summary writes it.
     private static func bit(of kind: Event.Category) -> UInt16 {
-        switch kind {
-        case .willDispatch: 1 << 0
-        case .didDispatch: 1 << 1
-        case .willMutate: 1 << 2
-        case .didMutate: 1 << 3
-        case .change: 1 << 4
-        case .replace: 1 << 5
-        case .activity: 1 << 6
-        case .created: 1 << 7
-        case .released: 1 << 8
-        case .dropped: 1 << 9
-        }
+        UInt16(1) << UInt16(EventRecord.KindCode.code(of: kind))
     }
 
     private mutating func noteChanged(_ field: String) {

@@ -7,7 +7,7 @@
 /// Strings are references into the block's string table; Δ fields are zigzag varints from the
 /// previous record (``RecordClock``).
 extension EventRecord {
-    /// The first byte: the kind in the low four bits, flags in the high four.
+    /// The first byte: the kind in the low four bits (``KindCode``), flags in the high four.
     enum Flags {
         static let hasParent: UInt8 = 0x10
         static let hasDescription: UInt8 = 0x20
@@ -17,17 +17,6 @@ extension EventRecord {
         /// A change whose value is a diff from its path's value in the source's last state record
         /// in the block (the same bit as `hasInput`: each is read for its own kind only).
         static let valueFromState: UInt8 = 0x80
-
-        static let kinds = Event.Category.allCases
-
-        static func code(_ kind: Event.Category) -> UInt8 {
-            UInt8(kinds.firstIndex(of: kind)!)
-        }
-
-        static func kind(_ code: UInt8) -> Event.Category? {
-            let index = Int(code & 0x0F)
-            return kinds.indices.contains(index) ? kinds[index] : nil
-        }
     }
 
     /// The state record's tag byte.
@@ -43,7 +32,7 @@ extension EventRecord {
         if state != nil { flags |= Flags.hasState }
         if kind == .willDispatch, case .value = body { flags |= Flags.hasInput }
         if case .changeFromState = body { flags |= Flags.valueFromState }
-        writer.byte(Flags.code(kind) | flags)
+        writer.byte(KindCode.code(of: kind) | flags)
         clock.write(sequence: sequence, time: time, to: &writer)
         writer.varint(sourceIndex)
         writer.varint(strings.reference(name))
@@ -93,7 +82,7 @@ extension EventRecord {
     ) throws(JournalFormatError) -> EventRecord {
         let start = reader.offset
         let first = try reader.byte()
-        guard let kind = Flags.kind(first) else { throw .malformed("unknown event kind \(first & 0x0F)", at: start) }
+        guard let kind = KindCode.kind(first) else { throw .malformed("unknown event kind \(first & 0x0F)", at: start) }
         let (sequence, time) = try clock.read(from: &reader)
         let sourceReference = try reader.varint()
         guard sourceReference < UInt64(sourceCount) else { throw .malformed("source reference beyond the table", at: reader.offset) }
