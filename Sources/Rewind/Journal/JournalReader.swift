@@ -318,12 +318,8 @@ public final class JournalReader: @unchecked Sendable {
 
     /// The last block whose first sequence number is at or before `sequence` (binary search).
     func lastBlock(startingAtOrBefore sequence: UInt64) -> Int? {
-        var low = 0, high = blocks.count
-        while low < high {
-            let middle = (low + high) / 2
-            if blocks[middle].firstSequence <= sequence { low = middle + 1 } else { high = middle }
-        }
-        return low == 0 ? nil : low - 1
+        let after = blocks.indices.partitionPoint { blocks[$0].firstSequence > sequence }
+        return after == 0 ? nil : after - 1
     }
 
     /// The events of one block, decoded (and cached: the viewer steps within a block).

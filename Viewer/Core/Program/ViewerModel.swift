@@ -136,11 +136,7 @@ public struct HitCount: Sendable, Equatable {
 
     /// `3/17` for the cursor on the third of 17 matches (`3/17+` while counting).
     func label(at position: Int) -> String {
-        var low = 0, high = positions.count
-        while low < high {
-            let middle = (low + high) / 2
-            if positions[middle] < position { low = middle + 1 } else { high = middle }
-        }
+        let low = positions.indices.partitionPoint { positions[$0] >= position }
         let index = low < positions.count && positions[low] == position ? "\(low + 1)" : "-"
         return "\(index)/\(total)\(isComplete ? "" : "+")"
     }
@@ -163,12 +159,7 @@ public struct WatchMatches: Sendable, Equatable {
 
     /// The index of the first remembered match at or after `sequence`.
     func firstIndex(atOrAfter sequence: UInt64) -> Int {
-        var low = 0, high = sequences.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sequences[middle] < sequence { low = middle + 1 } else { high = middle }
-        }
-        return low
+        sequences.indices.partitionPoint { sequences[$0] >= sequence }
     }
 
     /// `3/17` for a step that is the third of 17 matches (`-/17` between matches, `+` while counting).

@@ -129,11 +129,7 @@ public final class Timeline {
     func location(of position: Int) -> (block: Int, index: Int)? {
         if let matches { return (Int(matches[position].block), Int(matches[position].index)) }
         // The last block that starts at or before the position.
-        var low = 0, high = blockStarts.count
-        while low < high {
-            let middle = (low + high) / 2
-            if blockStarts[middle] <= position { low = middle + 1 } else { high = middle }
-        }
+        let low = blockStarts.indices.partitionPoint { blockStarts[$0] > position }
         guard low > 0 else { return nil }
         return (low - 1, position - blockStarts[low - 1])
     }
@@ -157,12 +153,11 @@ public final class Timeline {
         if matches == nil, let (block, index) = (try? reader.location(ofSequence: sequence)) ?? nil {
             return blockStarts[block] + index
         }
-        var low = 0, high = count
-        while low < high {
-            let middle = (low + high) / 2
-            guard let event = event(at: middle) else { return nil }
-            if event.sequence < sequence { low = middle + 1 } else { high = middle }
-        }
+        struct Unreadable: Error {}
+        guard let low = try? (0..<count).partitionPoint(where: { position in
+            guard let event = event(at: position) else { throw Unreadable() }
+            return event.sequence >= sequence
+        }) else { return nil }
         return low < count ? low : nil
     }
 

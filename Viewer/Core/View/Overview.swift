@@ -61,11 +61,7 @@ public struct Overview: Sendable, Equatable {
             return length > 0 ? Double(min(max(sequence, firstSequence), lastSequence) - firstSequence) / length : 0
         }
         // The block holding the step, or the last one before it.
-        var low = 0, high = spans.count
-        while low < high {
-            let middle = (low + high) / 2
-            if spans[middle].firstSequence <= sequence { low = middle + 1 } else { high = middle }
-        }
+        let low = spans.indices.partitionPoint { spans[$0].firstSequence > sequence }
         guard low > 0 else { return 0 }
         let span = spans[low - 1]
         let inside = span.lastSequence > span.firstSequence
@@ -135,12 +131,7 @@ public struct Overview: Sendable, Equatable {
                 let cell = cell(ofSequence: list[index], cells: cells)
                 if Self.rank(.hit) < Self.rank(marks[cell]) { marks[cell] = .hit }
                 // On to the first hit in a later cell.
-                var low = index + 1, high = list.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if self.cell(ofSequence: list[middle], cells: cells) <= cell { low = middle + 1 } else { high = middle }
-                }
-                index = low
+                index = ((index + 1)..<list.count).partitionPoint { self.cell(ofSequence: list[$0], cells: cells) > cell }
             }
         }
         for sequence in bookmarks { mark(sequence, .bookmark) }

@@ -71,11 +71,7 @@ struct ShrinkableSession {
 
     /// The input that owns the event at `step`, if any.
     func owner(ofStep step: UInt64) -> Int? {
-        var low = 0, high = events.count
-        while low < high {
-            let middle = (low + high) / 2
-            if events[middle].sequence < step { low = middle + 1 } else { high = middle }
-        }
+        let low = events.indices.partitionPoint { events[$0].sequence >= step }
         guard low < events.count, events[low].sequence == step else { return nil }
         return owners[low]
     }
