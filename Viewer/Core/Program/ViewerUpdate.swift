@@ -74,20 +74,11 @@ extension ViewerModel {
         }
         if showingHelp {
             showingHelp = false
-            if key == .character("q") || key == .interrupt { quitting = true }
+            if KeyMap.action(for: key) == .quit { quitting = true }
             return []
         }
         switch key {
-        case .character("q"), .interrupt:
-            quitting = true
-            return [.cancel]
-        case .character("?"): showingHelp = true
-        case .left, .character("h"): return [move(by: -1)]
-        case .right, .character("l"): return [move(by: 1)]
-        case .up, .character("k"): return scrollFocused(by: -1)
-        case .down, .character("j"): return scrollFocused(by: 1)
-        case .pageUp: return scrollFocused(by: -pageSize)
-        case .pageDown: return scrollFocused(by: pageSize)
+        // The pointer's events carry where they happened: not bindings.
         case .wheelUp: return scrollFocused(by: -3)
         case .wheelDown: return scrollFocused(by: 3)
         case .wheel(let up, let column, let row):
@@ -95,46 +86,66 @@ extension ViewerModel {
             return scrollFocused(by: up ? -3 : 3)
         case .click(let column, let row):
             return click(column: column, row: row)
-        case .character("g"), .home: return [move(toEnd: false)]
-        case .character("G"), .end: return [move(toEnd: true)]
-        case .tab: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + 1) % Pane.allCases.count]
-        case .character(":"): prompt = .jump("")
-        case .character("/"): prompt = .search("")
-        case .character("w"): prompt = .watch(watch?.condition.text ?? "")
-        case .character("f"): prompt = .filter(filterText ?? "")
-        case .character("n"): return repeatSearch(forward: true)
-        case .character("N"): return repeatSearch(forward: false)
-        case .character("p"): return togglePin()
-        case .character("m"): toggleBookmark()
-        case .character("y"): return copySelected(path: false)
-        case .character("Y"): return copySelected(path: true)
-        case .character("'"): return jumpToBookmark(forward: true)
-        case .character("`"): return jumpToBookmark(forward: false)
-        case .character("{"): return moveInOverview(forward: false)
-        case .character("}"): return moveInOverview(forward: true)
-        case .character("b"): return startBlame(forward: false)
-        case .character("B"): return startBlame(forward: true)
-        case .character("d"):
+        default:
+            guard let action = KeyMap.action(for: key) else {
+                message = "\(Self.describe(key)) does nothing here: press ? for the keys"
+                return []
+            }
+            return perform(action)
+        }
+    }
+
+    /// Does what a key's action asks (``KeyMap``).
+    private mutating func perform(_ action: KeyMap.Action) -> [ViewerCommand] {
+        switch action {
+        case .quit:
+            quitting = true
+            return [.cancel]
+        case .help: showingHelp = true
+        case .stepBack: return [move(by: -1)]
+        case .stepForward: return [move(by: 1)]
+        case .moveUp: return scrollFocused(by: -1)
+        case .moveDown: return scrollFocused(by: 1)
+        case .pageUp: return scrollFocused(by: -pageSize)
+        case .pageDown: return scrollFocused(by: pageSize)
+        case .first: return [move(toEnd: false)]
+        case .last: return [move(toEnd: true)]
+        case .switchPane: focus = Pane.allCases[(Pane.allCases.firstIndex(of: focus)! + 1) % Pane.allCases.count]
+        case .jump: prompt = .jump("")
+        case .search: prompt = .search("")
+        case .watch: prompt = .watch(watch?.condition.text ?? "")
+        case .filter: prompt = .filter(filterText ?? "")
+        case .nextMatch: return repeatSearch(forward: true)
+        case .previousMatch: return repeatSearch(forward: false)
+        case .pin: return togglePin()
+        case .bookmark: toggleBookmark()
+        case .copyValue: return copySelected(path: false)
+        case .copyPath: return copySelected(path: true)
+        case .nextBookmark: return jumpToBookmark(forward: true)
+        case .previousBookmark: return jumpToBookmark(forward: false)
+        case .previousSlice: return moveInOverview(forward: false)
+        case .nextSlice: return moveInOverview(forward: true)
+        case .blameBack: return startBlame(forward: false)
+        case .blameForward: return startBlame(forward: true)
+        case .lowerPane:
             lowerPane = lowerPane == .diff ? .detail : .diff
             lowerTop = 0
             lowerLeft = 0
-        case .character("z"):
+        case .foldAll:
             folding.toggleAll()
             message = folding.foldsAll ? "dispatches folded: each shows its whole effect (z unfolds)" : "dispatches unfolded"
             return [load(cursor: position)]
-        case .character("<"): lowerLeft = max(0, lowerLeft - 8)
-        case .character(">"): lowerLeft += 8
-        case .character("+"): collapsed = []
-        case .character("-"): collapsed = Set(StateRows.containers(page.step?.after).filter { !$0.isRoot })
-        case .character("F"):
+        case .panLeft: lowerLeft = max(0, lowerLeft - 8)
+        case .panRight: lowerLeft += 8
+        case .expandAll: collapsed = []
+        case .collapseAll: collapsed = Set(StateRows.containers(page.step?.after).filter { !$0.isRoot })
+        case .follow:
             following.toggle()
             message = following ? "following: new events appear as they are written" : "stopped following"
             // Following starts at the newest event, as `tail -f` does.
             if following { return [.refresh, move(toEnd: true)] }
-        case .enter, .character(" "):
+        case .fold:
             return focus == .state ? toggleSelectedNode() : toggleFold()
-        default:
-            message = "\(Self.describe(key)) does nothing here: press ? for the keys"
         }
         return []
     }

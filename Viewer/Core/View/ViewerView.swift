@@ -222,8 +222,7 @@ public enum ViewerView {
             } else if let answers = answers(model) {
                 screen.write(" " + answers, row: hintRow, column: 0, style: changed)
             } else {
-                // Help and quit first: at 80 columns the line is cut, and they are what a newcomer needs.
-                screen.write(" ? help  q quit  ←/→ step  ↑/↓ move  Enter fold  z fold all  d detail  / search  : jump  f filter  b/B blame", row: hintRow, column: 0, style: dim)
+                screen.write(KeyMap.hintLine, row: hintRow, column: 0, style: dim)
             }
         }
     }
@@ -246,29 +245,8 @@ public enum ViewerView {
         return answers.isEmpty ? nil : answers.joined(separator: "   ")
     }
 
-    /// Every key, in the `?` overlay (it fits 80×24).
-    static let helpLines = [
-        "Keys",
-        "←/→ h/l      step backward / forward (by shown rows)",
-        "↑/↓ j/k PgUp/PgDn  move; wheel, click: under pointer",
-        "g/G Home/End first / last step;  :N Enter  jump",
-        "{ }          previous / next slice of the top strip",
-        "  (click it) ▁▃█ events ◆ step • match ● mark ✗ lost",
-        "Tab          switch pane: timeline, state, lower",
-        "Enter Space  fold / unfold a dispatch or node; z all",
-        "d            lower pane: diff / step detail",
-        "< > + -      pan lower pane; expand / collapse all",
-        "/text Enter  search (names, values); /~regex",
-        "n/N          next / previous match or watched step",
-        "f            filter: dispatch,change  !activity",
-        "             TodoSample  !Flux  path:items",
-        "b/B          last / next change of the selected path",
-        "w cond Enter watch: steps where count > 10 … (n/N)",
-        "p  F         pin the diff base; follow a live journal",
-        "m  ' `       bookmark the step; next / previous mark",
-        "y/Y          copy the selected value / path (OSC 52)",
-        "Esc cancel  Ctrl-W/U erase word/line  ? help  q quit",
-    ]
+    /// Every key, in the `?` overlay (``KeyMap/help``).
+    static let helpLines = KeyMap.help.map(\.text)
 
     private static func drawHelp(_ screen: inout ScreenBuffer, _ model: ViewerModel) {
         let width = min(model.width - 2, 54)
