@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+/// The README's layout table and the `Rewind` module's folders tell the same story.
+@Suite("Layout")
+struct LayoutTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test("every folder of Sources/Rewind with code has a row in the README's layout table (or is named in its parent's row), and every row's folder exists")
+    func tableMatchesTheTree() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `Sources/Rewind/") }
+        let table: [String: String] = Dictionary(uniqueKeysWithValues: rows.compactMap { row in
+            guard let path = row.firstMatch(of: /^\| `([^`]+)`/)?.output.1 else { return nil }
+            return (String(path), String(row))
+        })
+        for path in table.keys {
+            var isDirectory: ObjCBool = false
+            #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(path).path, isDirectory: &isDirectory) && isDirectory.boolValue,
+                    "the layout table names \(path), which is not a folder")
+        }
+        let sources = Self.root.appendingPathComponent("Sources/Rewind")
+        let folders = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }.map { ($0 as NSString).deletingLastPathComponent }.filter { !$0.isEmpty }
+        for folder in Set(folders) {
+            let path = "Sources/Rewind/" + folder
+            let parent = (path as NSString).deletingLastPathComponent
+            let named = table[path] != nil || table[parent]?.contains("`\((folder as NSString).lastPathComponent)/`") == true
+            #expect(named, "\(path) has code and no row in the README's layout table")
+        }
+    }
+}
