@@ -62,6 +62,8 @@ struct ConditionTests {
         ("count(items[*].done && old(items[*].done)) > 0", 1, "write old(count(…))"),
         ("old(count(changed(items[*].done))) > 0", 5, "changed(…) cannot be read inside old(…)"),
         ("count(items[*].done > 1", 24, "expected ) to close the count( at column 1"),
+        ("count(groups[*].ok && count(groups[*].ok) > 1) > 0", 1, "a count(…) inside count(…) over the same list groups is not supported"),
+        ("count(count(groups[*].members[*].ok) > 1) > 0", 1, "count(…) counts the elements a path through [*] goes over"),
     ])
     func errors(condition: String, column: Int, reason: String) {
         #expect(throws: ConditionSyntaxError.self) { try Condition(parsing: condition) }
@@ -112,6 +114,13 @@ struct ConditionTests {
         let empty = ConditionStep(event: try #require(try reader.event(sequence: 1)), before: nil, after: .object(["items": .array([])]))
         #expect(!(try Condition(parsing: "items[*].done != true").isTrue(at: empty)))
         #expect(try Condition(parsing: "count(items[*].done) == 0").isTrue(at: empty))
+        // A count nested in another counts its own list: here the tags named "x", for each of which
+        // some item is done.
+        let both = ConditionStep(event: empty.event, before: nil, after: .object([
+            "items": .array([.object(["done": .bool(true)]), .object(["done": .bool(false)])]),
+            "tags": .array([.string("x"), .string("y"), .string("x")]),
+        ]))
+        #expect(try Condition(parsing: "count(count(items[*].done) > 0 && tags[*] == \"x\") == 2").isTrue(at: both))
     }
 
     @Test("a condition nested deeper than the parser allows is a one-line error at the column it goes too deep, not a crash", arguments: [

@@ -27,7 +27,7 @@ let inputPath: String = {
 let statefulEvents = 8
 
 /// A condition over the fuzzed journal's states, for its summaries and a query.
-let condition = try! Condition(parsing: "count > 3 || changed(items) || name == \"add\"")
+let condition = try! Condition(parsing: "count > 3 || (kind == change && changed(items)) || name == \"add\"")
 
 func exercise(_ path: String) {
     guard let reader = try? JournalReader(path: path) else { return }

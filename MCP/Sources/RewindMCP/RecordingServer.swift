@@ -81,7 +81,7 @@ public struct RecordingServer: Sendable {
             let checked = try ToolArguments(arguments, for: definition)
             invocation = try definition.invocation(checked)
             page = Page(skip: checked["skip"].flatMap { Int($0) } ?? 0,
-                        budget: min(outputLimit, max(1024, checked["budget"].flatMap { Int($0) } ?? answerBudget)))
+                        budget: min(outputLimit, checked["budget"].flatMap { Int($0) } ?? answerBudget))
         } catch {
             return Self.failure(error.description)
         }
@@ -149,7 +149,7 @@ public struct RecordingServer: Sendable {
         // The budget ended inside a character: what is left of it is not shown.
         while text.hasSuffix("\u{FFFD}") { text.removeLast() }
         let larger = page.budget < limit ? "ask again with a larger budget (at most \(limit)), or " : ""
-        return text + "…\n(one line longer than \(page.budget / 1024) KiB, cut: \(larger)narrow it with source, kind, from/to or a condition)"
+        return text + "…\n(one line longer than \(page.budget / 1024) KiB, cut: \(larger)skip: \(page.skip + 1) for what follows it, or narrow it with source, kind, from/to or a condition)"
     }
 
     private static func failure(_ text: String) -> CallTool.Result {

@@ -27,12 +27,15 @@ public enum RecordingTools {
         let kind: Kind
         let description: String
         let required: Bool
+        /// The least a number may be.
+        let minimum: Int
 
-        init(_ name: String, _ kind: Kind, _ description: String, required: Bool = false) {
+        init(_ name: String, _ kind: Kind, _ description: String, required: Bool = false, minimum: Int = 0) {
             self.name = name
             self.kind = kind
             self.description = description
             self.required = required
+            self.minimum = minimum
         }
     }
 
@@ -65,7 +68,7 @@ public enum RecordingTools {
     /// passed to `rewind`.
     static let paging = [
         Argument("skip", .count, "Lines of the answer to leave out: to read on where a cut answer stopped, pass the skip its note says."),
-        Argument("budget", .count, "The most bytes the answer may hold: 32768 unless given, at most 262144."),
+        Argument("budget", .count, "The most bytes the answer may hold: 32768 unless given, at least 1024, at most 262144.", minimum: 1024),
     ]
 
     static let file = Argument("file", .text, "The journal (.rewind file): one of the files the server was started with; may be left out when it serves one.")
@@ -142,7 +145,7 @@ public enum RecordingTools {
             var properties: [String: Value] = [:]
             for argument in definition.allArguments {
                 var schema: [String: Value] = ["type": .string(argument.kind.schemaType), "description": .string(argument.description)]
-                if argument.kind != .text { schema["minimum"] = 0 }
+                if argument.kind != .text { schema["minimum"] = .int(argument.minimum) }
                 properties[argument.name] = .object(schema)
             }
             return Tool(
@@ -179,15 +182,15 @@ struct ToolArguments: Sendable {
             case (.text, .string(let text)?):
                 guard !text.contains("\0") else { throw ToolArgumentError("\(argument.name) may not hold a NUL character") }
                 values[argument.name] = text
-            case (.step, .int(let number)?) where number >= 0, (.count, .int(let number)?) where number >= 0:
+            case (.step, .int(let number)?) where number >= argument.minimum, (.count, .int(let number)?) where number >= argument.minimum:
                 values[argument.name] = String(number)
-            case (.step, .double(let number)?) where number >= 0 && number.rounded() == number && number < 9e15,
-                 (.count, .double(let number)?) where number >= 0 && number.rounded() == number && number < 9e15:
+            case (.step, .double(let number)?) where number >= Double(argument.minimum) && number.rounded() == number && number < 9e15,
+                 (.count, .double(let number)?) where number >= Double(argument.minimum) && number.rounded() == number && number < 9e15:
                 values[argument.name] = String(Int64(number))
             case (.step, _):
                 throw ToolArgumentError("\(argument.name) must be a step number (a whole number, at least 0)")
             case (.count, _):
-                throw ToolArgumentError("\(argument.name) must be a whole number, at least 0")
+                throw ToolArgumentError("\(argument.name) must be a whole number, at least \(argument.minimum)")
             case (.text, _):
                 throw ToolArgumentError("\(argument.name) must be text")
             }

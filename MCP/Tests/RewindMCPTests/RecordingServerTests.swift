@@ -205,8 +205,11 @@ struct RecordingServerTests {
         #expect(!past.isError && past.text == "(nothing after line 1000000)")
         let tiny = try await session.call("info", ["budget": 1024])
         #expect(tiny.text.contains("(one line longer than 1 KiB, cut: ask again with a larger budget"), "\(tiny.text.suffix(200))")
+        #expect(tiny.text.contains("skip: 1 for what follows it"))
         let wrong = try await session.call("log", ["skip": "2"])
         #expect(wrong.isError && wrong.text.contains("skip must be a whole number"))
+        let small = try await session.call("log", ["budget": 100])
+        #expect(small.isError && small.text.contains("budget must be a whole number, at least 1024"))
         await session.close()
     }
 

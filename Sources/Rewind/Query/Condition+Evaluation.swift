@@ -28,11 +28,16 @@ extension Condition {
             case .and(let left, let right): isTrue(left) && isTrue(right)
             case .or(let left, let right): isTrue(left) || isTrue(right)
             case .changed(let path): values(path, before: true) != values(path, before: false)
-            case .compare(let left, let comparison, let right):
-                // Some value on each side for which it holds: `items[*].done != true`.
-                values(right).contains { right in values(left).contains { Condition.compare($0, comparison, right) } }
+            case .compare(let left, let comparison, let right): holds(left, comparison, right)
             case .literal, .path, .old, .step, .count: values(node).contains(.bool(true))
             }
+        }
+
+        /// Whether the comparison holds for some value on each side: `items[*].done != true`.
+        /// (Two paths through `[*]` outside a `count(…)` go over their elements independently.)
+        private func holds(_ left: Node, _ comparison: Comparison, _ right: Node) -> Bool {
+            let lefts = values(left)
+            return values(right).contains { right in lefts.contains { Condition.compare($0, comparison, right) } }
         }
 
         /// A node's values at the step: one, except for a path through `[*]`.

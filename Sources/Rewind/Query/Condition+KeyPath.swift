@@ -34,7 +34,7 @@ extension Condition {
         }
 
         /// The values the path leads to in `state`: one for a plain path (`.null` when it is
-        /// missing), each element's for a path with `[*]` (elements without it left out).
+        /// missing), each element's for a path with `[*]` (`.null` for an element without it).
         func values(in state: StateValue?) -> [StateValue] {
             guard hasWildcard else { return [Condition.lookUp(segments[0], in: state)] }
             return Self.values(segments[...], in: state)

@@ -181,6 +181,12 @@ struct ConditionParser {
             throw ConditionSyntaxError(text: text, column: token.offset + 1,
                                        reason: "count(…) counts the elements a path through [*] goes over, such as count(items[*].done)")
         }
+        // Inside a count over a list, another count over the same list would count it whole
+        // again, not the element's part of it: refused rather than answered wrongly.
+        if Self.counts(over, inside: inner) {
+            throw ConditionSyntaxError(text: text, column: token.offset + 1,
+                                       reason: "a count(…) inside count(…) over the same list \(over) is not supported")
+        }
         advance()
         guard before else {
             // The elements counted are the state's after the step: what they were before has no element to match.
@@ -193,14 +199,27 @@ struct ConditionParser {
         return .count(try Self.before(inner, at: token, in: text), over: over, before: true)
     }
 
-    /// The first path through `[*]` a condition reads, left to right.
+    /// The first path through `[*]` a condition reads, left to right, outside the counts nested
+    /// in it (they count their own lists).
     private static func firstWildcardPath(in node: Condition.Node) -> Condition.KeyPath? {
         switch node {
         case .path(let path), .old(let path), .changed(let path): path.hasWildcard ? path : nil
-        case .not(let inner), .count(let inner, _, _): firstWildcardPath(in: inner)
+        case .count: nil
+        case .not(let inner): firstWildcardPath(in: inner)
         case .and(let left, let right), .or(let left, let right), .compare(let left, _, let right):
             firstWildcardPath(in: left) ?? firstWildcardPath(in: right)
         case .literal, .step: nil
+        }
+    }
+
+    /// Whether a count nested in the condition counts the list at `over`.
+    private static func counts(_ over: FollowedPath, inside node: Condition.Node) -> Bool {
+        switch node {
+        case .count(let inner, let nested, _): nested == over || counts(over, inside: inner)
+        case .not(let inner): counts(over, inside: inner)
+        case .and(let left, let right), .or(let left, let right), .compare(let left, _, let right):
+            counts(over, inside: left) || counts(over, inside: right)
+        case .literal, .path, .old, .changed, .step: false
         }
     }
 

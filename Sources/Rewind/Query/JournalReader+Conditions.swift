@@ -140,6 +140,11 @@ public struct ConditionScan: Sendable {
             case .released:
                 open[source] = nil
                 return stateNow
+            case .dropped:
+                // Lost events may be commits' starts or ends, of any unit: what was open is not
+                // known any more, and a later end must not take an earlier commit's start.
+                open.removeAll()
+                return stateNow
             default:
                 return stateNow
             }

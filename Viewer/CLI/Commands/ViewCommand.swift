@@ -35,11 +35,10 @@ struct ViewCommand: ParsableCommand {
         let session = try TerminalSession()
         defer { session.restore() }
         program.run(on: session)
+        session.restore()
         // The blocks its searches read keep their filters for the next search.
         reader.saveSearchIndex()
-        if let signal = session.endingSignal {
-            session.restore()
-            Foundation.exit(128 + signal)
-        }
+        // Ended by a signal: the status says so, as a shell's does (and callers' cleanup runs).
+        if let signal = session.endingSignal { throw ExitCode(128 + signal) }
     }
 }

@@ -28,8 +28,10 @@ final class TerminalSession: ViewerTerminal {
         sigemptyset(&asked)
         for name in [SIGTERM, SIGINT, SIGHUP] {
             signal(name) { signal in
+                let savedErrno = errno
                 terminationSignal.store(signal, ordering: .relaxed)
                 TerminationWatchdog.signalled(signal)
+                errno = savedErrno
             }
             sigaddset(&asked, name)
         }
@@ -53,8 +55,15 @@ final class TerminalSession: ViewerTerminal {
         // The watchdog is putting the terminal back and ending the process: nothing to add.
         guard TerminationWatchdog.claim() else { while true { pause() } }
         FatalSignals.stopRestoring()
-        Self.write(Self.resetSequence.description)
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+        if terminationRequested {
+            // Asked to end: the terminal may have stopped reading (a dropped connection), and
+            // nothing here may wait for it.
+            TerminationWatchdog.writeResetWithoutWaiting()
+            tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+        } else {
+            Self.write(Self.resetSequence.description)
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+        }
     }
 
     /// The terminal's size, if stdout is a terminal.
@@ -127,47 +136,75 @@ final class TerminalSession: ViewerTerminal {
 /// stopped reading (a dropped connection). The signal handler only writes a byte to a pipe; a
 /// thread of its own waits on it, gives the loop its second, then puts the terminal back without
 /// waiting for it and ends the process with the signal's status, 128 + its number. Whichever of
-/// the loop and the watchdog comes first restores the terminal (``claim()``).
+/// the loop and the watchdog comes first restores the terminal (``claim()``); a loop that answered
+/// but has not ended ``finishing`` later is ended too.
 enum TerminationWatchdog {
     /// The pipe the handler writes the signal's number to. Unsafe: written once by `start`
     /// before any handler is installed.
     nonisolated(unsafe) private static var pipeEnds: (read: Int32, write: Int32) = (-1, -1)
     private static let claimed = Atomic<Bool>(false)
+    /// How long the loop has to answer a signal, and then to finish (put the terminal back,
+    /// save the search index) once it has.
     static let grace = Duration.seconds(1)
+    static let finishing = Duration.seconds(5)
 
     static func start(restoring terminal: termios) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         pipeEnds = (ends[0], ends[1])
         _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        // Made now, not first in a handler: a global's first use runs its one-time setup.
         _ = TerminalSession.resetSequence.utf8CodeUnitCount
         _ = claimed.load(ordering: .relaxed)
+        _ = terminationSignal.load(ordering: .relaxed)
         let readEnd = ends[0]
         Thread.detachNewThread {
             var signal: UInt8 = 0
             while read(readEnd, &signal, 1) < 0 && errno == EINTR {}
-            let deadline = ContinuousClock.now + grace
-            while ContinuousClock.now < deadline {
-                if claimed.load(ordering: .acquiring) { return }
-                usleep(10_000)
+            if wait(grace) {
+                // The loop answered: it ends the process itself, unless it hangs on the way.
+                _ = wait(finishing)
+                _exit(128 + Int32(signal))
             }
-            guard claim() else { return }
-            // The loop's write, blocked on a full terminal, returns (non-blocking now); what is
-            // not yet sent is dropped — again while the loop may still be writing — and the
-            // reset goes out, retried briefly while there is no room.
-            _ = fcntl(STDOUT_FILENO, F_SETFL, fcntl(STDOUT_FILENO, F_GETFL) | O_NONBLOCK)
-            TerminalSession.resetSequence.withUTF8Buffer { bytes in
-                var sent = 0, attempts = 0
-                while sent < bytes.count, attempts < 100 {
-                    if sent == 0 { tcflush(STDOUT_FILENO, TCOFLUSH) }
-                    let result = write(STDOUT_FILENO, bytes.baseAddress! + sent, bytes.count - sent)
-                    if result > 0 { sent += result } else { attempts += 1; usleep(2_000) }
-                }
+            guard claim() else {
+                _ = wait(finishing)
+                _exit(128 + Int32(signal))
             }
+            writeResetWithoutWaiting()
             var settings = terminal
             tcsetattr(STDIN_FILENO, TCSANOW, &settings)
             _exit(128 + Int32(signal))
         }
+    }
+
+    /// Waits up to `duration` for the loop to claim the terminal's restoring; whether it has.
+    private static func wait(_ duration: Duration) -> Bool {
+        let deadline = ContinuousClock.now + duration
+        while ContinuousClock.now < deadline {
+            if claimed.load(ordering: .acquiring) { return true }
+            usleep(10_000)
+        }
+        return claimed.load(ordering: .acquiring)
+    }
+
+    /// Writes the reset to a terminal that may have stopped reading, without ever blocking: a
+    /// write blocked on it returns (the descriptor is non-blocking meanwhile), what is not yet
+    /// sent is dropped — again while another thread may still be writing — and the reset is
+    /// retried briefly while there is no room. The descriptor's flags, which the shell shares,
+    /// are put back.
+    static func writeResetWithoutWaiting() {
+        let flags = fcntl(STDOUT_FILENO, F_GETFL)
+        _ = fcntl(STDOUT_FILENO, F_SETFL, flags | O_NONBLOCK)
+        TerminalSession.resetSequence.withUTF8Buffer { bytes in
+            var sent = 0, attempts = 0
+            while sent < bytes.count, attempts < 100 {
+                if sent == 0 { tcflush(STDOUT_FILENO, TCOFLUSH) }
+                let result = write(STDOUT_FILENO, bytes.baseAddress! + sent, bytes.count - sent)
+                if result > 0 { sent += result } else { attempts += 1; usleep(2_000) }
+            }
+        }
+        _ = fcntl(STDOUT_FILENO, F_SETFL, flags)
     }
 
     /// From the signal handler: only a `write`, which a handler may do.
