@@ -133,14 +133,14 @@ let package = Package(
             name: "RewindTests",
             dependencies: [
                 "Rewind",
-                "TemporaryFiles",
+                "TestSupport",
                 "LoggerProbes",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "JournalTests",
-            dependencies: ["Rewind", "RewindViewer", "Cycler", "journal-crash-recorder", "TemporaryFiles"]
+            dependencies: ["Rewind", "RewindViewer", "Cycler", "journal-crash-recorder", "TestSupport"]
         ),
         // Records as fast as it can until killed: the journal's crash tests run it as a child process.
         .executableTarget(
@@ -151,7 +151,7 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: [
-                "Rewind", "RewindSamples", "rewind", "journal-crash-recorder", "TemporaryFiles", "LoggerProbes", "Cycler", "Ricemill", "Unio", "Flask",
+                "Rewind", "RewindSamples", "rewind", "journal-crash-recorder", "TestSupport", "LoggerProbes", "Cycler", "Ricemill", "Unio", "Flask",
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -159,7 +159,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ViewerTests",
-            dependencies: ["Rewind", "RewindViewer", "rewind"],
+            dependencies: ["Rewind", "RewindViewer", "rewind", "TestSupport"],
             exclude: ["Golden"]
         ),
         .testTarget(
@@ -183,7 +183,7 @@ let package = Package(
         // Checks that a README section's code blocks appear in a test file that compiles them.
         .target(name: "ReadmeChecking", path: "Tests/Support/ReadmeChecking"),
         // A temporary directory per test, for the test targets that write files.
-        .target(name: "TemporaryFiles", path: "Tests/Support/TemporaryFiles"),
+        .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
         // Loggers that keep what they are handed (hook methods, swift-log), for the redaction tests.
         .target(
             name: "LoggerProbes",
@@ -212,7 +212,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FlaskTests",
-            dependencies: ["Flask", "Rewind", "RewindSamples", "RewindTesting", "ReadmeChecking", "CombineOperators", "TemporaryFiles"]
+            dependencies: ["Flask", "Rewind", "RewindSamples", "RewindTesting", "ReadmeChecking", "CombineOperators", "TestSupport"]
         ),
         // The Ricemill and Unio seed READMEs' examples, as written (imports aside), compiled and run
         // (the Cycler seed's is in CyclerTests, as both declare a `ViewModel`; Flask's in FlaskTests,
@@ -227,7 +227,7 @@ let package = Package(
         .testTarget(
             name: "ReplayTests",
             dependencies: [
-                "Rewind", "RewindTesting", "RewindSamples", "ReadmeChecking", "TemporaryFiles", "Cycler", "Ricemill", "Unio", "CombineOperators",
+                "Rewind", "RewindTesting", "RewindSamples", "ReadmeChecking", "TestSupport", "Cycler", "Ricemill", "Unio", "CombineOperators",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),

@@ -1,7 +1,7 @@
 import Cycler
 import Foundation
 @testable import Rewind
-import TemporaryFiles
+import TestSupport
 import Testing
 
 @Suite("blame --why: what led to each write")

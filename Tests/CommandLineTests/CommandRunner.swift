@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the built `rewind` binary from the repository root, as a user would.
 enum CommandRunner {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let repositoryRoot = Repository.root.path
     static let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden").path
     static var binary: String {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rewind").path

@@ -1,7 +1,7 @@
 import Cycler
 import Foundation
 import Rewind
-import TemporaryFiles
+import TestSupport
 import Testing
 
 /// `rewind export --format jsonl` as the fleet table of docs/EXPORT_SCHEMA.md: what the SQL in

@@ -1,6 +1,6 @@
 import Foundation
 @_spi(Fuzzing) import Rewind
-import TemporaryFiles
+import TestSupport
 import Testing
 
 /// Journals made to hurt: every recorded string hostile, length and count fields at their extremes,

@@ -1,6 +1,6 @@
 import Foundation
 import Rewind
-import TemporaryFiles
+import TestSupport
 import Testing
 
 /// Output errors are never silent, and outputs are only ever regular files written whole.

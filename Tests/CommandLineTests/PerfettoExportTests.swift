@@ -1,5 +1,5 @@
 import Foundation
-import TemporaryFiles
+import TestSupport
 import Testing
 
 /// `rewind export --format perfetto` as a user runs it. What the trace holds is checked against

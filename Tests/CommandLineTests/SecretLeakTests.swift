@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import LoggerProbes
 import Synchronization
-import TemporaryFiles
+import TestSupport
 import Testing
 @_spi(Fuzzing) import Rewind
 

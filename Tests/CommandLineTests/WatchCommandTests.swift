@@ -1,6 +1,6 @@
 import Foundation
 @testable import Rewind
-import TemporaryFiles
+import TestSupport
 import Testing
 
 @Suite("rewind watch on a journal being written")

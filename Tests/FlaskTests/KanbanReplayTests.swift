@@ -2,7 +2,7 @@ import CombineOperators
 import Flask
 import Foundation
 import RewindTesting
-import TemporaryFiles
+import TestSupport
 import Testing
 
 extension FlaskTests {

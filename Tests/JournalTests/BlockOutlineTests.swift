@@ -1,6 +1,7 @@
 import Foundation
 @testable import Rewind
 import Testing
+import TestSupport
 
 /// A walk over a whole journal (`verify`, `recover`, opening a file without its index) reads each
 /// block as an outline, building only the values a state needs; a state rebuild reads one source's
@@ -9,8 +10,7 @@ import Testing
 @Suite("A block reads the same to every reader")
 struct BlockOutlineTests {
     static let fixtures = ["counter", "todo", "demo", "flask", "ricemill", "unio"].map { name in
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/\(name).rewind").path
+        Repository.fixture(name)
     }
 
     /// Every events block's payload (uncompressed, so that changes reach the record reader rather

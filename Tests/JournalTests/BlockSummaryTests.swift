@@ -3,7 +3,7 @@ import Foundation
 @testable import Rewind
 import RewindViewer
 import Testing
-import TemporaryFiles
+import TestSupport
 
 @Suite("Block summaries")
 struct BlockSummaryTests {

@@ -1,12 +1,11 @@
 import Foundation
 @testable import Rewind
 import Testing
-import TemporaryFiles
+import TestSupport
 
 @Suite("Conditions over recorded state")
 struct ConditionTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures").path
+    static let fixtures = Repository.path("Fixtures")
 
     static func steps(_ condition: String, in file: String = "todo") throws -> [UInt64] {
         let reader = try JournalReader(path: fixtures + "/\(file).rewind")

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Rewind
 import Testing
+import TestSupport
 
 /// Every way a small journal can be cut short or have one bit flipped, read the way every command
 /// reads (open, every event, the states, verify): no crash, no hang, and never a wrong event or
@@ -8,8 +9,7 @@ import Testing
 /// bit-flip test, applied to ours).
 @Suite("Every truncation and every bit flip of a journal")
 struct DamageSweepTests {
-    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures/counter.rewind").path
+    static let fixture = Repository.fixture("counter")
 
     /// What the intact journal holds: every event, and each source's state after every event.
     struct Original {

@@ -1,6 +1,7 @@
 import Foundation
 @testable @_spi(Fuzzing) import Rewind
 import Testing
+import TestSupport
 
 /// Crafted bytes that once crashed the reader (issue 14, items 1 and 2).
 @Suite("Hostile journal input")
@@ -39,8 +40,7 @@ extension HostileInputTests {
 }
 
 extension HostileInputTests {
-    static let regressions = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fuzz/Regressions").path
+    static let regressions = Repository.path("Fuzz/Regressions")
 
     @Test("every input the fuzzer ever failed on reads without a crash (Fuzz/Regressions)")
     func fuzzerRegressions() throws {

@@ -1,6 +1,6 @@
 import Foundation
 @testable import Rewind
-@_exported import TemporaryFiles
+@_exported import TestSupport
 
 extension JournalReader {
     /// Every readable event, in file order.

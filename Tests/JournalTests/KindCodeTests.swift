@@ -1,6 +1,7 @@
 import Foundation
 @testable import Rewind
 import Testing
+import TestSupport
 
 /// The journal's event-kind codes are a table of their own, pinned to the format document's: a
 /// reordered or new case of `Event.Category` can never change what a file means.
@@ -8,9 +9,7 @@ import Testing
 struct KindCodeTests {
     /// docs/JOURNAL_FORMAT.md's "Kinds:" list, as code → name.
     static func documentedCodes() throws -> [UInt8: String] {
-        let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("docs/JOURNAL_FORMAT.md")
-        let text = try String(contentsOf: document, encoding: .utf8)
+        let text = try String(contentsOfFile: Repository.path("docs/JOURNAL_FORMAT.md"), encoding: .utf8)
         let start = try #require(text.range(of: "Kinds: "))
         let end = try #require(text[start.upperBound...].range(of: ".\n"))
         var codes: [UInt8: String] = [:]

@@ -1,7 +1,7 @@
 import Foundation
 @testable import Rewind
 import Testing
-import TemporaryFiles
+import TestSupport
 
 /// CRC-valid journals whose index or block summaries disagree with their blocks: `verify` names
 /// the lie, never "clean".

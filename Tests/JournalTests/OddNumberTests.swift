@@ -2,7 +2,7 @@ import Cycler
 import Foundation
 @testable import Rewind
 import Testing
-import TemporaryFiles
+import TestSupport
 
 /// NaN, ±0 and ±infinity have one meaning in conditions, block summaries, verification and JSON
 /// (README, "Odd numbers have one meaning everywhere").

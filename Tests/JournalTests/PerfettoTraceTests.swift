@@ -1,7 +1,7 @@
 import Cycler
 import Foundation
 @testable import Rewind
-import TemporaryFiles
+import TestSupport
 import Testing
 
 /// The Perfetto export, read back with a protobuf reader of the wire format. (CI also decodes the

@@ -3,7 +3,7 @@ import Foundation
 @testable import Rewind
 import Synchronization
 import Testing
-import TemporaryFiles
+import TestSupport
 
 /// What Rewind writes, Rewind reads: the writer keeps every block within the bounds every reader
 /// holds it to (docs/JOURNAL_FORMAT.md, "The decoded-size bound"), and refuses at record time

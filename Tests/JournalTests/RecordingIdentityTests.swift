@@ -2,6 +2,7 @@ import Cycler
 import Foundation
 @testable import Rewind
 import Testing
+import TestSupport
 
 @Suite("A journal names its recording: an identifier and the app's version in the header (format 4)")
 struct RecordingIdentityTests {
@@ -65,8 +66,7 @@ struct RecordingIdentityTests {
 
     @Test("a file written before format 4 gets an identifier made from its creation times, the same at every read")
     func olderFiles() throws {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/todo-format-1.rewind").path
+        let path = Repository.fixture("todo-format-1")
         let reader = try JournalReader(path: path)
         #expect(reader.header.formatVersion == 1 && reader.header.appVersion == nil)
         let expected = JournalHeader.legacyRecordingID(

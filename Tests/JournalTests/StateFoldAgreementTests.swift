@@ -2,6 +2,7 @@ import Foundation
 @testable import Rewind
 import RewindViewer
 import Testing
+import TestSupport
 
 /// One answer everywhere: every consumer of a journal's states — `show` and `diff` (the reader),
 /// `export`, recording diffs and OpenTelemetry (``StateWalker``), `blame` (``PathWalker``) and the
@@ -47,8 +48,7 @@ struct StateFoldAgreementTests {
 
     @Test("every fixture: show, export, blame and the viewer agree at every step", arguments: fixtures)
     func fixture(name: String) throws {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/\(name).rewind").path
+        let path = Repository.fixture(name)
         #expect(try Self.checkAgreement(path) > 0)
     }
 
@@ -62,8 +62,7 @@ struct StateFoldAgreementTests {
 
     @Test("the demo's chained mix: the item appended inside the commit is in the state from its change step on")
     func appendInsideCommit() throws {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/demo.rewind").path
+        let path = Repository.fixture("demo")
         let reader = try JournalReader(path: path)
         let feed = try #require(reader.sources.first { $0.source.label == "feed" })
         let events = Array(reader.events(matching: EventFilter(sourceIDs: [feed.source.instanceID])))

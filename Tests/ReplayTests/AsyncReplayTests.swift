@@ -4,7 +4,7 @@ import Foundation
 @preconcurrency import OpenCombine
 import Rewind
 import RewindTesting
-import TemporaryFiles
+import TestSupport
 import Testing
 
 /// A cart whose checkout finishes later, on a scheduler: the order service's reply commits the

@@ -2,7 +2,7 @@ import CombineOperators
 import Foundation
 import Rewind
 import RewindTesting
-import TemporaryFiles
+import TestSupport
 import Testing
 
 /// The contacts search (``Contacts``) recorded and replayed as a new user would: 2,000 inputs, a

@@ -4,7 +4,7 @@ import Rewind
 import RewindSamples
 import RewindTesting
 import Ricemill
-import TemporaryFiles
+import TestSupport
 import Testing
 
 /// Record mode never destroys the journal a test depends on.

@@ -2,7 +2,7 @@ import Cycler
 import Foundation
 import Rewind
 import RewindTesting
-import TemporaryFiles
+import TestSupport
 import Testing
 
 /// A session whose state holds a secret that changes: the journal tells its values apart

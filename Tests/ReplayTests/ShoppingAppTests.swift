@@ -2,7 +2,7 @@ import CombineOperators
 import Foundation
 import Rewind
 import RewindTesting
-import TemporaryFiles
+import TestSupport
 import Testing
 
 /// The shopping app (``Shopping``) recorded and replayed as a new user would: 800 items loaded

@@ -3,7 +3,7 @@ import Foundation
 @testable import Rewind
 import RewindTesting
 import ReadmeChecking
-import TemporaryFiles
+import TestSupport
 import Testing
 
 /// A shopping cart whose quantity has no floor: `setQuantity(-1)` and an `add` afterwards make the

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The README's layout table and the `Rewind` module's folders tell the same story.
 @Suite("Layout")
 struct LayoutTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Repository.root
 
     @Test("every folder of Sources/Rewind with code has a row in the README's layout table (or is named in its parent's row), and every row's folder exists")
     func tableMatchesTheTree() throws {

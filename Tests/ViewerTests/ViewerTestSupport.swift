@@ -2,9 +2,10 @@ import Foundation
 import Rewind
 import RewindViewer
 import Testing
+import TestSupport
 
 enum ViewerFixtures {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let root = Repository.root.path
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden").path
 
     static func timeline(_ name: String) throws -> Timeline {

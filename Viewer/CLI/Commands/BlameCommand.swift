@@ -17,7 +17,8 @@ struct BlameCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
+    @OptionGroup var journal: JournalArgument
+    var file: String { journal.file }
     @Argument(help: "The key path, e.g. items[id: 3].done, items[3].done or user.name.") var keyPath: String
     @Option(help: "Only this source.") var source: String?
     @Flag(help: "Show what led to each write: its commit and the chain of dispatches.") var why = false

@@ -20,7 +20,8 @@ struct ExportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
+    @OptionGroup var journal: JournalArgument
+    var file: String { journal.file }
     @Option(help: "jsonl (one row per event: the table docs/EXPORT_SCHEMA.md describes, for jq, DuckDB and ClickHouse), json (one document) or perfetto (a binary trace for ui.perfetto.dev).") var format: Format?
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.", completion: .file()) var output: String?
     @Flag(help: "With --format perfetto: a counter track for each number inside a list element too (items[id: 3].quantity), up to 1,000 tracks.") var elementCounters = false

@@ -9,7 +9,8 @@ struct InfoCommand: ParsableCommand {
         discussion: "Example:  rewind info Fixtures/todo.rewind --json | jq .sources"
     )
 
-    @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
+    @OptionGroup var journal: JournalArgument
+    var file: String { journal.file }
     @Flag(help: "Write the summary as one JSON object.") var json = false
 
     func run() throws {

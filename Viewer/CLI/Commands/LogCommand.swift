@@ -15,7 +15,8 @@ struct LogCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
+    @OptionGroup var journal: JournalArgument
+    var file: String { journal.file }
     @Option(help: "Only this source: a label, Type#id, a type name or an id.") var source: String?
     @Option(help: "Only these kinds, comma-separated, as rows say them (dispatch, mutate, change, mutated, finished, activity, …) or as JSON names them (willDispatch, …).") var kind: String?
     @Option(help: "Only events whose row (as shown: a change's move `count: 0 → -1` too), name, source or description contains this text, as the viewer's / finds it; ~REGEX for a regular expression.") var grep: String?

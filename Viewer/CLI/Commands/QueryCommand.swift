@@ -35,7 +35,8 @@ struct QueryCommand: ParsableCommand {
         }
     }
 
-    @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
+    @OptionGroup var journal: JournalArgument
+    var file: String { journal.file }
     @Argument(help: "The condition, e.g. 'cart.total < 0' or 'changed(items[id: 3])'.") var condition: String
     @Option(help: "Only this source's steps: a label, Type#id, a type name or an id.") var source: String?
     @Flag var answer: Answer = .all

@@ -12,7 +12,8 @@ struct ShowCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
+    @OptionGroup var journal: JournalArgument
+    var file: String { journal.file }
     @Argument(help: "Only this key path of the state (items[id: 2].title, cart.total, items.count).") var path: String?
     @Option(help: "The step (sequence number).") var at: UInt64
     @Option(help: "The source (default: the source of the event at that step).") var source: String?

@@ -8,7 +8,8 @@ struct VerifyCommand: ParsableCommand {
         discussion: "Example:  rewind verify Fixtures/todo-flipped-byte.rewind; echo $?"
     )
 
-    @Argument(help: "The journal (.rewind file).", completion: .file(extensions: ["rewind"])) var file: String
+    @OptionGroup var journal: JournalArgument
+    var file: String { journal.file }
     @Flag(help: "Write the report as one JSON object (the exit code is the same).") var json = false
     @Flag(help: "Also fold every step's state and hold each block's summary against it (several times slower).") var deep = false
 
