@@ -175,9 +175,9 @@ extension RedactionTests {
         let values = changes.compactMap(\.value)
         #expect(values.map(\.description) == ["<redacted> (string)", "<redacted 2> (string)", "<redacted> (string)"])
         let before = try reader.state(of: changes[0].source.instanceID, at: changes[0].sequence - 1)?[.key("accessToken")]
-        #expect(changes[0].summary(old: .some(before)) == "accessToken = <redacted> (string)" + RecordedEvent.unchangedMark)
-        #expect(changes[1].summary(old: .some(values[0])) == "accessToken: <redacted> (string) → <redacted 2> (string)")
-        #expect(changes[2].summary(old: .some(values[1])) == "accessToken: <redacted 2> (string) → <redacted> (string)")
+        #expect(changes[0].summary(old: .value(try #require(before))) == "accessToken = <redacted> (string)" + RecordedEvent.unchangedMark)
+        #expect(changes[1].summary(old: .value(values[0])) == "accessToken: <redacted> (string) → <redacted 2> (string)")
+        #expect(changes[2].summary(old: .value(values[1])) == "accessToken: <redacted 2> (string) → <redacted> (string)")
         // The states say so too: the password, a `Secret`, took a second value at the second write.
         let passwords = try changes.map { try reader.state(of: $0.source.instanceID, at: $0.sequence)?[.key("password")]?.description }
         #expect(passwords == ["<redacted> (Secret<String>)", "<redacted 2> (Secret<String>)", "<redacted 2> (Secret<String>)"])

@@ -33,7 +33,7 @@ public enum OpenTelemetryExport {
                 var walker = StateWalker()
                 var count = 0
                 for event in journal.events() {
-                    let old = walker.valueBefore(event)
+                    let old = walker.value(before: event)
                     let state = walker.advance(event)?.after
                     mapping.record(TelemetryEvent(event, state: state, old: old))
                     count += 1

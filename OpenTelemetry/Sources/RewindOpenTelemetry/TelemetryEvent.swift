@@ -68,8 +68,8 @@ extension TelemetryEvent {
 
     /// An event read back from a journal, with its source's state after it (which carries a
     /// creation's or a replacement's value) and, for a change, the value its path held before
-    /// (``Rewind/StateWalker/valueBefore(_:)``).
-    init(_ event: RecordedEvent, state: StateValue?, old: StateValue?? = .none) {
+    /// (``Rewind/ValueBefore``).
+    init(_ event: RecordedEvent, state: StateValue?, old: ValueBefore = .unknown) {
         let stateValue: StateValue? = switch event.kind {
         case .replace, .created: state
         default: nil
@@ -80,7 +80,7 @@ extension TelemetryEvent {
             source: event.source.description, sourceID: event.source.instanceID, framework: event.source.framework,
             parent: event.parent, file: event.file, line: event.line, path: event.path,
             value: (event.value ?? stateValue).map(JSONText.value), duration: event.duration,
-            old: old.map { JSONText.value($0 ?? .null) }, summary: summary.isEmpty ? nil : summary
+            old: old.isKnown ? JSONText.value(old.held ?? .null) : nil, summary: summary.isEmpty ? nil : summary
         )
     }
 }

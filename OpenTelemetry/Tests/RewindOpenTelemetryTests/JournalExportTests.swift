@@ -40,7 +40,7 @@ struct JournalExportTests {
         #expect(Set(records.keys) == Set(recordEvents.map(\.sequence)))
         var walker = StateWalker()
         for event in events {
-            let old = walker.valueBefore(event)
+            let old = walker.value(before: event)
             let state = walker.advance(event)?.after
             guard let record = records[event.sequence] else { continue }
             let fields = Received.attributes(record["attributes"])
@@ -52,7 +52,7 @@ struct JournalExportTests {
             #expect(fields["rewind.value"] == value.map(JSONText.value))
             // What the event did, as the viewer's row says it, with a change's old value.
             #expect(fields["rewind.summary"] == (event.summary(old: old).isEmpty ? nil : event.summary(old: old)))
-            #expect(fields["rewind.old"] == old.map { JSONText.value($0 ?? .null) })
+            #expect(fields["rewind.old"] == (old.isKnown ? JSONText.value(old.held ?? .null) : nil))
         }
         // The list changes read as what changed in the list, as in the viewer and `rewind log`.
         let summaries = Set(received.records.compactMap { Received.attributes($0["attributes"])["rewind.summary"] })

@@ -19,9 +19,9 @@ extension RecordedEvent {
     /// ```swift
     /// event.summary()                            // "count = 1"
     /// event.summary(valueLimit: 8)               // "items = [{id: …"
-    /// event.summary(old: .some(.integer(0)))     // "count: 0 → 1"
+    /// event.summary(old: .value(.integer(0)))   // "count: 0 → 1"
     /// ```
-    public func summary(valueLimit: Int = .max, old: StateValue?? = .none, columns: (String) -> Int = { $0.count }) -> String {
+    public func summary(valueLimit: Int = .max, old: ValueBefore = .unknown, columns: (String) -> Int = { $0.count }) -> String {
         switch kind {
         case .change:
             return Self.changeSummary(path: path ?? "", new: value ?? .null, old: old, valueLimit: valueLimit, columns: columns)
@@ -41,15 +41,22 @@ extension RecordedEvent {
     /// A change's summary from its parts, by the rule of ``summary(valueLimit:old:columns:)``: for
     /// changes that are not (yet) recorded events, as a live exporter sees them.
     public static func changeSummary(
-        path: String, new: StateValue, old: StateValue?? = .none, valueLimit: Int = .max, columns: (String) -> Int = { $0.count }
+        path: String, new: StateValue, old before: ValueBefore = .unknown, valueLimit: Int = .max, columns: (String) -> Int = { $0.count }
     ) -> String {
         let path = VisibleText.escaped(path)
         let newText = new.compactDescription(limit: valueLimit)
-        guard case .some(let old) = old else { return "\(path) = \(newText)" }
+        guard before.isKnown else { return "\(path) = \(newText)" }
+        let old = before.held
         if (old ?? .null) == new { return "\(path) = \(newText)\(unchangedMark)" }
         if let old, let summary = ChangeSummary.text(path: path, old: old, new: new, limit: valueLimit) { return summary }
         let move = "\(path): \(old?.compactDescription(limit: valueLimit) ?? "nil") → \(newText)"
         return valueLimit == .max || columns(move) <= valueLimit ? move : "\(path) = \(newText)"
+    }
+
+    /// The summary with the old value as a doubly optional value.
+    @available(*, deprecated, message: "pass a ValueBefore: .value(v), .absent or .unknown")
+    public func summary(valueLimit: Int = .max, old: StateValue??, columns: (String) -> Int = { $0.count }) -> String {
+        summary(valueLimit: valueLimit, old: ValueBefore(old), columns: columns)
     }
 
     /// What a change's summary ends with when it wrote the value its path already held (Ricemill

@@ -90,7 +90,7 @@ struct QueryCommand: ParsableCommand {
     /// A step where a condition holds, as `query` and `watch` print it: its event's line (a change
     /// with its move), or its JSON object with `old`.
     static func write(_ step: ConditionStep, json: Bool, to output: Output, text: EventText) {
-        let old = StateWalker.valueBefore(step.event, in: step.before)
+        let old = ValueBefore(of: step.event, in: step.before)
         if json {
             output.line(EventText.json(step.event, old: old))
         } else {

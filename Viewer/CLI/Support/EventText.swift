@@ -102,7 +102,7 @@ struct EventText {
     /// ``RecordedEvent/summary(valueLimit:old:columns:)``), values cut after `valueLimit` columns. With `highlighting`, the first place the text
     /// occurs is marked (in colour); where the line does not show it (a description, or the cut
     /// part of a value), the matched field is added with the text in its context.
-    func line(_ event: RecordedEvent, old: StateValue?? = .none, valueLimit: Int = .max, highlighting match: String? = nil) -> String {
+    func line(_ event: RecordedEvent, old: ValueBefore = .unknown, valueLimit: Int = .max, highlighting match: String? = nil) -> String {
         var bytes: [UInt8] = []
         write(event, old: old, valueLimit: valueLimit, highlighting: match, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
@@ -110,7 +110,7 @@ struct EventText {
 
     /// ``line(_:old:valueLimit:highlighting:)``'s text appended to `bytes` as UTF-8: `rewind log`
     /// writes millions of lines, and bytes grow for less than a string does.
-    func write(_ event: RecordedEvent, old: StateValue?? = .none, valueLimit: Int = .max, highlighting match: String? = nil, to bytes: inout [UInt8]) {
+    func write(_ event: RecordedEvent, old: ValueBefore = .unknown, valueLimit: Int = .max, highlighting match: String? = nil, to bytes: inout [UInt8]) {
         let start = bytes.count
         if style.usesColor {
             bytes += style.paint(VisibleText.padded("#" + String(event.sequence), to: Self.sequenceWidth), .dim).utf8
@@ -192,7 +192,7 @@ struct EventText {
     /// source's state before and after the event), what it changed: `changes`, one object per
     /// changed path — `{"path": "items[id: 2].done", "old": false, "new": true}`, `old` or `new`
     /// left out where the path was added or removed — named as blame names them.
-    static func json(_ event: RecordedEvent, old: StateValue?? = .none, state: StateValue? = nil, change: (before: StateValue, after: StateValue)? = nil) -> JSONText.Object {
+    static func json(_ event: RecordedEvent, old: ValueBefore = .unknown, state: StateValue? = nil, change: (before: StateValue, after: StateValue)? = nil) -> JSONText.Object {
         CommandJSON.object { object in
             object.field("seq", event.sequence)
             object.field("time", EventTime.iso8601(wallNanoseconds: event.wallNanoseconds))
@@ -212,7 +212,7 @@ struct EventText {
                 object.field("duration_ns", duration.nanoseconds)
             }
             if let path = event.path { object.field("path", path) }
-            if case .some(let old) = old { object.field("old", old ?? .null) }
+            if old.isKnown { object.field("old", old.held ?? .null) }
             if let value = event.value { object.field("value", value) }
             if let dropped = event.dropped { object.raw("dropped", CommandJSON.dropped(dropped)) }
             if let change { object.raw("changes", CommandJSON.changes(from: change.before, to: change.after)) }

@@ -49,8 +49,8 @@ struct ExportRow {
             row.field("parent", event.parent)
             if let duration = event.duration { row.field("duration_ns", duration.nanoseconds) } else { row.raw("duration_ns", "null") }
             row.field("path", event.path)
-            let old = event.kind == .change ? StateWalker.valueBefore(event, in: step?.before) : .none
-            row.value("old", old.map { $0 ?? .null })
+            let old = ValueBefore(of: event, in: step?.before)
+            row.value("old", old.isKnown ? old.held ?? .null : nil)
             row.value("new", event.kind == .change ? event.value : nil)
             row.value("value", event.value)
             row.raw("dropped", event.dropped.map(CommandJSON.dropped) ?? "null")

@@ -17,10 +17,9 @@ struct OldValues {
         self.seesEveryStep = seesEveryStep
     }
 
-    /// The value `event`'s path held before it, when it is a change and the state before it is
-    /// known (`.some(nil)`: the path was missing); `.none` otherwise. Call it for every event read,
-    /// in order.
-    mutating func before(_ event: RecordedEvent) -> StateValue?? {
+    /// The value `event`'s path held before it (``ValueBefore``). Call it for every event read, in
+    /// order.
+    mutating func before(_ event: RecordedEvent) -> ValueBefore {
         let source = event.source.instanceID
         let isChange = event.kind == .change
         if seesEveryStep ? !joined.contains(source) : isChange {
@@ -29,7 +28,7 @@ struct OldValues {
             walker.resume(source, from: fold)
             joined.insert(source)
         }
-        let old = walker.valueBefore(event)
+        let old = walker.value(before: event)
         if seesEveryStep { walker.advance(event) }
         return old
     }

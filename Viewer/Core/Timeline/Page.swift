@@ -12,7 +12,7 @@ public struct Page: Sendable {
         /// For a dispatch: whether it is folded, and how many events it covers after its own row.
         public var group: Group?
         /// For a change: the value at its path before it, when known.
-        public var oldValue: StateValue??
+        public var oldValue: ValueBefore
         /// Whether it happened inside a dispatch that is shown unfolded (drawn indented).
         public var isNested: Bool
         /// For an event its dispatch caused after that dispatch had finished (a commit made later
@@ -125,7 +125,7 @@ extension Timeline {
             let endPosition = end == .max || filter != nil ? nil : self.position(ofSequence: end)
             group = Page.Group(isFolded: folding.isFolded(event.sequence), endSequence: end == .max ? nil : end, effectCount: endPosition.map { $0 - position })
         }
-        return Page.Row(position: position, event: event, group: group, oldValue: nil, isNested: event?.parent != nil, lateCause: event.flatMap { lateCause(of: $0, at: position) })
+        return Page.Row(position: position, event: event, group: group, oldValue: .unknown, isNested: event?.parent != nil, lateCause: event.flatMap { lateCause(of: $0, at: position) })
     }
 
     /// The dispatch that caused `event` when it had already finished: the recorded parent link
@@ -144,9 +144,8 @@ extension Timeline {
     private func fillOldValues(_ rows: inout [Page.Row]) {
         guard filter == nil else {
             for index in rows.indices {
-                guard let event = rows[index].event, event.kind == .change, let path = event.path.flatMap(StatePath.init(recordedChange:)),
-                      let before = state(of: event.source.instanceID, before: event.sequence) else { continue }
-                rows[index].oldValue = .some(before[path])
+                guard let event = rows[index].event, event.kind == .change else { continue }
+                rows[index].oldValue = ValueBefore(of: event, in: state(of: event.source.instanceID, before: event.sequence))
             }
             return
         }
@@ -163,9 +162,8 @@ extension Timeline {
         for position in first...last {
             guard let event = event(at: position) else { continue }
             while rowIndex < rows.count, rows[rowIndex].position < position { rowIndex += 1 }
-            if rowIndex < rows.count, rows[rowIndex].position == position, event.kind == .change,
-               let path = event.path.flatMap(StatePath.init(recordedChange:)), let before = walker.state(of: event.source.instanceID) {
-                rows[rowIndex].oldValue = .some(before[path])
+            if rowIndex < rows.count, rows[rowIndex].position == position {
+                rows[rowIndex].oldValue = walker.value(before: event)
             }
             if changed.contains(event.source.instanceID) { walker.advance(event) }
         }
@@ -179,8 +177,9 @@ extension Timeline {
         let base = pinned.map { state(of: source, at: $0) } ?? before
         let changed = (before == nil || after == nil) ? [] : Set(diff(before!, after!).changedPaths)
         var row = row
-        if event.kind == .change, row.oldValue == nil, let path = event.path.flatMap(StatePath.init(recordedChange:)) {
-            row.oldValue = .some(before?[path])
+        if event.kind == .change, row.oldValue == .unknown {
+            // A change with no state before it moved its path from nothing.
+            row.oldValue = before == nil ? .absent : ValueBefore(of: event, in: before)
         }
         return Page.Step(
             event: event, row: row, before: before, after: after, afterSequence: afterSequence, base: base,

@@ -36,10 +36,10 @@ public struct SearchQuery: Sendable, Equatable {
     /// The text of an event that a search looks at: its fields, and its row's text as the screen
     /// shows it (`isOn true`: the name, then the summary), so that what is typed from the screen
     /// is found; a change's row with its move when `old` is given (`nextID: 1 → 2`).
-    static func haystack(_ event: RecordedEvent, old: StateValue?? = .none) -> String {
+    static func haystack(_ event: RecordedEvent, old: ValueBefore = .unknown) -> String {
         let summary = event.summary()
         var fields = [event.name, event.source.description, event.description, summary, row(event.name, summary)]
-        if case .some = old {
+        if old.isKnown {
             let move = event.summary(old: old)
             fields += [move, row(event.name, move)]
         }
@@ -58,7 +58,7 @@ public struct SearchQuery: Sendable, Equatable {
     }
 
     /// Whether an event matches with a change's row read as its move from `old`.
-    public func matches(_ event: RecordedEvent, old: StateValue??) -> Bool {
+    public func matches(_ event: RecordedEvent, old: ValueBefore) -> Bool {
         !ranges(in: Self.haystack(event, old: old), limit: 1).isEmpty
     }
 

@@ -152,12 +152,12 @@ extension Timeline {
         return query.matches(event, old: valueBefore(event))
     }
 
-    /// The value a change's path held before it (``StateWalker/valueBefore(_:)``), from the state
-    /// the journal has just before the change.
-    func valueBefore(_ event: RecordedEvent) -> StateValue?? {
+    /// The value a change's path held before it (``ValueBefore``), from the state the journal
+    /// has just before the change.
+    func valueBefore(_ event: RecordedEvent) -> ValueBefore {
         let source = event.source.instanceID
-        guard event.kind == .change, event.sequence > 0, let fold = try? reader.stateFold(of: source, at: event.sequence - 1) else { return .none }
-        return StateWalker(folds: [source: fold]).valueBefore(event)
+        guard event.kind == .change, event.sequence > 0, let fold = try? reader.stateFold(of: source, at: event.sequence - 1) else { return .unknown }
+        return StateWalker(folds: [source: fold]).value(before: event)
     }
 
     /// Whether a block may hold an event the query matches: its search filter decides for the text

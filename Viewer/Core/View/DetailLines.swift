@@ -39,14 +39,14 @@ enum DetailLines {
         }
         if let dropped = event.dropped { lines.append("dropped   \(event.summary())  " + "(\(dropped.count))") }
         if let path = event.path { lines.append("path      \(VisibleText.escaped(path))") }
-        if event.kind == .change, case .some(let old?) = step.row.oldValue, let new = event.value, old.isContainer, new.isContainer {
+        if event.kind == .change, let old = step.row.oldValue.held, let new = event.value, old.isContainer, new.isContainer {
             // A list or an object changed: what changed in it, not both whole (800 items twice).
             let diff = DiffRenderer(valueWidth: 400).lines(from: old, to: new).map(\.rendered)
             lines.append("changed   " + (diff.first ?? "nothing"))
             lines += diff.dropFirst().map { String(repeating: " ", count: 10) + $0 }
             return lines
         }
-        if case .some(let old) = step.row.oldValue { lines.append("old value " + (old?.description ?? "nil")) }
+        if step.row.oldValue.isKnown { lines.append("old value " + (step.row.oldValue.held?.description ?? "nil")) }
         if let value = event.value {
             let label = event.kind == .change ? "new value" : event.kind == .willDispatch ? "input" : "value"
             let tree = value.indentedDescription().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

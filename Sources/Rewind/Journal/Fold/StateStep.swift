@@ -106,22 +106,24 @@ public struct StateWalker: Sendable {
     }
 
     /// The value a change's path holds now, before the change is applied: what the change moved
-    /// it from (`.some(nil)` when the path is missing, as an optional left out as `nil` is);
-    /// `.none` when `event` is not a change or its source has no state yet.
+    /// it from (``ValueBefore``).
     ///
     /// ```swift
-    /// let old = walker.valueBefore(event)   // .some(.integer(0)) for "count: 0 → 1"
+    /// let old = walker.value(before: event)   // .value(.integer(0)) for "count: 0 → 1"
     /// walker.advance(event)
     /// ```
-    public func valueBefore(_ event: RecordedEvent) -> StateValue?? {
-        Self.valueBefore(event, in: folds[event.source.instanceID]?.current)
+    public func value(before event: RecordedEvent) -> ValueBefore {
+        ValueBefore(of: event, in: folds[event.source.instanceID]?.current)
     }
 
-    /// The value a change's path holds in `state`, the state before the change (see the instance
-    /// method).
+    @available(*, deprecated, renamed: "value(before:)")
+    public func valueBefore(_ event: RecordedEvent) -> StateValue?? {
+        value(before: event).optional
+    }
+
+    @available(*, deprecated, message: "use ValueBefore(of:in:)")
     public static func valueBefore(_ event: RecordedEvent, in state: StateValue?) -> StateValue?? {
-        guard event.kind == .change, let text = event.path, let path = StatePath(recordedChange: text), let state else { return .none }
-        return .some(state[path])
+        ValueBefore(of: event, in: state).optional
     }
 
     /// A source's state now, if it has one.
