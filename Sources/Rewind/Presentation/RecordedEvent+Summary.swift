@@ -38,7 +38,7 @@ extension RecordedEvent {
         }
     }
 
-    /// A change's summary from its parts, by the rule of ``summary(valueLimit:old:columns:)``: for
+    /// A change's summary from its parts, by the rule of `summary(valueLimit:old:columns:)`: for
     /// changes that are not (yet) recorded events, as a live exporter sees them.
     public static func changeSummary(
         path: String, new: StateValue, old before: ValueBefore = .unknown, valueLimit: Int = .max, columns: (String) -> Int = { $0.count }
