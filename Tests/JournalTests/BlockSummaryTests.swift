@@ -1,6 +1,6 @@
 import Cycler
 import Foundation
-@testable import Rewind
+@_spi(Fuzzing) @testable import Rewind
 import RewindViewer
 import Testing
 import TestSupport
@@ -120,6 +120,11 @@ struct BlockSummaryTests {
         return reader
     }
 
+    @Test("the fuzzer's summary condition is judged by summaries: no term of it needs a commit's start")
+    func fuzzConditionIsJudged() {
+        #expect(!JournalFuzzing.summaryCondition.readsBeforeACommit && JournalFuzzing.summaryCondition.readsBefore)
+    }
+
     @Test("a query passes over the blocks whose summary rules it out, and finds what a full scan finds")
     func querySkipsBlocks() throws {
         let directory = TemporaryDirectory()
@@ -128,6 +133,8 @@ struct BlockSummaryTests {
                                       ("limits.high < 5", true), ("kind == change && changed(limits)", true), ("name == \"relabel\"", true),
                                       // At a commit's end, changed(…) compares with where the commit began, perhaps blocks earlier.
                                       ("changed(limits)", false), ("kind == mutated && changed(limits)", false),
+                                      // A term that reads no commit's start leaves the others to be judged.
+                                      ("count > 5990 || (kind == change && changed(limits))", true),
                                       ("count == old(count)", false), ("items.count > 0", false), ("seq > 0", false)] {
             let condition = try Condition(parsing: text)
             let skipped = reader.blocks.indices.filter { !reader.mayHold(condition, inBlock: $0) }.count

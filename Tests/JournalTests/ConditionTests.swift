@@ -116,7 +116,8 @@ struct ConditionTests {
         // A count nested in another counts its own list: here the tags named "x", for each of which
         // some item is done.
         let both = ConditionStep(event: empty.event, before: nil, after: .object([
-            "items": .array([.object(["done": .bool(true)]), .object(["done": .bool(false)])]),
+            // Three items, two tags "x": counting the items (the wrong list) would say 3.
+            "items": .array([.object(["done": .bool(true)]), .object(["done": .bool(false)]), .object(["done": .bool(true)])]),
             "tags": .array([.string("x"), .string("y"), .string("x")]),
         ]))
         #expect(try Condition(parsing: "count(count(items[*].done) > 0 && tags[*] == \"x\") == 2").isTrue(at: both))

@@ -31,6 +31,25 @@ struct KeyMapTests {
         #expect(commands.isEmpty && model.message == "'Q' does nothing here: press ? for the keys")
     }
 
+    @Test("each key does the action it always did (the switch the map replaced, written out)")
+    func keysAndTheirActions() {
+        let expected: [(Key, KeyMap.Action)] = [
+            (.character("q"), .quit), (.interrupt, .quit), (.character("?"), .help),
+            (.left, .stepBack), (.character("h"), .stepBack), (.right, .stepForward), (.character("l"), .stepForward),
+            (.up, .moveUp), (.character("k"), .moveUp), (.down, .moveDown), (.character("j"), .moveDown),
+            (.pageUp, .pageUp), (.pageDown, .pageDown), (.character("g"), .first), (.home, .first), (.character("G"), .last), (.end, .last),
+            (.tab, .switchPane), (.character(":"), .jump), (.character("/"), .search), (.character("w"), .watch), (.character("f"), .filter),
+            (.character("n"), .nextMatch), (.character("N"), .previousMatch), (.character("p"), .pin), (.character("m"), .bookmark),
+            (.character("y"), .copyValue), (.character("Y"), .copyPath), (.character("'"), .nextBookmark), (.character("`"), .previousBookmark),
+            (.character("{"), .previousSlice), (.character("}"), .nextSlice), (.character("b"), .blameBack), (.character("B"), .blameForward),
+            (.character("d"), .lowerPane), (.character("z"), .foldAll), (.character("<"), .panLeft), (.character(">"), .panRight),
+            (.character("+"), .expandAll), (.character("-"), .collapseAll), (.character("F"), .follow),
+            (.enter, .fold), (.character(" "), .fold),
+        ]
+        for (key, action) in expected { #expect(KeyMap.action(for: key) == action, "\(key)") }
+        #expect(KeyMap.help.flatMap(\.bindings).flatMap(\.keys).count == expected.count)
+    }
+
     @Test("q quits and cancels what runs; ? opens help and any key closes it, q through it quits; / and : and w and f open their prompts")
     func updateAlone() {
         var model = Self.model()

@@ -81,7 +81,7 @@ public struct RecordingServer: Sendable {
             let checked = try ToolArguments(arguments, for: definition)
             invocation = try definition.invocation(checked)
             page = Page(skip: checked["skip"].flatMap { Int($0) } ?? 0,
-                        budget: min(outputLimit, checked["budget"].flatMap { Int($0) } ?? answerBudget))
+                        budget: max(1024, min(outputLimit, checked["budget"].flatMap { Int($0) } ?? answerBudget)))
         } catch {
             return Self.failure(error.description)
         }

@@ -59,6 +59,14 @@ extension RecordedEvent {
         summary(valueLimit: valueLimit, old: ValueBefore(old), columns: columns)
     }
 
+    /// A change's summary from its parts, with the old value as a doubly optional value.
+    @available(*, deprecated, message: "pass a ValueBefore: .value(v), .absent or .unknown")
+    public static func changeSummary(
+        path: String, new: StateValue, old: StateValue??, valueLimit: Int = .max, columns: (String) -> Int = { $0.count }
+    ) -> String {
+        changeSummary(path: path, new: new, old: ValueBefore(old), valueLimit: valueLimit, columns: columns)
+    }
+
     /// What a change's summary ends with when it wrote the value its path already held (Ricemill
     /// republishes every output): ` (unchanged)`.
     public static let unchangedMark = " (unchanged)"

@@ -48,7 +48,15 @@ public struct Condition: Sendable, Equatable, CustomStringConvertible {
         var parser = try ConditionParser(text)
         root = try parser.parseWhole()
         readsBefore = Self.readsBefore(root)
-        readsBeforeACommit = readsBefore && Self.mayHoldAtACommitsEnd(root)
+        // Term by term of a top-level `||`: a term that does not read the state before, or cannot
+        // hold at a commit's end, needs no commit's start (`count > 3 || (kind == change && changed(x))`).
+        readsBeforeACommit = readsBefore && Self.terms(of: root).contains { Self.readsBefore($0) && Self.mayHoldAtACommitsEnd($0) }
+    }
+
+    /// The terms of a top-level `||`, or the condition itself.
+    private static func terms(of node: Node) -> [Node] {
+        guard case .or(let left, let right) = node else { return [node] }
+        return terms(of: left) + terms(of: right)
     }
 
     /// Whether it reads the state before a step (`old(…)`, `changed(…)`).

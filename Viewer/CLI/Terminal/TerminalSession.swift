@@ -22,6 +22,8 @@ final class TerminalSession: ViewerTerminal {
         cfmakeraw(&raw)
         guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { throw CommandFailure("cannot put the terminal in raw mode") }
         active = true
+        // Made now, not first in a handler: a global's first use runs its one-time setup.
+        _ = terminalResized.load(ordering: .relaxed)
         signal(SIGWINCH) { _ in terminalResized.store(true, ordering: .relaxed) }
         TerminationWatchdog.start(restoring: saved)
         var asked = sigset_t()
@@ -59,6 +61,8 @@ final class TerminalSession: ViewerTerminal {
             // Asked to end: the terminal may have stopped reading (a dropped connection), and
             // nothing here may wait for it.
             TerminationWatchdog.writeResetWithoutWaiting()
+            // Keys and mouse reports typed at the viewer are not the shell's.
+            tcflush(STDIN_FILENO, TCIFLUSH)
             tcsetattr(STDIN_FILENO, TCSANOW, &saved)
         } else {
             Self.write(Self.resetSequence.description)
@@ -162,20 +166,23 @@ enum TerminationWatchdog {
         Thread.detachNewThread {
             var signal: UInt8 = 0
             while read(readEnd, &signal, 1) < 0 && errno == EINTR {}
-            if wait(grace) {
-                // The loop answered: it ends the process itself, unless it hangs on the way.
-                _ = wait(finishing)
-                _exit(128 + Int32(signal))
-            }
-            guard claim() else {
-                _ = wait(finishing)
+            // The loop answered (it claimed the restoring): it ends the process itself, within
+            // `finishing` unless it hangs on the way.
+            guard !wait(grace), claim() else {
+                sleep(until: ContinuousClock.now + finishing)
                 _exit(128 + Int32(signal))
             }
             writeResetWithoutWaiting()
             var settings = terminal
+            tcflush(STDIN_FILENO, TCIFLUSH)
             tcsetattr(STDIN_FILENO, TCSANOW, &settings)
             _exit(128 + Int32(signal))
         }
+    }
+
+    /// Sleeps until `deadline`, whatever happens meanwhile (the process ending ends it).
+    private static func sleep(until deadline: ContinuousClock.Instant) {
+        while ContinuousClock.now < deadline { usleep(10_000) }
     }
 
     /// Waits up to `duration` for the loop to claim the terminal's restoring; whether it has.
@@ -201,7 +208,14 @@ enum TerminationWatchdog {
             while sent < bytes.count, attempts < 100 {
                 if sent == 0 { tcflush(STDOUT_FILENO, TCOFLUSH) }
                 let result = write(STDOUT_FILENO, bytes.baseAddress! + sent, bytes.count - sent)
-                if result > 0 { sent += result } else { attempts += 1; usleep(2_000) }
+                if result > 0 {
+                    sent += result
+                } else if errno == EAGAIN || errno == EINTR {
+                    attempts += 1
+                    usleep(2_000)
+                } else {
+                    return  // the terminal is gone
+                }
             }
         }
         _ = fcntl(STDOUT_FILENO, F_SETFL, flags)

@@ -179,7 +179,8 @@ extension Timeline {
         var row = row
         if event.kind == .change, row.oldValue == .unknown {
             // A change with no state before it moved its path from nothing.
-            row.oldValue = before == nil ? .absent : ValueBefore(of: event, in: before)
+            let pathReads = event.path.flatMap(StatePath.init(recordedChange:)) != nil
+            row.oldValue = before == nil ? (pathReads ? .absent : .unknown) : ValueBefore(of: event, in: before)
         }
         return Page.Step(
             event: event, row: row, before: before, after: after, afterSequence: afterSequence, base: base,

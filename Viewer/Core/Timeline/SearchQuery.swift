@@ -62,6 +62,11 @@ public struct SearchQuery: Sendable, Equatable {
         !ranges(in: Self.haystack(event, old: old), limit: 1).isEmpty
     }
 
+    @available(*, deprecated, message: "pass a ValueBefore: .value(v), .absent or .unknown")
+    public func matches(_ event: RecordedEvent, old: StateValue??) -> Bool {
+        matches(event, old: ValueBefore(old))
+    }
+
 
     /// Whether a change may match as its move, judged without the state before it: the text after
     /// the arrow must be in the new value, as the row shows it, unless the change replaced a list

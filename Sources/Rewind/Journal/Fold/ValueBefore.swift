@@ -33,7 +33,7 @@ public enum ValueBefore: Sendable, Equatable {
 
     /// The same, as the doubly optional value the API took before (`nil`: not known; `.some(nil)`:
     /// absent).
-    var optional: StateValue?? {
+    package var optional: StateValue?? {
         switch self {
         case .unknown: .none
         case .absent: .some(nil)
@@ -42,7 +42,7 @@ public enum ValueBefore: Sendable, Equatable {
     }
 
     /// From the doubly optional value the API took before.
-    init(_ optional: StateValue??) {
+    package init(_ optional: StateValue??) {
         switch optional {
         case .none: self = .unknown
         case .some(.none): self = .absent

@@ -27,7 +27,7 @@
     }
 
     /// A condition with every kind of node a summary judges.
-    private static let summaryCondition = try! Condition(parsing: "count > 3 || (kind == change && changed(items)) || name == \"add\" || !(title < \"m\")")
+    static let summaryCondition = try! Condition(parsing: "count > 3 || (kind == change && changed(items)) || name == \"add\" || !(title < \"m\")")
 
     /// The payloads of the summary blocks of the journal at `path`: seeds for ``readSummary(payload:)``.
     public static func summaryPayloads(ofJournalAt path: String) throws -> [[UInt8]] {
