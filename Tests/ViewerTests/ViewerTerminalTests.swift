@@ -217,45 +217,43 @@ struct ViewerTerminalTests {
         #expect(!alive)
     }
 
+    /// Opens the viewer on the todo fixture in tmux (the shell prints its exit status after it),
+    /// sends it `signal` once it has drawn, and returns the screen once it ended and the
+    /// terminal's modes (alternate screen, cursor, mouse reporting) while it ran and after.
+    static func signalViewer(_ signal: Int32, session: String) throws -> (screen: String, running: String, after: String) {
+        let pidFile = NSTemporaryDirectory() + "rewind-viewer-pid-" + UUID().uuidString
+        defer { unlink(pidFile) }
+        try tmux(["new-session", "-d", "-s", session, "-x", "80", "-y", "24",
+                  // Without the Swift runtime's backtrace, which waits for a key on a terminal.
+                  "cd '\(ViewerFixtures.root)' && SWIFT_BACKTRACE=enable=no sh -c 'echo $$ > \(pidFile); exec \(binary) Fixtures/todo.rewind'; echo VIEWER-EXITED $?; sleep 30"])
+        defer { _ = try? tmux(["kill-session", "-t", session]) }
+        _ = try screen(session: session) { $0.contains("step 1 of 67") }
+        func modes() throws -> String {
+            try tmux(["display-message", "-p", "-t", session, "#{alternate_on} #{cursor_flag} #{mouse_standard_flag} #{mouse_sgr_flag}"])
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let running = try modes()
+        let pid = try #require(Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(pid, signal)
+        let text = try screen(session: session) { $0.contains("VIEWER-EXITED") }
+        return (text, running, try modes())
+    }
+
     @Test("SIGTERM to a viewer that is waiting for keys: it puts the terminal back itself and exits 143, as a shell says a program SIGTERM ended")
     func terminateAnswered() throws {
         guard Self.tmuxPath != nil else { return }
-        let session = "terminate"
-        let pidFile = NSTemporaryDirectory() + "rewind-viewer-pid-" + UUID().uuidString
-        defer { unlink(pidFile) }
-        try Self.tmux(["new-session", "-d", "-s", session, "-x", "80", "-y", "24",
-                       "cd '\(ViewerFixtures.root)' && sh -c 'echo $$ > \(pidFile); exec \(Self.binary) Fixtures/todo.rewind'; echo VIEWER-EXITED $?; sleep 30"])
-        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
-        _ = try Self.screen(session: session) { $0.contains("step 1 of 67") }
-        let pid = try #require(Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
-        kill(pid, SIGTERM)
-        let text = try Self.screen(session: session) { $0.contains("VIEWER-EXITED") }
-        #expect(text.contains("VIEWER-EXITED 143"), "\(text)")
-        let modes = try Self.tmux(["display-message", "-p", "-t", session, "#{alternate_on} #{cursor_flag} #{mouse_standard_flag} #{mouse_sgr_flag}"])
-        #expect(modes.trimmingCharacters(in: .whitespacesAndNewlines) == "0 1 0 0")
+        let ended = try Self.signalViewer(SIGTERM, session: "terminate")
+        #expect(ended.screen.contains("VIEWER-EXITED 143"), "\(ended.screen)")
+        #expect(ended.after == "0 1 0 0")
     }
 
     @Test("a crash leaves the terminal as the viewer found it: the normal screen, the cursor shown, mouse reporting off", arguments: [SIGSEGV, SIGABRT])
     func crashRestoresTheTerminal(signal: Int32) throws {
         guard Self.tmuxPath != nil else { return }
-        let session = "crash-\(signal)"
-        let pidFile = NSTemporaryDirectory() + "rewind-viewer-pid-" + UUID().uuidString
-        defer { unlink(pidFile) }
-        try Self.tmux(["new-session", "-d", "-s", session, "-x", "80", "-y", "24",
-                       // Without the Swift runtime's backtrace, which waits for a key on a terminal.
-                       "cd '\(ViewerFixtures.root)' && SWIFT_BACKTRACE=enable=no sh -c 'echo $$ > \(pidFile); exec \(Self.binary) Fixtures/todo.rewind'; echo VIEWER-EXITED $?; sleep 30"])
-        defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
-        _ = try Self.screen(session: session) { $0.contains("step 1 of 67") }
-        func modes() throws -> String {
-            try Self.tmux(["display-message", "-p", "-t", session, "#{alternate_on} #{cursor_flag} #{mouse_standard_flag} #{mouse_sgr_flag}"])
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        #expect(try modes() == "1 0 1 1", "the viewer's modes are on while it runs")
-        let pid = try #require(Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
-        kill(pid, signal)
-        let text = try Self.screen(session: session) { $0.contains("VIEWER-EXITED") }
-        #expect(!text.contains("VIEWER-EXITED 0"), "it ended by the signal: \(text)")
-        #expect(try modes() == "0 1 0 0", "\(text)")
+        let ended = try Self.signalViewer(signal, session: "crash-\(signal)")
+        #expect(ended.running == "1 0 1 1", "the viewer's modes are on while it runs")
+        #expect(!ended.screen.contains("VIEWER-EXITED 0"), "it ended by the signal: \(ended.screen)")
+        #expect(ended.after == "0 1 0 0", "\(ended.screen)")
     }
 
     @Test("a viewer that cannot answer SIGTERM or SIGHUP itself — blocked writing to a terminal that stopped reading, started with those signals blocked — still ends, with the signal's status, and puts the terminal's settings back", arguments: [SIGTERM, SIGHUP])
