@@ -197,6 +197,7 @@ let package = Package(
                 "Ricemill",
                 "Rewind",
                 "RewindSamples",
+                "TestSupport",
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),

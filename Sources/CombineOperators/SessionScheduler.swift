@@ -1,6 +1,6 @@
 import Foundation
 @preconcurrency import OpenCombine
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// A scheduler that is either real (a dispatch queue, the wall of time an app lives in) or virtual
 /// (a ``VirtualTimeScheduler`` that moves only when told), behind one type — so that the same view

@@ -1,6 +1,6 @@
 import Foundation
 @preconcurrency import OpenCombine
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// A scheduler whose clock moves only when told to: time-based operators (`debounce`, `delay`,
 /// `throttle`) scheduled on it run when a test or a replay advances the clock, at once and in

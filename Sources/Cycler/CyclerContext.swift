@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// What a dispatch's action receives: a handle on the view model that does not keep it alive, so
 /// that asynchronous work started by the action ends quietly if the view model is released.

@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 extension CyclerType {
     /// Runs an action that takes a payload, and records the payload with the dispatch so that a

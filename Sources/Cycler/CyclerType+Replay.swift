@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 extension CyclerType where State: Codable {
     /// This view model as a unit a recorded session can be replayed into, with the methods that

@@ -1,5 +1,5 @@
 @preconcurrency import OpenCombine
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// A view model with an observable state, changed by commits (mutations) and dispatches (actions),
 /// that emits activities — events that are not stored in the state.

@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// A ``Storage`` that can be written: commits receive one, and it can be used on its own.
 ///

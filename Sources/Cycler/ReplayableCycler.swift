@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// A view model whose dispatches can be replayed: it names its actions in a Codable enum and
 /// handles them in one place, so that a journal records each action as a value and a replay can

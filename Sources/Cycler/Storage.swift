@@ -1,5 +1,5 @@
 @preconcurrency import OpenCombine
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// Identifies a subscriber of a ``Storage`` so it can be removed (`Storage<Value>.Token`). Not nested
 /// in the generic class: a commit would then look up its generic metadata every time it tells the

@@ -1,6 +1,6 @@
 import Foundation
 @preconcurrency import OpenCombine
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// What a running commit gives the change events it causes. Declared outside the generic
 /// `StorageCore` so that using it needs no generic metadata at run time: this is the hottest path.

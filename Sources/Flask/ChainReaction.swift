@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// Mixes of one or more substances, resolved together: ``react()`` runs them as one atomic mix on
 /// the flux and then tells the reactors; ``abort()`` runs them and drops every change, with no

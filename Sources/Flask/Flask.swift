@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// Flask's high-level API: reactors, mixers, substances, locks and the archive store.
 ///

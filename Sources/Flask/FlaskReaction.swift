@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// What a reactor receives after a mix changed a substance: which keys changed, with their old and
 /// new values, and the lock the mix ran under, if any.

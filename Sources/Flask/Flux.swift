@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// The single-dispatch bus every mix goes through: one mix at a time, in the order they were
 /// asked for, each atomic (a mix's changes and reactions happen before the next mix starts).

@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// One mixer application as ``FluxNotifier`` observers receive it.
 public struct FluxNotification: @unchecked Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// A mixer's body: it changes `substance.prop` and then calls `react` (commit, and tell the
 /// reactors) or `abort` (drop the changes, no reaction). Call one of them before returning; a mixer

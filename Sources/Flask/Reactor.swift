@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// An owner that reacts to substance changes: attach it with `Flask.attachReactor(to:mixing:)`.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// A weak reference to an object, stored in a state: the seed's `FlaskNSRef`, without requiring
 /// `NSObject`. Reactions see a change when the reference points to another object (or the object

@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// A substance state as Flask compares it: a tree with internal (`_`-prefixed) properties removed,
 /// and the dotted keys (`info`, `info.nest.foo`) that changed between two such trees.

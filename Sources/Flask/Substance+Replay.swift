@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 extension Substance {
     /// This substance as a unit a recorded session can be replayed into: recorded mixers are

@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// What every substance is, whatever its state type: a named unit on the flux with its own logging
 /// channel. Reactors and chain reactions work with substances through this class.
@@ -187,7 +187,7 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
         guard let oldTree = mixStartTree, let start = mixStartTime, let logger = announcedLogger() else { return false }
         let newTree = StateCapture.capture(new)
         channel.emit(.willMutate, name: name, callSite: callSite, at: start, to: logger)
-        for change in diff(oldTree, newTree).loggedChanges(in: newTree) {
+        for change in StateDiff(from: oldTree, to: newTree).loggedChanges(in: newTree) {
             channel.emit(
                 .change(path: ChangedPath(name: change.path.description), value: CapturedValue(change.value), state: nil),
                 callSite: callSite, to: logger

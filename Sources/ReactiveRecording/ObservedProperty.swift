@@ -1,5 +1,5 @@
 @preconcurrency import OpenCombine
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// One property of a unit's state that can be watched: a Ricemill store's `@Published` property, a
 /// Unio state's relay. Its publisher sends the current value on subscription, then every new value.

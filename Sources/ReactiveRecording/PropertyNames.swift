@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// Finds the name of the property a key path reaches, so that events are named after it.
 ///

@@ -1,5 +1,5 @@
 @preconcurrency import OpenCombine
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// An input property a replay can send a recorded value into: a subject, a relay, a `@Published`
 /// property.

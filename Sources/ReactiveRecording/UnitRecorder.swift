@@ -1,6 +1,6 @@
 import Foundation
 @preconcurrency import OpenCombine
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// A unit's link to the loggers, for units built from publishers (Ricemill machines, Unio streams):
 /// it announces the unit, turns input values into dispatches, state property changes into

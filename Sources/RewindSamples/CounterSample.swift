@@ -1,5 +1,5 @@
 import Cycler
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// A counter with activities: the Cycler README's view model, grown a little, with its actions as a
 /// Codable enum so that a recorded session can be replayed. Used by `rewind demo`, the fixtures and

@@ -1,5 +1,5 @@
 import Flask
-import Rewind
+@_spi(Tooling) import Rewind
 import Ricemill
 import Unio
 

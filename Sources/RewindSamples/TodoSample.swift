@@ -1,5 +1,5 @@
 import Cycler
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// A todo list with nested state: items with tags, a filter, an item being edited. Used by
 /// `rewind demo` and the fixtures.

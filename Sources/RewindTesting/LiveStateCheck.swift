@@ -192,18 +192,18 @@ public final class LiveStateCheck: CycleLogging, @unchecked Sendable {
             wanted[position] = (state.event, state.state)
         }
         // One walk through the journal, each unit's state folded as every reader folds it
-        // (``StateFold``), compared where a state was taken.
-        var folds: [UInt64: StateFold] = [:]
+        // (``StateWalker``), compared where a state was taken.
+        var states = StateWalker()
         var mismatches: [Mismatch] = []
         for (position, event) in recorded.enumerated() {
             let id = event.source.instanceID
-            if let step = event.stateStep { folds[id, default: StateFold()].apply(step) }
+            states.advance(event)
             guard let live = wanted[position] else { continue }
-            let state = (folds[id]?.current ?? .null).forgettingSecretVersions()
+            let state = (states.state(of: id) ?? .null).forgettingSecretVersions()
             guard state != live.state else { continue }
             mismatches.append(Mismatch(
                 step: event.sequence, source: names[id] ?? event.source.description, event: live.event,
-                difference: diff(state, live.state)
+                difference: StateDiff(from: state, to: live.state)
             ))
         }
         return mismatches

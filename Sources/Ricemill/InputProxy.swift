@@ -1,6 +1,6 @@
 @preconcurrency import OpenCombine
 import ReactiveRecording
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// A machine's input from outside: each input subject as a ``SubjectProxy`` and, for a
 /// ``BindableInputType``, each `@Published` property as a ``Binding``. Everything sent through it is

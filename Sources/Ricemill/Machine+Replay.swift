@@ -1,6 +1,6 @@
 @preconcurrency import OpenCombine
 import ReactiveRecording
-import Rewind
+@_spi(Tooling) import Rewind
 
 extension PrimitiveMachine {
     /// This machine as a unit a recorded session can be replayed into: input values are sent again

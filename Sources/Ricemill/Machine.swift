@@ -1,6 +1,6 @@
 @preconcurrency import OpenCombine
 import ReactiveRecording
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// The base of the README's view models: a machine that is its own resolver.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 @preconcurrency import OpenCombine
 import ReactiveRecording
-import Rewind
+@_spi(Tooling) import Rewind
 
 extension StoreType where ObjectWillChangePublisher == ObservableObjectPublisher {
     /// Fires before any `@Published` property of the store changes.

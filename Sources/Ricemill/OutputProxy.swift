@@ -1,6 +1,6 @@
 @preconcurrency import OpenCombine
 import ReactiveRecording
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// A machine's output from outside: publishers (each value they deliver is logged as an activity
 /// named after the output property), `CurrentValueSubject`s as their current values, and — when the

@@ -1,6 +1,6 @@
 @preconcurrency import OpenCombine
 import ReactiveRecording
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// One input subject as seen from outside the machine, typed by the value it takes (as the seed
 /// writes it): values sent through it are dispatches of the machine, logged with the input's name

@@ -1,5 +1,5 @@
 import ReactiveRecording
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// A stream's input from outside: each relay as a function that accepts a value, and each relay or
 /// subject as an observer. Everything sent through it is logged as a dispatch named after the input

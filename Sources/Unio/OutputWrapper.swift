@@ -1,6 +1,6 @@
 @preconcurrency import OpenCombine
 import ReactiveRecording
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// A stream's output from outside: any observable property as an ``Observable`` (each element it
 /// delivers is logged as an activity named after the property), value-holding relays and subjects

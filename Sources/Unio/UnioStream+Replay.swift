@@ -1,5 +1,5 @@
 import ReactiveRecording
-import Rewind
+@_spi(Tooling) import Rewind
 
 extension PrimitiveStream {
     /// This stream as a unit a recorded session can be replayed into: input values are sent again

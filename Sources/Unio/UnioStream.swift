@@ -1,5 +1,5 @@
 import ReactiveRecording
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// The base of the README's streams: a stream that is its own logic.
 ///

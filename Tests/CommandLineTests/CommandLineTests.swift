@@ -1,7 +1,8 @@
 import Foundation
-@testable import Rewind
+@_spi(Tooling) @testable import Rewind
 import RewindSamples
 import Testing
+import TestSupport
 
 @Suite("rewind commands on the fixtures")
 struct CommandLineTests {
@@ -58,9 +59,8 @@ struct CommandLineTests {
 
     @Test("bad input exits 2 with one line on standard error and no crash trace")
     func badInputIsOneLine() throws {
-        let directory = NSTemporaryDirectory() + "rewind-cli-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = TemporaryDirectory()
+        let directory = temporary.path
         #expect(FileManager.default.createFile(atPath: directory + "/empty.rewind", contents: Data()))
         var future = JournalHeader(formatVersion: 7, createdWallNanoseconds: 0, createdMonotonicNanoseconds: 0, writerVersion: "9.9").encoded()
         future += [UInt8](repeating: 0, count: 64)
@@ -90,9 +90,8 @@ struct CommandLineTests {
         #expect(missing.standardError.hasPrefix("rewind: rewind-otlp is not installed: build it with 'swift build -c release --package-path OpenTelemetry'"))
         #expect(missing.standardError.split(separator: "\n").count == 1)
         // A stand-in rewind-otlp on PATH receives exactly the options and decides the exit status.
-        let directory = NSTemporaryDirectory() + "rewind-otlp-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = TemporaryDirectory()
+        let directory = temporary.path
         let script = "#!/bin/sh\nprintf '%s|' \"$@\"\nexit 3\n"
         #expect(FileManager.default.createFile(atPath: directory + "/rewind-otlp", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
         let forwarded = try CommandRunner.run(
@@ -143,9 +142,8 @@ struct CommandLineTests {
 
     @Test("diff of a recording with a deliberately changed one exits 1 at the right step")
     func diffFindsTheChangedStep() throws {
-        let directory = NSTemporaryDirectory() + "rewind-cli-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = TemporaryDirectory()
+        let directory = temporary.path
         var configuration = JournalConfiguration()
         configuration.deterministic = true
         configuration.blockSize = 512
@@ -166,9 +164,8 @@ struct CommandLineTests {
 
     @Test("diff of two recordings compares unit by unit: units that interleave differently still match; a unit's difference is found; --source picks one")
     func diffPairsUnits() throws {
-        let directory = NSTemporaryDirectory() + "rewind-cli-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = TemporaryDirectory()
+        let directory = temporary.path
         /// Two counters and a todo list; `firstThenSecond` says which counter is seen first,
         /// `todoFirst` whether the list's dispatch comes before the counters' in each round.
         func record(_ name: String, firstThenSecond: Bool, todoFirst: Bool = false, secondStep: Int = 2) throws -> String {
@@ -214,9 +211,8 @@ struct CommandLineTests {
 
     @Test("recover writes a clean journal with everything that survived")
     func recover() throws {
-        let directory = NSTemporaryDirectory() + "rewind-cli-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = TemporaryDirectory()
+        let directory = temporary.path
         for damaged in ["todo-torn-tail", "counter-flipped-byte", "demo-truncated-index"] {
             let output = directory + "/\(damaged).rewind"
             let result = try CommandRunner.run(["recover", "Fixtures/\(damaged).rewind", "-o", output])
@@ -247,9 +243,9 @@ struct CommandLineTests {
 
     @Test("bash completion offers journals (and folders) for a command's file, and the commands")
     func bashCompletion() throws {
-        let directory = NSTemporaryDirectory() + "rewind-completion-" + UUID().uuidString
+        let temporary = TemporaryDirectory()
+        let directory = temporary.path
         try FileManager.default.createDirectory(atPath: directory + "/folder", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         for name in ["session.rewind", "notes.txt"] { _ = FileManager.default.createFile(atPath: directory + "/" + name, contents: Data()) }
         let script = try CommandRunner.run(["--generate-completion-script", "bash"]).standardOutput
         try script.write(toFile: directory + "/rewind.bash", atomically: true, encoding: .utf8)
@@ -335,9 +331,8 @@ struct CommandLineTests {
 
     @Test("demo without -o keeps nothing in the temporary directory and says how to keep it; its hints run after swift run")
     func demoKeepsNothingUnlessAsked() throws {
-        let directory = NSTemporaryDirectory() + "rewind-demo-tmp-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = TemporaryDirectory()
+        let directory = temporary.path
         let result = try CommandRunner.run(["demo", "--sample", "counter"], environment: ["TMPDIR": directory + "/"])
         #expect(result.status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
@@ -354,9 +349,8 @@ struct CommandLineTests {
 
     @Test("regenerating the fixtures gives byte-identical files")
     func fixturesAreDeterministic() throws {
-        let directory = NSTemporaryDirectory() + "rewind-cli-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = TemporaryDirectory()
+        let directory = temporary.path
         for (sample, name) in [("counter", "counter"), ("todo", "todo"), ("ricemill", "ricemill"), ("unio", "unio"), ("flask", "flask")] {
             let path = directory + "/\(name).rewind"
             #expect(try CommandRunner.run(["demo", "--deterministic", "--sample", sample, "-o", path]).status == 0)

@@ -32,47 +32,17 @@ enum CommandRunner {
     }
 
     private static func run(executable: String, _ arguments: [String], environment: [String: String]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        env.merge(environment) { $1 }
-        process.environment = env
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        // Read both pipes to the end before waiting, so a large output cannot block the child.
-        let errorData = DataBox()
-        let errorRead = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            errorData.data = error.fileHandleForReading.readDataToEndOfFile()
-            errorRead.signal()
-        }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        errorRead.wait()
-        return Result(status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self), standardError: String(decoding: errorData.data, as: UTF8.self))
+        let child = try ChildProcess.run(executable, arguments, in: repositoryRoot, environment: ["NO_COLOR": "1"].merging(environment) { $1 })
+        return Result(status: child.termination.code, standardOutput: child.standardOutput, standardError: child.standardError)
     }
 
     /// Compares a command's transcript with its golden file; with REWIND_UPDATE_GOLDEN=1 in the
     /// environment, writes the golden file instead.
     static func expectGolden(_ name: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
         let result = try run(arguments)
-        let path = goldenDirectory + "/" + name + ".txt"
-        if ProcessInfo.processInfo.environment["REWIND_UPDATE_GOLDEN"] == "1" {
-            try result.transcript.write(toFile: path, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(result.transcript == expected, "rewind \(arguments.joined(separator: " ")) differs from Golden/\(name).txt (regenerate with REWIND_UPDATE_GOLDEN=1 swift test --filter CommandLineTests)", sourceLocation: sourceLocation)
+        try GoldenFile.expect(
+            result.transcript, matches: goldenDirectory + "/" + name + ".txt",
+            regenerate: "swift test --filter CommandLineTests (for rewind \(arguments.joined(separator: " ")))", sourceLocation: sourceLocation
+        )
     }
-}
-
-/// Standard error's bytes, handed from the reading thread to the test through a semaphore.
-final class DataBox: @unchecked Sendable {
-    // Unchecked: written once before the semaphore is signalled, read after it is waited on.
-    var data = Data()
 }

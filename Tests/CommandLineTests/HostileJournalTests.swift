@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Fuzzing) import Rewind
+@_spi(Fuzzing) @_spi(Tooling) import Rewind
 import TestSupport
 import Testing
 

@@ -4,7 +4,7 @@ import LoggerProbes
 import Synchronization
 import TestSupport
 import Testing
-@_spi(Fuzzing) import Rewind
+@_spi(Fuzzing) @_spi(Tooling) import Rewind
 
 /// Nothing recorded leaks: a session that plants a distinct secret in every shape a unit records
 /// (``SecretPlantingSession``) shows none of them anywhere a user or a logger can look.

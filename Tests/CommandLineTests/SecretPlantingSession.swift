@@ -2,7 +2,7 @@ import Cycler
 import Flask
 import Foundation
 @preconcurrency import OpenCombine
-import Rewind
+@_spi(Tooling) import Rewind
 import Ricemill
 import Unio
 

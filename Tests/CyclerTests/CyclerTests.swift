@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import Cycler
-import Rewind
+@_spi(Tooling) import Rewind
 
 @Suite("Cycler")
 struct CyclerTests {

@@ -172,7 +172,7 @@ struct ReadmeExampleTests {
 
     @Test("every Swift block of the README's Cycler section is in this file, line for line, in order")
     func readmeMatchesThisFile() throws {
-        try ReadmeSection.expectBlocks(under: "## Attach a logger to a view model", appearIn: #filePath)
+        try DocumentedCode.expectBlocks(ofArticle: "AttachingALogger", appearIn: #filePath)
     }
 }
 

@@ -1,7 +1,7 @@
 import Cycler
 import Dispatch
 @preconcurrency import OpenCombine
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// The Cycler README's view model, with RxSwift's delayed `Observable` replaced by a scheduler the
 /// test controls, so the asynchronous part runs without sleeping.

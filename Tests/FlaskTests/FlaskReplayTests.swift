@@ -1,5 +1,6 @@
 import Flask
-import Rewind
+@_spi(Tooling) import Rewind
+import ReadmeChecking
 import RewindSamples
 import RewindTesting
 import Testing
@@ -19,8 +20,8 @@ extension FlaskTests {
             // The chained mix (of feed and of profile) and the rollback ran closures.
             #expect(report.restoredSteps.map { "\($0.source) \($0.event)" } == ["feed didMutate mix", "profile didMutate mix", "feed didMutate rollback"])
             #expect(report.restoredSteps.allSatisfy { $0.reason == .notReproduced && !$0.paths.isEmpty })
-            let readme = try String(contentsOfFile: "README.md", encoding: .utf8)
-            #expect(readme.contains("Fixtures/flask.rewind: \(report)"), "README.md should show:\n\(report)")
+            let article = try DocumentedCode.article("ReplayingASession")
+            #expect(article.contains("Fixtures/flask.rewind: \(report)"), "ReplayingASession.md should show:\n\(report)")
             #expect(app.state.title == "signed in as grace" && app.state.counter == 2)
         }
 

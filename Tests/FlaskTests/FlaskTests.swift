@@ -1,8 +1,9 @@
 import Flask
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 import RewindSamples
 import Testing
+import TestSupport
 
 /// All Flask tests share the process's flux, its reactors and its mixer registry, so they run one
 /// at a time (other suites never touch Flask).
@@ -244,8 +245,8 @@ struct FlaskTests {
 
     @Test("archiving round trip through a JSON file store in a temporary directory")
     func archiving() throws {
-        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("flask-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = TemporaryDirectory()
+        let directory = URL(fileURLWithPath: temporary.file("flask"))
         let previous = Flask.archiveStore
         Flask.archiveStore = JSONFileArchiveStore(directory: directory)
         defer { Flask.archiveStore = previous }
@@ -359,8 +360,8 @@ struct FlaskTests {
 
     @Test("a journal of the sample session rebuilds each substance's state at every step")
     func journalStates() throws {
-        let path = NSTemporaryDirectory() + "rewind-flask-\(UUID().uuidString).rewind"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let temporary = TemporaryDirectory()
+        let path = temporary.file("flask.rewind")
         let journal = try JournalLogger(path: path)
         DemoSession.runFlask(logger: journal)
         journal.close()

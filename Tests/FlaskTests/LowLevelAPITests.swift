@@ -1,6 +1,6 @@
 import Flask
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 import RewindSamples
 import Testing
 

@@ -116,7 +116,7 @@ extension FlaskTests {
 
         @Test("every Swift block of the README's Flask section is in this file, line for line, in order")
         func readmeMatchesThisFile() throws {
-            try ReadmeSection.expectBlocks(under: "## Flask", appearIn: #filePath)
+            try DocumentedCode.expectBlocks(ofArticle: "Flask", appearIn: #filePath)
         }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-@testable @_spi(Fuzzing) import Rewind
+@testable @_spi(Fuzzing) @_spi(Tooling) import Rewind
 
 /// Journals made record by record, CRC-correct, holding what no writer would write: diffs that do
 /// not fit, states thousands of levels deep, blocks that decode to huge values. What an attacker

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Rewind
+@_spi(Tooling) @testable import Rewind
 @_exported import TestSupport
 
 extension JournalReader {

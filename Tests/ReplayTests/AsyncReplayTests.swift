@@ -2,7 +2,7 @@ import CombineOperators
 import Cycler
 import Foundation
 @preconcurrency import OpenCombine
-import Rewind
+@_spi(Tooling) import Rewind
 import RewindTesting
 import TestSupport
 import Testing

@@ -1,6 +1,6 @@
 import CombineOperators
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 import RewindTesting
 import TestSupport
 import Testing

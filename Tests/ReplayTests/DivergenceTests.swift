@@ -1,6 +1,7 @@
 import Foundation
 @preconcurrency import OpenCombine
-@testable import Rewind
+@_spi(Tooling) @testable import Rewind
+import ReadmeChecking
 import RewindSamples
 import RewindTesting
 import Ricemill
@@ -53,13 +54,13 @@ struct DivergenceTests {
         #expect(report.inputsReplayed == 10)
     }
 
-    @Test("the README shows the report this divergence prints")
+    @Test("the replay article shows the report this divergence prints")
     func readmeShowsTheReport() throws {
         let replay = try Replay(journal: "Fixtures/ricemill.rewind")
         try replay.bind("RicemillCounterSample", to: CounterWithoutFloor().replayTarget)
         let report = replay.run().description
-        let readme = try String(contentsOfFile: "README.md", encoding: .utf8)
-        #expect(readme.contains(report), "README.md should show:\n\(report)")
+        let article = try DocumentedCode.article("ReplayingASession")
+        #expect(article.contains(report), "ReplayingASession.md should show:\n\(report)")
     }
 
     @Test("errors that stop a replay from running are thrown, not reported as divergences")
@@ -78,12 +79,12 @@ struct DivergenceReportTests {
     func reportScalesWithTheDifference() {
         let recorded = StateValue.object(["items": .array((0..<800).map { .object(["id": .integer(Int64($0)), "quantity": .integer(1)]) })])
         let live = StateValue.object(["items": .array((0..<800).map { .object(["id": .integer(Int64($0)), "quantity": .integer(2)]) })])
-        let divergence = Divergence(step: 12, event: "didMutate load", source: "Cart#1", input: nil, recorded: recorded, live: live, difference: diff(recorded, live))
+        let divergence = Divergence(step: 12, event: "didMutate load", source: "Cart#1", input: nil, recorded: recorded, live: live, difference: StateDiff(from: recorded, to: live))
         let lines = divergence.description.components(separatedBy: "\n")
         #expect(lines.count <= Divergence.shownLines + 4, "\(lines.count) lines")
         #expect(lines.last?.contains("more lines left out; 800 paths differ in all: items[0].quantity") == true, "\(lines.last ?? "")")
         // A small difference is whole.
-        let one = Divergence(step: 3, event: "x", source: "Cart#1", input: nil, recorded: .object(["n": .integer(1)]), live: .object(["n": .integer(2)]), difference: diff(.object(["n": .integer(1)]), .object(["n": .integer(2)])))
+        let one = Divergence(step: 3, event: "x", source: "Cart#1", input: nil, recorded: .object(["n": .integer(1)]), live: .object(["n": .integer(2)]), difference: StateDiff(from: .object(["n": .integer(1)]), to: .object(["n": .integer(2)])))
         #expect(!one.description.contains("left out"))
     }
 }

@@ -24,12 +24,12 @@ struct CounterStore: Decodable { let count: Int }
 
 @Test("every Swift block of the README's replay section is in this file, line for line, in order")
 func replayReadmeMatchesThisFile() throws {
-    try ReadmeSection.expectBlocks(under: "## Replay a session", appearIn: #filePath)
+    try DocumentedCode.expectBlocks(ofArticle: "ReplayingASession", appearIn: #filePath)
 }
 
 @Test("every Swift block of the README's OpenTelemetry section is in the OpenTelemetry package's test, which CI builds and runs")
 func openTelemetryReadmeMatchesItsTest() throws {
     let test = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("OpenTelemetry/Tests/RewindOpenTelemetryTests/OpenTelemetryLoggerTests.swift").path
-    try ReadmeSection.expectBlocks(under: "## Send recordings to OpenTelemetry", appearIn: test)
+    try DocumentedCode.expectBlocks(ofArticle: "OpenTelemetry", appearIn: test)
 }

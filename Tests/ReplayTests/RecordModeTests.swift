@@ -1,6 +1,6 @@
 import CombineOperators
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 import RewindSamples
 import RewindTesting
 import Ricemill

@@ -1,7 +1,7 @@
 import CombineOperators
 import Foundation
 @preconcurrency import OpenCombine
-import Rewind
+@_spi(Tooling) import Rewind
 import RewindSamples
 import RewindTesting
 import Ricemill

@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 import RewindSamples
 import Testing
 import Unio

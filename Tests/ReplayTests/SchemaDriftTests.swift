@@ -1,8 +1,9 @@
 import Cycler
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 import RewindTesting
 import Testing
+import TestSupport
 
 /// A note-taking view model, as it was when a session was recorded…
 final class NotesV1: ReplayableCycler {
@@ -34,8 +35,11 @@ final class NotesV2: ReplayableCycler {
 
 @Suite("Replay and schema drift")
 struct SchemaDriftTests {
+    /// Each test's own (Swift Testing makes a suite value per test), removed after it.
+    let directory = TemporaryDirectory()
+
     func recordV1() throws -> String {
-        let path = NSTemporaryDirectory() + "rewind-notes-\(UUID().uuidString).rewind"
+        let path = directory.file("notes.rewind")
         let journal = try JournalLogger(path: path)
         let notes = NotesV1()
         notes.set(logger: journal)

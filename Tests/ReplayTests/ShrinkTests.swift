@@ -225,11 +225,11 @@ struct DeltaDebuggingTests {
     }
 }
 
-@Suite("The README's shrink example")
+@Suite("The shrink article's example")
 struct ShrinkReadmeTests {
     let directory = TemporaryDirectory()
 
-    @Test("the README's shrink example runs as written, and prints what the README shows")
+    @Test("the shrink article's example runs as written, and prints what the article shows")
     func readmeExample() throws {
         let path = directory.file("cart.rewind")
         let journal = try JournalLogger(path: path)
@@ -238,7 +238,7 @@ struct ShrinkReadmeTests {
         for index in 0..<1_203 { recorded.send(index == 40 ? .setQuantity(-1) : index == 700 ? .add("A1") : .browse(index)) }
         journal.close()
 
-        // The README's block, line for line:
+        // The article's block, line for line:
         let totalIsNeverNegative = ReplayInvariant("total is never negative") { (state: ShrinkCart.State) in state.total >= 0 }
         let result = try Replay.shrink(journal: path, invariants: [totalIsNeverNegative]) {
             Replay.Setup(driving: ["ShrinkCart": ShrinkCart().replayTarget])
@@ -248,12 +248,12 @@ struct ShrinkReadmeTests {
 
         #expect(result.description.hasPrefix("kept 2 of 1,203 inputs: #"))
         #expect(result.keptInputs.map(\.name) == ["setQuantity", "add"])
-        let readme = try String(contentsOfFile: "README.md", encoding: .utf8)
-        #expect(readme.contains(result.suggestedTest.replacingOccurrences(of: path.replacingOccurrences(of: ".rewind", with: ".shrunk.rewind"), with: "cart.shrunk.rewind")))
+        let article = try DocumentedCode.article("ShrinkingAndBisecting")
+        #expect(article.contains(result.suggestedTest.replacingOccurrences(of: path.replacingOccurrences(of: ".rewind", with: ".shrunk.rewind"), with: "cart.shrunk.rewind")))
     }
 
-    @Test("every Swift block of the README's shrink section is in this file, line for line, in order")
+    @Test("every Swift block of the shrink article is in this file, line for line, in order")
     func readmeBlocks() throws {
-        try ReadmeSection.expectBlocks(under: "## From a failing recording to a test", appearIn: #filePath)
+        try DocumentedCode.expectBlocks(ofArticle: "ShrinkingAndBisecting", appearIn: #filePath)
     }
 }

@@ -1,10 +1,11 @@
 import CombineOperators
 import Foundation
 @preconcurrency import OpenCombine
-import Rewind
+@_spi(Tooling) import Rewind
 import RewindSamples
 import RewindTesting
 import Testing
+import TestSupport
 import Unio
 
 @Suite("Replaying a session recorded in real time")
@@ -40,8 +41,8 @@ struct TimedReplayTests {
 
     @Test("a debounced search replays on a virtual clock: no divergence, the same every time, far faster than recorded")
     func debouncedSearch() async throws {
-        let path = NSTemporaryDirectory() + "rewind-realtime-\(UUID().uuidString).rewind"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let temporary = TemporaryDirectory()
+        let path = temporary.file("realtime.rewind")
         try await recordRealTimeSession(to: path)
 
         let reader = try JournalReader(path: path)

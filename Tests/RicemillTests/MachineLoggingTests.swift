@@ -1,9 +1,10 @@
 import Foundation
 @preconcurrency import OpenCombine
-import Rewind
+@_spi(Tooling) import Rewind
 import RewindSamples
 import Ricemill
 import Testing
+import TestSupport
 
 /// One event as a line that a test can compare: kind, name or path, and the value it carries.
 func summary(_ event: Event) -> String {
@@ -79,8 +80,8 @@ struct MachineLoggingTests {
 
     @Test("a journal of the counter shows the store's state at every step")
     func journalStates() throws {
-        let path = NSTemporaryDirectory() + "rewind-ricemill-\(UUID().uuidString).rewind"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let temporary = TemporaryDirectory()
+        let path = temporary.file("ricemill.rewind")
         let journal = try JournalLogger(path: path)
         DemoSession.runRicemillCounter(logger: journal)
         journal.close()

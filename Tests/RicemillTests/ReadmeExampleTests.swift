@@ -84,6 +84,6 @@ struct RicemillReadmeExampleTests {
 
     @Test("every Swift block of the README's Ricemill section is in this file, line for line, in order")
     func readmeMatchesThisFile() throws {
-        try ReadmeSection.expectBlocks(under: "## Ricemill", appearIn: #filePath)
+        try DocumentedCode.expectBlocks(ofArticle: "Ricemill", appearIn: #filePath)
     }
 }

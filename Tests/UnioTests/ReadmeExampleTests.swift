@@ -64,6 +64,6 @@ struct UnioReadmeExampleTests {
 
     @Test("every Swift block of the README's Unio section is in this file, line for line, in order")
     func readmeMatchesThisFile() throws {
-        try ReadmeSection.expectBlocks(under: "## Unio", appearIn: #filePath)
+        try DocumentedCode.expectBlocks(ofArticle: "Unio", appearIn: #filePath)
     }
 }

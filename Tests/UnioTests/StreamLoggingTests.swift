@@ -1,5 +1,5 @@
 @preconcurrency import OpenCombine
-import Rewind
+@_spi(Tooling) import Rewind
 import RewindSamples
 import Testing
 import Unio

@@ -1,6 +1,6 @@
 import Foundation
 @preconcurrency import OpenCombine
-import Rewind
+@_spi(Tooling) import Rewind
 import Testing
 import Unio
 

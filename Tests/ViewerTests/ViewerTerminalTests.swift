@@ -1,6 +1,7 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 import Testing
+import TestSupport
 
 /// The real binary in a real terminal: tmux runs it, types keys, and reads the screen.
 @Suite("Viewer in a terminal", .serialized)
@@ -183,7 +184,7 @@ struct ViewerTerminalTests {
             let exited = fields.count == 3 ? Int64(fields[2]) ?? 0 : 0
             let milliseconds = Double(exited - pressed) / 1e6
             print("quit during a search took \(milliseconds) ms (including tmux delivering the key)")
-            // The target is 100 ms (46-58 ms measured in a debug build; the README has the figure).
+            // The target is 100 ms (46-58 ms measured in a debug build; the Benchmarks article has the figure).
             // The bound here is what a search run slice by slice cannot miss even under
             // ThreadSanitizer (about 340 ms there); the search was still running when q was pressed.
             #expect(milliseconds < 1_000)
@@ -334,9 +335,7 @@ struct ViewerTerminalTests {
             if !ended { usleep(20_000) }
         }
         #expect(ended, "the viewer ran on after the signal")
-        let exitStatus: Int32 = (status >> 8) & 0xff
-        let expected: Int32 = 128 + signal
-        #expect(exitStatus == expected, "status \(status)")
+        #expect(ChildProcess.Termination(waitStatus: status) == .exited(128 + signal))
         // The terminal's settings are back: line editing and echo on, as before raw mode. (The
         // reset sequence is written too, but whether a terminal nobody reads passes on what was
         // written just before its program ended is the kernel's affair.)

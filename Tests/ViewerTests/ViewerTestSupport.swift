@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 import RewindViewer
 import Testing
 import TestSupport
@@ -21,10 +21,8 @@ enum ViewerFixtures {
 
     /// Runs `body` with the path of a new journal file in a fresh temporary directory, removed after.
     static func withJournalPath<Result>(_ name: String, _ body: (String) throws -> Result) throws -> Result {
-        let directory = NSTemporaryDirectory() + "rewind-viewer-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        return try body(directory + "/" + name)
+        let directory = TemporaryDirectory()
+        return try body(directory.file(name))
     }
 
     /// Keys typed as text, one character each.
@@ -32,12 +30,6 @@ enum ViewerFixtures {
 
     /// Compares a rendered frame with its golden text; REWIND_UPDATE_GOLDEN=1 rewrites it.
     static func expectFrame(_ name: String, _ frame: ScreenBuffer, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let path = golden + "/" + name + ".txt"
-        if ProcessInfo.processInfo.environment["REWIND_UPDATE_GOLDEN"] == "1" {
-            try (frame.plainText + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(frame.plainText + "\n" == expected, "frame differs from Golden/\(name).txt (REWIND_UPDATE_GOLDEN=1 swift test --filter ViewerTests)", sourceLocation: sourceLocation)
+        try GoldenFile.expect(frame.plainText + "\n", matches: golden + "/" + name + ".txt", regenerate: "swift test --filter ViewerTests", sourceLocation: sourceLocation)
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// `rewind`: records of unidirectional view models, on the command line and in the terminal.
 struct RewindCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Rewind
+@_spi(Tooling) import Rewind
 import Synchronization
 
 /// What records the workload's events.

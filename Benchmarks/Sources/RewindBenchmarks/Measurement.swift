@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 enum Measurement {
     struct Result: Codable {

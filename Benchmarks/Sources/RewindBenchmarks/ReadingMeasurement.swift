@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Fuzzing) import Rewind
+@_spi(Fuzzing) @_spi(Tooling) import Rewind
 import RewindViewer
 
 /// Reading through a journal: `rewind verify`, `log`, `export` (JSON Lines and Perfetto), `blame`, `query`, `log --grep` and

@@ -1,6 +1,6 @@
 import Cycler
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// Replay speed: a counter session of `sends` replayable actions is recorded, then replayed into a
 /// fresh view model — every input re-sent, every state compared — as `expectReplay` does.

@@ -1,6 +1,6 @@
 import Cycler
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// Shrink speed (issue 29's target: a 10,000-input session with one bad input shrinks to at most 5
 /// inputs in at most 2 minutes): a cart session is recorded with one bad input planted, then shrunk

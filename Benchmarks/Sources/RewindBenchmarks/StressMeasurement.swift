@@ -1,6 +1,6 @@
 import Cycler
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// Eight producer threads commit at once into one journal, a million events each; the journal is
 /// then read back and every sequence number accounted for: recorded once, or counted as dropped

@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 import RewindViewer
 
 /// The viewer on a large journal, as a user drives it: open and draw the first frame, step, jump,

@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 // Usage:
 //   rewind-benchmarks [--output FILE] [--workload counter|todo|wide|wide-toggle|closure-toggle|ricemill|flask[,…]]

@@ -1,6 +1,6 @@
 import FuzzerDriver
 import Foundation
-@_spi(Fuzzing) import Rewind
+@_spi(Fuzzing) @_spi(Tooling) import Rewind
 
 // Feeds every input to the journal reader as a file, the way every command and app meets a journal:
 // open it, read every event, rebuild states, diff them, verify the file. The reader's promise is

@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// Where Rewind sends events over OTLP/HTTP, and how: for ``OpenTelemetryLogger`` (a live session)
 /// and ``OpenTelemetryExport`` (a recorded journal).

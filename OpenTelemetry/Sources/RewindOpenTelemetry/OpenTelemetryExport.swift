@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// Ships a recorded journal to an OpenTelemetry receiver, mapped exactly as a live
 /// ``OpenTelemetryLogger`` maps events (``TelemetryMapping``): what `rewind export FILE --otlp URL`

@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 import Synchronization
 
 /// Sends a session's events to an OpenTelemetry receiver — an OpenTelemetry Collector, Jaeger,

@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// One event as OpenTelemetry receives it: the fields a span or a log record carries, with values
 /// as JSON text. Made from a live ``Rewind/Event`` (on the exporter's thread, where capturing its

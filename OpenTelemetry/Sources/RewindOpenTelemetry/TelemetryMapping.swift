@@ -1,5 +1,5 @@
 import Logging
-import Rewind
+@_spi(Tooling) import Rewind
 import Tracing
 
 /// The one rule for what an event becomes in OpenTelemetry, for live sessions and recorded ones:

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 import RewindOpenTelemetry
 
 /// `rewind-otlp FILE --otlp URL`: ships a recorded journal to an OpenTelemetry receiver.

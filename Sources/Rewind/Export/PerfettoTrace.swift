@@ -25,7 +25,7 @@
 /// for event in reader.events() { trace.add(event, change: walker.advance(event)) }
 /// let bytes = trace.takeBytes()   // take them as often as you like: the trace goes on
 /// ```
-public struct PerfettoTrace {
+package struct PerfettoTrace {
     /// The trace so far (`Trace.packet` fields), until taken.
     private var output = ProtobufMessage()
     private var interned = InternedNames()
@@ -42,14 +42,14 @@ public struct PerfettoTrace {
 
     /// Whether numbers inside list elements (`items[id: 3].quantity`) get counter tracks: a list
     /// of hundreds of items would make hundreds of tracks.
-    public var countsListElements = false
+    package var countsListElements = false
     /// The most counter tracks a trace makes; changes past it are instants only.
-    public static let maximumCounterTracks = 1_000
+    package static let maximumCounterTracks = 1_000
     /// The most changes of one step written one by one; a step with more is one instant.
-    public static let changesShownPerStep = 64
+    package static let changesShownPerStep = 64
 
     /// A trace whose process track is named `recordingName`.
-    public init(recordingName: String) {
+    package init(recordingName: String) {
         var descriptor = ProtobufMessage()
         descriptor.varint(1, processTrack)
         descriptor.message(3) { process in
@@ -61,7 +61,7 @@ public struct PerfettoTrace {
 
     /// Adds one recorded event; `change` is its unit's state before and after it, when it moved
     /// that state (``StateWalker/advance(_:)`` gives it).
-    public mutating func add(_ event: RecordedEvent, change: (before: StateValue?, after: StateValue)?) {
+    package mutating func add(_ event: RecordedEvent, change: (before: StateValue?, after: StateValue)?) {
         let id = event.source.instanceID
         let unitTrack = track(forUnit: event.source)
         let time = event.monotonicNanoseconds
@@ -94,7 +94,7 @@ public struct PerfettoTrace {
             break
         }
         guard let change, let before = change.before else { return }
-        let differences = diff(before, change.after).changes
+        let differences = StateDiff(from: before, to: change.after).changes
         guard differences.count <= Self.changesShownPerStep else {
             let paths = Set(differences.map { $0.path.components.first.map { StatePath([$0]).description } ?? "state" }).sorted()
             trackEvent(.instant, event, track: unitTrack, name: "\(differences.count) changes", annotations: [
@@ -147,7 +147,7 @@ public struct PerfettoTrace {
     }
 
     /// The bytes made so far, handed over (to write them out as the trace grows).
-    public mutating func takeBytes() -> [UInt8] {
+    package mutating func takeBytes() -> [UInt8] {
         output.takeBytes()
     }
 

@@ -8,15 +8,15 @@
 /// ChangeSummary.text(path: "items", old: before, new: after, limit: 60)
 /// // "items[id: 2].done: false → true"
 /// ```
-public enum ChangeSummary {
+package enum ChangeSummary {
     /// The summary, cut with `…` after about `limit` characters; `nil` when `old` and `new` are
     /// not both lists or both objects (a scalar's `old → new` says it already).
-    public static func text(path: String, old: StateValue, new: StateValue, limit: Int) -> String? {
+    package static func text(path: String, old: StateValue, new: StateValue, limit: Int) -> String? {
         switch (old, new) {
         case (.array, .array), (.object, .object): break
         default: return nil
         }
-        let changes = diff(old, new).changes
+        let changes = StateDiff(from: old, to: new).changes
         guard let first = changes.first else { return fitted("\(path): unchanged", limit) }
         var text = describe(first, path: path, old: old, new: new, limit: limit)
         if changes.count > 1 { text += " (+\(changes.count - 1) more)" }

@@ -2,7 +2,7 @@ extension Event.Category {
     /// The kind as rows and the viewer say it: `dispatch`, `finished`, `mutate`, `mutated`,
     /// `change`, `replace`, `activity`, `created`, `released`, `dropped`. JSON, journals and
     /// OpenTelemetry keep the raw value (`willDispatch`, …).
-    public var word: String {
+    package var word: String {
         switch self {
         case .willDispatch: "dispatch"
         case .didDispatch: "finished"
@@ -24,14 +24,14 @@ extension Event.Category {
     /// Event.Category(named: "dispatch")      // .willDispatch
     /// Event.Category(named: "didMutate")     // .didMutate
     /// ```
-    public init?(named name: String) {
+    package init?(named name: String) {
         let lowered = name.lowercased()
         guard let kind = Self.allCases.first(where: { $0.word == lowered || $0.rawValue.lowercased() == lowered }) else { return nil }
         self = kind
     }
 
     /// Every kind's word and recorded name, for error messages: `dispatch (willDispatch), …`.
-    public static var namesForHelp: String {
+    package static var namesForHelp: String {
         allCases.map { $0.word == $0.rawValue ? $0.word : "\($0.word) (\($0.rawValue))" }.joined(separator: ", ")
     }
 }

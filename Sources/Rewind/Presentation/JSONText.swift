@@ -3,9 +3,9 @@
 /// from one run to the next. Text is built as UTF-8 bytes in one buffer (`JSONBytes`) and made a
 /// `String` once: appending to a `String` piece by piece cost more than everything else in an
 /// export.
-public enum JSONText {
+@_spi(Tooling) public enum JSONText {
     /// A JSON string literal, with every control character escaped.
-    public static func string(_ value: String) -> String {
+    @_spi(Tooling) public static func string(_ value: String) -> String {
         var output = JSONBytes()
         output.append(string: value)
         return output.text
@@ -15,14 +15,14 @@ public enum JSONText {
     /// `{"$opaque": type, "summary": text}` (a state's own field named `$…` is written `$$…`);
     /// NaN and the infinities become the strings `"NaN"`,
     /// `"Infinity"` and `"-Infinity"` (JSON has no such numbers).
-    public static func value(_ value: StateValue) -> String {
+    @_spi(Tooling) public static func value(_ value: StateValue) -> String {
         var output = JSONBytes()
         output.append(value: value)
         return output.text
     }
 
     /// An object built field by field: `JSONText.object { $0.field("seq", 3) }`.
-    public struct Object {
+    @_spi(Tooling) public struct Object {
         /// The object so far, from its `{`.
         var output = JSONBytes()
         private var isEmpty = true
@@ -32,7 +32,7 @@ public enum JSONText {
         }
 
         /// Adds a field whose value is already JSON text.
-        public mutating func raw(_ key: String, _ json: String) {
+        @_spi(Tooling) public mutating func raw(_ key: String, _ json: String) {
             startField(key)
             output.append(verbatim: json)
         }
@@ -45,12 +45,12 @@ public enum JSONText {
         }
 
         /// Adds a string field.
-        public mutating func field(_ key: String, _ value: String) {
+        @_spi(Tooling) public mutating func field(_ key: String, _ value: String) {
             startField(key)
             output.append(string: value)
         }
         /// Adds an integer field.
-        public mutating func field(_ key: String, _ value: some BinaryInteger) {
+        @_spi(Tooling) public mutating func field(_ key: String, _ value: some BinaryInteger) {
             startField(key)
             if let small = Int64(exactly: value) {
                 output.append(integer: small)
@@ -60,42 +60,42 @@ public enum JSONText {
         }
         /// Adds an integer field (the common types, written without a generic conversion: an
         /// export writes several per event).
-        public mutating func field(_ key: String, _ value: Int) {
+        @_spi(Tooling) public mutating func field(_ key: String, _ value: Int) {
             startField(key)
             output.append(integer: Int64(value))
         }
         /// Adds an integer field.
-        public mutating func field(_ key: String, _ value: UInt) {
+        @_spi(Tooling) public mutating func field(_ key: String, _ value: UInt) {
             field(key, UInt64(value))
         }
         /// Adds an integer field.
-        public mutating func field(_ key: String, _ value: UInt64) {
+        @_spi(Tooling) public mutating func field(_ key: String, _ value: UInt64) {
             startField(key)
             if let small = Int64(exactly: value) { output.append(integer: small) } else { output.append(verbatim: String(value)) }
         }
         /// Adds a Boolean field.
-        public mutating func field(_ key: String, _ value: Bool) {
+        @_spi(Tooling) public mutating func field(_ key: String, _ value: Bool) {
             startField(key)
             output.append(verbatim: value ? "true" : "false")
         }
         /// Adds a state value field.
-        public mutating func field(_ key: String, _ value: StateValue) {
+        @_spi(Tooling) public mutating func field(_ key: String, _ value: StateValue) {
             startField(key)
             output.append(value: value)
         }
         /// Adds a field that is `null` when the value is missing.
-        public mutating func field(_ key: String, _ value: String?) {
+        @_spi(Tooling) public mutating func field(_ key: String, _ value: String?) {
             startField(key)
             if let value { output.append(string: value) } else { output.append(verbatim: "null") }
         }
         /// Adds a field that is `null` when the value is missing.
-        public mutating func field(_ key: String, _ value: UInt64?) {
+        @_spi(Tooling) public mutating func field(_ key: String, _ value: UInt64?) {
             guard let value else { return raw(key, "null") }
             field(key, value)
         }
 
         /// The object's text.
-        public var text: String {
+        @_spi(Tooling) public var text: String {
             var closed = output
             closed.append(ascii: "}")
             return closed.text
@@ -104,19 +104,19 @@ public enum JSONText {
         /// Appends the object's text, as UTF-8, to `buffer`: for output that streams many objects
         /// without making each a `String`. Every control character in it is escaped, so it is
         /// safe to write to a terminal as it is.
-        public func write(to buffer: inout [UInt8]) {
+        @_spi(Tooling) public func write(to buffer: inout [UInt8]) {
             buffer.append(contentsOf: output.bytes)
             buffer.append(UInt8(ascii: "}"))
         }
     }
 
     /// Builds an object.
-    public static func object(_ build: (inout Object) -> Void) -> String {
+    @_spi(Tooling) public static func object(_ build: (inout Object) -> Void) -> String {
         buildObject(build).text
     }
 
     /// Builds an object, to write with ``Object/write(to:)``.
-    public static func buildObject(_ build: (inout Object) -> Void) -> Object {
+    @_spi(Tooling) public static func buildObject(_ build: (inout Object) -> Void) -> Object {
         var object = Object()
         build(&object)
         return object

@@ -2,7 +2,7 @@ extension RecordedEvent {
     /// The event as a link in what led to `effect` (``JournalReader/causes(of:limit:)``), as
     /// `blame --why` and the viewer's detail pane say it: `#27 dispatch setStep 3  DemoSession.swift:47`,
     /// a commit as `#28 commit set step`, the source named when it is not the effect's.
-    public func causeText(of effect: RecordedEvent) -> String {
+    package func causeText(of effect: RecordedEvent) -> String {
         var text = "#\(sequence) " + (kind == .willMutate ? "commit" : kind.word)
         if !name.isEmpty { text += " " + VisibleText.escaped(name) }
         if kind == .willDispatch, case let input = summary(valueLimit: 60), !input.isEmpty { text += " " + input }

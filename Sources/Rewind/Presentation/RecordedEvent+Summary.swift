@@ -21,7 +21,7 @@ extension RecordedEvent {
     /// event.summary(valueLimit: 8)               // "items = [{id: …"
     /// event.summary(old: .value(.integer(0)))   // "count: 0 → 1"
     /// ```
-    public func summary(valueLimit: Int = .max, old: ValueBefore = .unknown, columns: (String) -> Int = { $0.count }) -> String {
+    @_spi(Tooling) public func summary(valueLimit: Int = .max, old: ValueBefore = .unknown, columns: (String) -> Int = { $0.count }) -> String {
         switch kind {
         case .change:
             return Self.changeSummary(path: path ?? "", new: value ?? .null, old: old, valueLimit: valueLimit, columns: columns)
@@ -40,7 +40,7 @@ extension RecordedEvent {
 
     /// A change's summary from its parts, by the rule of `summary(valueLimit:old:columns:)`: for
     /// changes that are not (yet) recorded events, as a live exporter sees them.
-    public static func changeSummary(
+    @_spi(Tooling) public static func changeSummary(
         path: String, new: StateValue, old before: ValueBefore = .unknown, valueLimit: Int = .max, columns: (String) -> Int = { $0.count }
     ) -> String {
         let path = VisibleText.escaped(path)
@@ -55,13 +55,13 @@ extension RecordedEvent {
 
     /// The summary with the old value as a doubly optional value.
     @available(*, deprecated, message: "pass a ValueBefore: .value(v), .absent or .unknown")
-    public func summary(valueLimit: Int = .max, old: StateValue??, columns: (String) -> Int = { $0.count }) -> String {
+    @_spi(Tooling) public func summary(valueLimit: Int = .max, old: StateValue??, columns: (String) -> Int = { $0.count }) -> String {
         summary(valueLimit: valueLimit, old: ValueBefore(old), columns: columns)
     }
 
     /// A change's summary from its parts, with the old value as a doubly optional value.
     @available(*, deprecated, message: "pass a ValueBefore: .value(v), .absent or .unknown")
-    public static func changeSummary(
+    @_spi(Tooling) public static func changeSummary(
         path: String, new: StateValue, old: StateValue??, valueLimit: Int = .max, columns: (String) -> Int = { $0.count }
     ) -> String {
         changeSummary(path: path, new: new, old: ValueBefore(old), valueLimit: valueLimit, columns: columns)
@@ -69,5 +69,5 @@ extension RecordedEvent {
 
     /// What a change's summary ends with when it wrote the value its path already held (Ricemill
     /// republishes every output): ` (unchanged)`.
-    public static let unchangedMark = " (unchanged)"
+    @_spi(Tooling) public static let unchangedMark = " (unchanged)"
 }

@@ -6,7 +6,7 @@ extension StateValue: CustomStringConvertible {
 
     /// The value on one line, cut with `…` after about `limit` characters. Linear in what it
     /// writes: the characters are counted as they are added, never by recounting the text.
-    public func compactDescription(limit: Int) -> String {
+    package func compactDescription(limit: Int) -> String {
         var output = CompactText(limit: limit)
         writeCompact(into: &output)
         if output.count > limit { return String(output.text.prefix(max(limit - 1, 0))) + "…" }
@@ -53,7 +53,7 @@ extension StateValue: CustomStringConvertible {
     }
 
     /// A leaf as text; containers as `[…]` / `{…}` with their size.
-    public var scalarDescription: String {
+    package var scalarDescription: String {
         switch self {
         case .null: "nil"
         case .bool(let value): value ? "true" : "false"
@@ -69,7 +69,7 @@ extension StateValue: CustomStringConvertible {
 
     /// The value as an indented tree, one field or element per line, for `rewind show` and the
     /// console logger.
-    public func indentedDescription(indent: String = "  ") -> String {
+    package func indentedDescription(indent: String = "  ") -> String {
         var lines: [String] = []
         writeIndented(into: &lines, prefix: "", depth: 0, indent: indent)
         return lines.joined(separator: "\n")
@@ -100,7 +100,7 @@ extension StateValue: CustomStringConvertible {
     }
 
     /// A field name as shown: bare when it is an identifier, quoted otherwise.
-    public static func displayKey(_ key: String) -> String {
+    package static func displayKey(_ key: String) -> String {
         StatePath.isPlainIdentifier(key) ? key : VisibleText.quoted(key)
     }
 

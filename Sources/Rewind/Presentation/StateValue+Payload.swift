@@ -15,7 +15,7 @@ extension StateValue {
     /// An activity (sent under no name) is read as a case whenever it has that shape
     /// (`saved (itemCount: 4)`). Anything else — a struct, a string, a labelled payload under
     /// another name — is shown as ``compactDescription(limit:)`` shows it. Cut with `…` after about `limit` characters.
-    public func payloadDescription(sentAs name: String, limit: Int) -> String {
+    @_spi(Tooling) public func payloadDescription(sentAs name: String, limit: Int) -> String {
         guard case .object(let fields) = self, fields.count == 1, let (caseName, payload) = fields.elements.first,
               case .object(let values) = payload,
               caseName == name || name.isEmpty || values.isEmpty || values.keys.allSatisfy(Self.isPositionalLabel)

@@ -1,6 +1,6 @@
 extension Condition {
     /// Whether the condition holds at a step.
-    public func isTrue(at step: ConditionStep) -> Bool {
+    package func isTrue(at step: ConditionStep) -> Bool {
         Evaluation(step: step).isTrue(root)
     }
 

@@ -1,13 +1,13 @@
 extension Condition {
     /// A key path of a condition whose first field no unit of a recording has, with the known
     /// fields nearest to it: `unredCount` in a journal whose units have `unreadCount`.
-    public struct UnknownPath: Sendable, Equatable, CustomStringConvertible {
+    package struct UnknownPath: Sendable, Equatable, CustomStringConvertible {
         /// The path as written.
-        public var path: String
+        package var path: String
         /// Known fields that look like its first one (at most five), nearest first.
-        public var nearest: [String]
+        package var nearest: [String]
 
-        public var description: String {
+        package var description: String {
             "no unit in this recording has a field \(path)" + (nearest.isEmpty ? "" : "; did you mean \(nearest.map { "'\($0)'" }.joined(separator: ", "))?")
         }
     }
@@ -16,13 +16,13 @@ extension Condition {
     /// states start with: ``JournalReader/recordedFields()``). Only the first field is judged:
     /// deeper, a field may hold a dictionary, an optional that was `nil`, an element of a list.
     /// With `nil` (what the units' states hold is not all known), nothing is unknown.
-    public func unknownPaths(knownFields: Set<String>?) -> [UnknownPath] {
+    package func unknownPaths(knownFields: Set<String>?) -> [UnknownPath] {
         paths.compactMap { Self.unknownPath($0, knownFields: knownFields) }
     }
 
     /// `path`, if its first field is none of `knownFields` (see ``unknownPaths(knownFields:)``):
     /// for commands that take one key path (`rewind blame`).
-    public static func unknownPath(_ path: FollowedPath, knownFields: Set<String>?) -> UnknownPath? {
+    package static func unknownPath(_ path: FollowedPath, knownFields: Set<String>?) -> UnknownPath? {
         guard let knownFields, !knownFields.isEmpty, case .key(let first)? = path.components.first, !knownFields.contains(first) else { return nil }
         return UnknownPath(path: path.description, nearest: nearest(to: first, among: knownFields))
     }
@@ -79,7 +79,7 @@ extension JournalReader {
     /// (a `Codable` state's coding keys, a class's inherited properties). `nil` when that is not
     /// known for every unit that has a state: one created before the recording began or by an
     /// older writer, or whose state is not an object (a list: `count` is its length).
-    public func recordedFields() -> Set<String>? {
+    package func recordedFields() -> Set<String>? {
         var fields = Set<String>()
         for summary in sources {
             guard let first = try? event(sequence: summary.sequences.lowerBound) else { return nil }

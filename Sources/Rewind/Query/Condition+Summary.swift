@@ -14,7 +14,7 @@ extension Condition {
     /// A condition that reads the state before a step (`old(…)`, `changed(…)`) and may hold at a
     /// commit's end (`mutated`) may hold in any block: there, "before" is where the commit began,
     /// which can be blocks earlier. (`kind == change && changed(total)` is judged by its summary.)
-    public func mayHold(in steps: BlockSummary.Source, source: String, sequences: ClosedRange<UInt64>) -> Bool {
+    package func mayHold(in steps: BlockSummary.Source, source: String, sequences: ClosedRange<UInt64>) -> Bool {
         guard !readsBeforeACommit else { return true }
         return SummaryJudge(steps: steps, source: source, sequences: sequences).truth(of: root).canBeTrue
     }

@@ -105,7 +105,7 @@ public struct ConditionStep: Sendable {
     public var before: StateValue?
     public var after: StateValue?
 
-    public init(event: RecordedEvent, before: StateValue?, after: StateValue?) {
+    package init(event: RecordedEvent, before: StateValue?, after: StateValue?) {
         self.event = event
         self.before = before
         self.after = after

@@ -12,7 +12,7 @@ extension JournalReader {
 
     /// What led to an event (``causes(of:limit:)``), with events found by `lookUp`: for readers
     /// that have a faster way to an event near another (the viewer's timeline).
-    public static func causes(of event: RecordedEvent, limit: Int = 64, lookUp: (UInt64) -> RecordedEvent?) -> [RecordedEvent] {
+    package static func causes(of event: RecordedEvent, limit: Int = 64, lookUp: (UInt64) -> RecordedEvent?) -> [RecordedEvent] {
         var chain: [RecordedEvent] = []
         var next = event.parent
         // Parents are recorded before their effects: a link that does not go back is not followed.

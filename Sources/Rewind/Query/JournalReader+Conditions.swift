@@ -16,7 +16,7 @@ extension JournalReader {
     /// Whether some step in a block may satisfy a condition, judged from the block's summary
     /// alone (see ``BlockSummary``); `true` when the block has no summary, or a source there has
     /// none. With `only`, just that source's steps count.
-    public func mayHold(_ condition: Condition, inBlock index: Int, source only: UInt64? = nil) -> Bool {
+    package func mayHold(_ condition: Condition, inBlock index: Int, source only: UInt64? = nil) -> Bool {
         let block = blocks[index]
         guard let summary = summary(ofBlock: index) else { return true }
         return block.sources.contains { id, events in
@@ -34,7 +34,7 @@ public struct ConditionSteps: Sequence {
 
     /// The same steps, with `progress` told each block reading reaches (see
     /// ``JournalEvents/reportingProgress(_:)``).
-    public func reportingProgress(_ progress: @escaping (_ block: Int, _ of: Int) -> Void) -> ConditionSteps {
+    package func reportingProgress(_ progress: @escaping (_ block: Int, _ of: Int) -> Void) -> ConditionSteps {
         ConditionSteps(events: events.reportingProgress(progress), condition: condition)
     }
 
@@ -70,11 +70,11 @@ public struct ConditionSteps: Sequence {
 /// var scan = ConditionScan(try Condition(parsing: "count > 10"))
 /// for event in newEvents { if let step = scan.step(event) { print(step.event.sequence) } }
 /// ```
-public struct ConditionScan: Sendable {
-    public let condition: Condition
+package struct ConditionScan: Sendable {
+    package let condition: Condition
     private var walker = StateWalker()
 
-    public init(_ condition: Condition) {
+    package init(_ condition: Condition) {
         self.condition = condition
     }
 
@@ -84,7 +84,7 @@ public struct ConditionScan: Sendable {
 
     /// Passes over a block of `reader` without its events — one whose summary rules the
     /// condition out (``JournalReader/mayHold(_:inBlock:source:)``).
-    public mutating func skip(block: Int, of reader: JournalReader) {
+    package mutating func skip(block: Int, of reader: JournalReader) {
         skippedSources.formUnion(reader.blocks[block].sources.keys)
         openings.forget(reader.blocks[block].sources.keys)
     }
@@ -92,7 +92,7 @@ public struct ConditionScan: Sendable {
     /// Call before the events of a block of `reader` that is read after blocks were skipped: its
     /// sources whose steps were passed over continue from the state the reader rebuilds. With
     /// `only`, just those sources' steps will be given to the scan.
-    public mutating func enter(block: Int, of reader: JournalReader, only: Set<UInt64>? = nil) {
+    package mutating func enter(block: Int, of reader: JournalReader, only: Set<UInt64>? = nil) {
         guard !skippedSources.isEmpty else { return }
         let resuming = Set(reader.blocks[block].sources.keys.filter { skippedSources.contains($0) && (only?.contains($0) ?? true) })
         guard !resuming.isEmpty else { return }
@@ -106,7 +106,7 @@ public struct ConditionScan: Sendable {
 
     /// Takes the next event; the step, with its source's state before and after, when the
     /// condition holds there.
-    public mutating func step(_ event: RecordedEvent) -> ConditionStep? {
+    package mutating func step(_ event: RecordedEvent) -> ConditionStep? {
         let source = event.source.instanceID
         var before = walker.state(of: source)
         walker.advance(event)

@@ -34,7 +34,7 @@ public struct ReplayReport: Sendable, CustomStringConvertible {
     public var missingSecrets: [MissingSecret] = []
 
     /// Creates an empty report.
-    public init() {}
+    package init() {}
 
     /// How many steps had their recorded state put back.
     public var stepsRestored: Int { restoredSteps.count }
@@ -107,7 +107,7 @@ public struct RestoredStep: Sendable, Equatable, CustomStringConvertible {
     public var reason: Reason
 
     /// Creates a restored step.
-    public init(step: UInt64, source: String, event: String, paths: [String], reason: Reason) {
+    package init(step: UInt64, source: String, event: String, paths: [String], reason: Reason) {
         self.step = step
         self.source = source
         self.event = event
@@ -181,5 +181,5 @@ public struct Divergence: Sendable, CustomStringConvertible {
     }
 
     /// The most lines of the rendered difference ``description`` shows.
-    public static let shownLines = 60
+    package static let shownLines = 60
 }

@@ -40,9 +40,9 @@ struct ReplayRun {
     let sending: InputBeingSent?
 
     private var report = ReplayReport()
-    /// Each bound source's recorded state, by the one fold (``StateFold``); replay compares the
-    /// states the records left (``StateFold/recorded``).
-    private var recordedStates: [UInt64: StateFold] = [:]
+    /// Each bound source's recorded state, by the one fold (``StateWalker``); replay compares the
+    /// states the records left (``StateWalker/recordedState(of:)``).
+    private var recordedStates = StateWalker()
     /// Each unit's live state when it was last compared or put back: a unit whose state has not moved
     /// since did not produce the step being checked.
     private var lastCheckedLive: [UInt64: StateValue] = [:]
@@ -126,7 +126,7 @@ struct ReplayRun {
             }
             let id = event.source.instanceID
             guard let target = targets[id] else { continue }
-            if let step = event.stateStep { recordedStates[id, default: StateFold()].apply(step) }
+            recordedStates.advance(event)
             handle(event, target: target)
             lastHandled = event
             if stopsAtDivergence, report.divergence != nil || report.invariantViolation != nil { break }
@@ -146,7 +146,7 @@ struct ReplayRun {
             let live = target.currentState()
             let differences = unsettled.removeValue(forKey: id) ?? []
             if comparesStates, report.divergence == nil, let expected = expectedState(of: id), !differences.isEmpty || atEnd {
-                let remaining = diff(expected, live.removing(excludedPaths[id] ?? []))
+                let remaining = StateDiff(from: expected, to: live.removing(excludedPaths[id] ?? []))
                 if !remaining.isEmpty {
                     let paths = remaining.changedPaths
                     let first = differences.first { candidate in
@@ -169,7 +169,7 @@ struct ReplayRun {
         let id = event.source.instanceID
         switch event.kind {
         case .created:
-            guard let recorded = recordedStates[id]?.recorded else { return }
+            guard let recorded = recordedStates.recordedState(of: id) else { return }
             let problems: [SchemaProblem]
             if var recordedSchema = TypeSchema(recorded: event.description), var todaySchema = target.stateSchema() {
                 // A unit whose state is its properties names them after the unit.
@@ -336,9 +336,9 @@ struct ReplayRun {
         if let differences = unsettled.removeValue(forKey: id), comparesStates, report.divergence == nil {
             report.divergence = differences.first
         }
-        guard let recorded = recordedStates[id]?.recorded, let expected = expectedState(of: id) else { return }
+        guard let recorded = recordedStates.recordedState(of: id), let expected = expectedState(of: id) else { return }
         let live = target.currentState()
-        let difference = diff(live.removing(excludedPaths[id] ?? []), expected)
+        let difference = StateDiff(from: live.removing(excludedPaths[id] ?? []), to: expected)
         guard !difference.isEmpty else {
             compare(event, target: target)
             return
@@ -373,7 +373,7 @@ struct ReplayRun {
     /// of the comparison, and with the journal's numbering of a secret's values forgotten (a live
     /// capture does not number them).
     private func expectedState(of id: UInt64) -> StateValue? {
-        recordedStates[id]?.recorded.map { $0.removing(excludedPaths[id] ?? []).forgettingSecretVersions() }
+        recordedStates.recordedState(of: id).map { $0.removing(excludedPaths[id] ?? []).forgettingSecretVersions() }
     }
 
     private mutating func compare(_ event: RecordedEvent, target: ReplayTarget) {
@@ -391,7 +391,7 @@ struct ReplayRun {
             unsettled[id, default: []].append(Divergence(
                 step: event.sequence, event: event.summaryForReplay, source: event.source.description,
                 input: rootInput(of: event) ?? lastInput[id],
-                recorded: expected, live: live, difference: diff(expected, live)
+                recorded: expected, live: live, difference: StateDiff(from: expected, to: live)
             ))
         } else if comparesStates, expected == live {
             // Caught up: what differed before was the live unit running ahead.

@@ -91,7 +91,7 @@ public struct MissingSecret: Sendable, Equatable, CustomStringConvertible {
     public var count: Int
 
     /// Creates the description of a missing secret.
-    public init(input: String, path: StatePath, count: Int) {
+    package init(input: String, path: StatePath, count: Int) {
         self.input = input
         self.path = path
         self.count = count

@@ -7,19 +7,19 @@ import Foundation
 /// measured here with four threads appending under one `Mutex`: a correct count, and a TSan warning.
 /// `NSLock` is a pthread mutex, which TSan understands, so `swift test --sanitize=thread` stays
 /// meaningful for everything Rewind shares between threads.
-public final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     // Unchecked: `value` is only touched inside `withLock`, under `lock`.
     private let lock = NSLock()
     private var value: Value
 
     /// Wraps a value.
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
     /// Runs `body` with exclusive access to the value.
     @inline(__always)
-    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

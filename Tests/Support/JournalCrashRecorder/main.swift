@@ -1,6 +1,6 @@
 import Cycler
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 // Usage: journal-crash-recorder FILE
 // Commits to a Cycler view model as fast as it can, syncing the journal every 500 commits and

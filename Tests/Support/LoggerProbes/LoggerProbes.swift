@@ -1,5 +1,5 @@
 import Logging
-import Rewind
+@_spi(Tooling) import Rewind
 import Synchronization
 
 /// A logger written the seed's way, printing the raw values its hook methods are handed.

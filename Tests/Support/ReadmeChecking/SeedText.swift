@@ -4,7 +4,7 @@ import Testing
 /// Checks that code a test compiles is the seed READMEs' code as written: the lines between
 /// `// seed:begin` and `// seed:end` in a test file must appear, in order, in the seed file.
 public enum SeedText {
-    static let seedsDirectory = URL(fileURLWithPath: ReadmeSection.readmePath)
+    static let seedsDirectory = URL(fileURLWithPath: DocumentedCode.readmePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/seeds").path
 
     /// Records an issue for each marked region of `file` (pass `#filePath`) whose lines do not all
@@ -16,10 +16,10 @@ public enum SeedText {
             print("seed check skipped: \(seedPath) is not on this machine")
             return
         }
-        let seedLines = try ReadmeSection.trimmedLines(ofFile: seedPath)
+        let seedLines = try DocumentedCode.trimmedLines(ofFile: seedPath)
         let regions = try regions(ofFile: file)
         try #require(!regions.isEmpty, "\(file) marks no seed regions", sourceLocation: sourceLocation)
-        for region in regions where !ReadmeSection.contains(seedLines, region) {
+        for region in regions where !DocumentedCode.contains(seedLines, region) {
             Issue.record("not the seed's code as written (\(seed)):\n\(region.joined(separator: "\n"))", sourceLocation: sourceLocation)
         }
     }
@@ -35,7 +35,7 @@ public enum SeedText {
                 current = nil
                 continue
             }
-            if current != nil, let kept = ReadmeSection.normalized(line) { current!.append(kept) }
+            if current != nil, let kept = DocumentedCode.normalized(line) { current!.append(kept) }
         }
         return regions
     }

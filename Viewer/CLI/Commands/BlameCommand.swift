@@ -1,5 +1,5 @@
 import ArgumentParser
-import Rewind
+@_spi(Tooling) import Rewind
 
 struct BlameCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -48,10 +48,9 @@ struct BlameCommand: ParsableCommand {
             // Which commit each event belongs to matters only for --why.
             let commit = why ? commits.take(event) : nil
             if why && event.kind == .willDispatch { dispatches.pass(event) }
-            guard let (old, new) = walker.advance(event) else { continue }
+            guard let verdict = walker.verdict(event) else { continue }
             if let chosen, event.source.instanceID != chosen.instanceID { continue }
-            guard old != new else { continue }
-            if walker.lastStepMovedElement {
+            guard case .changed(let old, let new) = verdict else {
                 moves += 1
                 continue
             }
@@ -91,12 +90,7 @@ struct BlameCommand: ParsableCommand {
     /// with --why the chain that led to it.
     private static func json(_ event: RecordedEvent, path: FollowedPath, old: StateValue?, new: StateValue?, chain: [RecordedEvent]?) -> JSONText.Object {
         CommandJSON.object { object in
-            object.field("seq", event.sequence)
-            object.field("source", event.source.description)
-            object.field("kind", event.kind.rawValue)
-            object.field("name", event.name)
-            object.field("file", event.file)
-            object.field("line", event.line)
+            EventColumns.add(EventColumns.blame + EventColumns.callSite, of: event, to: &object)
             object.field("path", path.description)
             if let old { object.field("old", old) }
             if let new { object.field("new", new) }
@@ -104,13 +98,9 @@ struct BlameCommand: ParsableCommand {
                 let links = chain.map { cause in
                     JSONText.object { link in
                         link.field("relation", cause.kind == .willMutate ? "commit" : "dispatch")
-                        link.field("seq", cause.sequence)
-                        link.field("source", cause.source.description)
-                        link.field("kind", cause.kind.rawValue)
-                        link.field("name", cause.name)
+                        EventColumns.add(EventColumns.blame, of: cause, to: &link)
                         if let value = cause.value { link.field("input", value) }
-                        link.field("file", cause.file)
-                        link.field("line", cause.line)
+                        EventColumns.add(EventColumns.callSite, of: cause, to: &link)
                     }
                 }
                 object.raw("why", "[" + links.joined(separator: ",") + "]")

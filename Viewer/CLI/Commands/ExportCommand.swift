@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 struct ExportCommand: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -75,7 +75,6 @@ struct ExportCommand: ParsableCommand {
         let reader = try JournalOpening.open(file)
         if format == .perfetto { return try exportPerfetto(reader) }
         let out = try output.map(Output.init(file:)) ?? Output()
-        var timeline = StateWalker()
         let rows = ExportRow(header: reader.header)
         if format == .json {
             // The document's fields, then its `events` array left open: the rows stream into it.
@@ -90,14 +89,15 @@ struct ExportCommand: ParsableCommand {
         let progress = ReadProgress(reading: file)
         // Per unit, the rows that moved its state so far: with --states N, every Nth carries it.
         var moves: [UInt64: Int] = [:]
-        let states = states
+        let everyNth = states
+        var walker = StateWalker()
         for event in reader.events().reportingProgress(progress.update) {
-            let step = timeline.advance(event)
-            var includesState = states == 1
-            if step != nil, states != 1 {
+            let step = walker.advance(event)
+            var includesState = everyNth == 1
+            if step != nil, everyNth != 1 {
                 let count = moves[event.source.instanceID, default: 0]
                 moves[event.source.instanceID] = count + 1
-                includesState = states > 0 && count % states == 0
+                includesState = everyNth > 0 && count % everyNth == 0
             }
             out.line(rows.json(event, step: step, includingState: includesState), prefix: format == .json && !first ? "," : "")
             first = false
@@ -112,10 +112,10 @@ struct ExportCommand: ParsableCommand {
         let out = try output.map(Output.init(file:)) ?? Output()
         var trace = PerfettoTrace(recordingName: URL(fileURLWithPath: file).lastPathComponent)
         trace.countsListElements = elementCounters
-        var timeline = StateWalker()
+        var walker = StateWalker()
         let progress = ReadProgress(reading: file)
         for event in reader.events().reportingProgress(progress.update) {
-            trace.add(event, change: timeline.advance(event))
+            trace.add(event, change: walker.advance(event))
             out.bytes(trace.takeBytes())
         }
         progress.finish()

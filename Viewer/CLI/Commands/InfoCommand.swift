@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

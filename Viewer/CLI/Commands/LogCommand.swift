@@ -1,6 +1,6 @@
 import Foundation
 import ArgumentParser
-import Rewind
+@_spi(Tooling) import Rewind
 import RewindViewer
 
 struct LogCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// `rewind replay --test FILTER`: runs a package's replay tests and answers with `git bisect
 /// run`'s exit codes.

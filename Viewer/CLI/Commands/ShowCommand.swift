@@ -1,5 +1,5 @@
 import ArgumentParser
-import Rewind
+@_spi(Tooling) import Rewind
 
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// `rewind shrink FILE --test FILTER`: shrinks a recording whose replay test fails to the fewest
 /// inputs that still fail the same way, replaying each reduction through the test.

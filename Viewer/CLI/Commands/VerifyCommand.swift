@@ -1,5 +1,5 @@
 import ArgumentParser
-import Rewind
+@_spi(Tooling) import Rewind
 
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 import RewindViewer
 
 struct ViewCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// `--color auto|always|never`, shared by every command that colours its output (as git and
 /// ripgrep have it). `auto`, the default, colours a terminal unless `NO_COLOR` is set or `TERM` is

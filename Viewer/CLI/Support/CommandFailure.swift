@@ -1,5 +1,5 @@
 import ArgumentParser
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// The exit codes every command uses (PRODUCT.md): 0 success, 1 when the answer is "no" (damage
 /// found, differences found), 2 for bad usage or unreadable input.

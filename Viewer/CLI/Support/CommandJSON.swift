@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// What every command's `--json` writes: objects that begin with `schema_version`, the version of
 /// the documented schemas in `docs/schemas/` — raised when a field changes meaning or goes away,
@@ -46,7 +46,7 @@ enum CommandJSON {
     /// `{"path": "items[id: 2].done", "old": false, "new": true}`, `old` or `new` left out where
     /// the path was added or removed — named as blame names them: `export`'s and `diff`'s `changes`.
     static func changes(from before: StateValue, to after: StateValue) -> String {
-        array(diff(before, after).changes.map { change in
+        array(StateDiff(from: before, to: after).changes.map { change in
             JSONText.object { item in
                 let old: StateValue?, new: StateValue?
                 switch change.operation {

@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// A tool of Rewind's that ships on its own, run in `rewind`'s place, git-style: `rewind export
 /// --otlp` runs `rewind-otlp`, which links swift-otel and its networking stack so that `rewind`

@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 import RewindViewer
 
 /// How commands print events: one aligned line for people, one JSON object for scripts.
@@ -194,23 +194,7 @@ struct EventText {
     /// left out where the path was added or removed — named as blame names them.
     static func json(_ event: RecordedEvent, old: ValueBefore = .unknown, state: StateValue? = nil, change: (before: StateValue, after: StateValue)? = nil) -> JSONText.Object {
         CommandJSON.object { object in
-            object.field("seq", event.sequence)
-            object.field("time", EventTime.iso8601(wallNanoseconds: event.wallNanoseconds))
-            object.field("monotonic_ns", event.monotonicNanoseconds)
-            object.field("source", event.source.description)
-            object.field("source_id", event.source.instanceID)
-            object.field("framework", event.source.framework)
-            object.field("type", event.source.typeName)
-            object.field("kind", event.kind.rawValue)
-            object.field("name", event.name)
-            object.field("description", event.description)
-            object.field("file", event.file)
-            object.field("function", event.function)
-            object.field("line", event.line)
-            object.field("parent", event.parent)
-            if let duration = event.duration {
-                object.field("duration_ns", duration.nanoseconds)
-            }
+            EventColumns.add(EventColumns.log, of: event, to: &object)
             if let path = event.path { object.field("path", path) }
             if old.isKnown { object.field("old", old.held ?? .null) }
             if let value = event.value { object.field("value", value) }

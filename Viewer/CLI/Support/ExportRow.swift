@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// A row of `rewind export --format jsonl`: one event as a row of the fleet table that
 /// `docs/EXPORT_SCHEMA.md` freezes. Every column is on every row, in the same order, `null` where
@@ -6,8 +6,9 @@ import Rewind
 /// recording's identity (`recording_id`, `app_version`) is on each row, so that rows from many
 /// files can be told apart.
 ///
-/// A superset of an event of `log --json` (``EventText/json(_:old:state:change:)``) with its own
-/// `schema_version`: adding columns keeps it, changing or removing one raises it.
+/// A superset of an event of `log --json` (``EventText/json(_:old:state:change:)``; both take their
+/// columns from ``EventColumns``) with its own `schema_version`: adding columns keeps it, changing
+/// or removing one raises it.
 struct ExportRow {
     /// The table schema's version: 2, the first table version (version 1 was the event shape).
     static let schemaVersion = 2
@@ -32,22 +33,7 @@ struct ExportRow {
             row.field("schema_version", Self.schemaVersion)
             row.field("recording_id", recordingID)
             row.field("app_version", appVersion)
-            row.field("seq", event.sequence)
-            row.field("time", EventTime.iso8601(wallNanoseconds: event.wallNanoseconds))
-            row.field("time_ns", event.wallNanoseconds)
-            row.field("monotonic_ns", event.monotonicNanoseconds)
-            row.field("source", event.source.description)
-            row.field("source_id", event.source.instanceID)
-            row.field("framework", event.source.framework)
-            row.field("type", event.source.typeName)
-            row.field("kind", event.kind.rawValue)
-            row.field("name", event.name)
-            row.field("description", event.description)
-            row.field("file", event.file)
-            row.field("function", event.function)
-            row.field("line", event.line)
-            row.field("parent", event.parent)
-            if let duration = event.duration { row.field("duration_ns", duration.nanoseconds) } else { row.raw("duration_ns", "null") }
+            EventColumns.add(EventColumns.exportRow, of: event, to: &row, nullWhenAbsent: true)
             row.field("path", event.path)
             let old = ValueBefore(of: event, in: step?.before)
             row.value("old", old.isKnown ? old.held ?? .null : nil)

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// Opening a journal the way every command does: errors become one line and exit 2; a damaged
 /// journal opens with a warning line on standard error and shows what survived.

@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// The value each change's path held before the change, for `log`'s `quantity: 0 → -1`: each
 /// source's state carried along the events a command reads, by the one rule of ``StateWalker``.
@@ -24,7 +24,7 @@ struct OldValues {
         let isChange = event.kind == .change
         if seesEveryStep ? !joined.contains(source) : isChange {
             // Where the reader joins the source: its state as the journal has it just before.
-            let fold = event.sequence > 0 ? (try? reader.stateFold(of: source, at: event.sequence - 1)) ?? StateFold() : StateFold()
+            let fold = (try? reader.stateFold(of: source, before: event.sequence)) ?? StateFold()
             walker.resume(source, from: fold)
             joined.insert(source)
         }

@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// Standard output and error for the commands: buffered, colour only on a terminal without
 /// `NO_COLOR`, and quiet when the reader of a pipe goes away (`rewind log … | head`).

@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// How far a long read through a journal has got, on standard error when that is a terminal and
 /// the output goes elsewhere (a file, a pipe: on the same terminal it would tangle with the

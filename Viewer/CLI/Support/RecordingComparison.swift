@@ -1,5 +1,5 @@
 import DequeModule
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// Two recordings of one scenario compared source by source: each unit of the first is paired
 /// with the unit of the second that has its label — or, unlabelled, the one of its type that

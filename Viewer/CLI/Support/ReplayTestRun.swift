@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// The package's replay tests, run with `swift test` as `rewind replay` and `rewind shrink` need
 /// them: the test helpers report each replay's outcome through a file (``ReplayOutcome``), and

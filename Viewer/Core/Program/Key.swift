@@ -20,10 +20,10 @@ public enum Key: Hashable, Sendable {
 
 /// Turns terminal input bytes into keys: plain characters, control keys, CSI and SS3 sequences
 /// (`ESC [ A`, `ESC O A`, `ESC [ 5 ~`, `ESC [ 1 ~` as tmux sends Home), and SGR mouse reports.
-public enum KeyDecoder {
+package enum KeyDecoder {
     /// Decodes as many keys as `bytes` holds; an incomplete escape sequence at the end is left in
     /// `remainder` for the next read. A lone ESC with nothing after it is the Escape key.
-    public static func decode(_ bytes: [UInt8], final: Bool = true) -> (keys: [Key], remainder: [UInt8]) {
+    package static func decode(_ bytes: [UInt8], final: Bool = true) -> (keys: [Key], remainder: [UInt8]) {
         var keys: [Key] = []
         var index = 0
         while index < bytes.count {

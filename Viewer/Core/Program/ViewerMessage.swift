@@ -1,7 +1,7 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// What reaches the update: a key, a resize, a tick of the clock, or the result of a command.
-public enum ViewerMessage: Sendable {
+package enum ViewerMessage: Sendable {
     case key(Key)
     case resize(width: Int, height: Int)
     /// Time passed with no key (follow mode looks for new events).
@@ -31,7 +31,7 @@ public enum ViewerMessage: Sendable {
 
 /// The reads the update asks for; the program runs them against the journal and answers with
 /// messages. Long ones run a little at a time, so keys are answered in between.
-public enum ViewerCommand: Sendable, Equatable {
+package enum ViewerCommand: Sendable, Equatable {
     /// Read the page for a cursor, as it stands (after folding, a pin, a resize).
     case load(cursor: Int, top: Int, rows: Int, folding: Folding, pinned: UInt64?)
     /// Move the cursor `rows` shown rows, then load. With `rows` 0 it lands on `from` or, when a

@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// Everything the viewer shows, as a value: where the cursor is, the focused pane, scroll positions,
 /// what is folded and collapsed, the pinned step, the search, the prompt being typed, and the
@@ -7,17 +7,17 @@ import Rewind
 /// unidirectional shape as the view models it shows.
 public struct ViewerModel: Sendable {
     /// The panes that take ↑/↓, PgUp/PgDn and the mouse wheel.
-    public enum Pane: Sendable, CaseIterable {
+    package enum Pane: Sendable, CaseIterable {
         case timeline, state, lower
     }
 
     /// What the lower right pane shows.
-    public enum LowerPane: Sendable {
+    package enum LowerPane: Sendable {
         case diff, detail
     }
 
     /// A line being typed at the bottom of the screen.
-    public enum Prompt: Sendable, Equatable {
+    package enum Prompt: Sendable, Equatable {
         case jump(String)
         case search(String)
         case filter(String)
@@ -25,66 +25,66 @@ public struct ViewerModel: Sendable {
     }
 
     /// What n/N go to: the last search's matches or the watch's steps, whichever was asked last.
-    public enum Find: Sendable {
+    package enum Find: Sendable {
         case search, watch
     }
 
     /// The screen size.
-    public var width: Int
-    public var height: Int
+    package var width: Int
+    package var height: Int
     /// The cursor's position in the (filtered) timeline, and the first row shown.
-    public var position = 0
-    public var timelineTop = 0
+    package var position = 0
+    package var timelineTop = 0
     /// The pane that takes movement keys.
-    public var focus = Pane.timeline
+    package var focus = Pane.timeline
     /// Whether the lower right pane shows the diff or the step's details.
-    public var lowerPane = LowerPane.diff
+    package var lowerPane = LowerPane.diff
     /// The selected row of the state tree, and the first row shown.
-    public var stateSelection = 0
-    public var stateTop = 0
+    package var stateSelection = 0
+    package var stateTop = 0
     /// State tree nodes the user collapsed.
-    public var collapsed: Set<StatePath> = []
+    package var collapsed: Set<StatePath> = []
     /// The first line and column shown in the lower pane (it scrolls both ways).
-    public var lowerTop = 0
-    public var lowerLeft = 0
+    package var lowerTop = 0
+    package var lowerLeft = 0
     /// Which dispatches are folded.
-    public var folding = Folding()
+    package var folding = Folding()
     /// The step the diff compares with, instead of the state before the step.
-    public var pinned: UInt64?
+    package var pinned: UInt64?
     /// Steps marked with `m`, by sequence number, in order: `'` and `` ` `` jump between them.
-    public var bookmarks: [UInt64] = []
+    package var bookmarks: [UInt64] = []
     /// The unit whose step was pinned: the diff compares the shown unit's state at that step, so
     /// the diff pane says so when the shown unit is another one.
-    public var pinnedSource: RecordedSource?
+    package var pinnedSource: RecordedSource?
     /// The last search, for n/N and highlighting; its hits once counted.
-    public var search: SearchQuery?
-    public var hits: HitCount?
+    package var search: SearchQuery?
+    package var hits: HitCount?
     /// The watched condition (`w`) and the steps where it holds, once counted.
-    public var watch: WatchMatches?
+    package var watch: WatchMatches?
     /// What n/N go to.
-    public var find = Find.search
+    package var find = Find.search
     /// What blame follows, and what it found last.
-    public var blame: BlameResult?
+    package var blame: BlameResult?
     /// The line being typed, if any.
-    public var prompt: Prompt?
+    package var prompt: Prompt?
     /// The active filter, as typed.
-    public var filterText: String?
+    package var filterText: String?
     /// Whether new events of a journal still being written are picked up.
-    public var following = false
+    package var following = false
     /// Whether the key help is shown.
-    public var showingHelp = false
+    package var showingHelp = false
     /// A one-line message for the status line (an error, "search wrapped").
-    public var message: String?
+    package var message: String?
     /// Long work under way ("searching 42%"), shown until it ends; Esc cancels it.
-    public var progress: String?
+    package var progress: String?
     /// Whether colour is used (never with NO_COLOR or TERM=dumb).
-    public var colors: Bool
+    package var colors: Bool
     /// The journal's name in the title line, as the user gave it.
-    public var title: String
+    package var title: String
     /// Set when the user quits.
-    public var quitting = false
+    package var quitting = false
     /// What the journal gave for the screen.
-    public var page = Page.empty
+    package var page = Page.empty
 
     /// The model for a freshly opened journal.
     public init(width: Int, height: Int, colors: Bool, title: String = "") {
@@ -126,13 +126,13 @@ public struct ViewerModel: Sendable {
 }
 
 /// How many rows match the search, and which of them the cursor is on.
-public struct HitCount: Sendable, Equatable {
+package struct HitCount: Sendable, Equatable {
     /// Matches found so far, and whether counting is finished.
-    public var total: Int
-    public var isComplete: Bool
+    package var total: Int
+    package var isComplete: Bool
     /// The positions of the first matches (up to a limit), in order, and their steps.
-    public var positions: [Int]
-    public var sequences: [UInt64] = []
+    package var positions: [Int]
+    package var sequences: [UInt64] = []
 
     /// `3/17` for the cursor on the third of 17 matches (`3/17+` while counting).
     func label(at position: Int) -> String {
@@ -143,13 +143,13 @@ public struct HitCount: Sendable, Equatable {
 }
 
 /// The steps where the watched condition holds (the viewer's `w`), as counted so far.
-public struct WatchMatches: Sendable, Equatable {
-    public var condition: Condition
+package struct WatchMatches: Sendable, Equatable {
+    package var condition: Condition
     /// Matches found so far, and whether counting is finished.
-    public var total = 0
-    public var isComplete = false
+    package var total = 0
+    package var isComplete = false
     /// The steps of the first matches (up to a limit), in order.
-    public var sequences: [UInt64] = []
+    package var sequences: [UInt64] = []
 
     /// Whether the condition holds at a step (among those remembered).
     func contains(_ sequence: UInt64) -> Bool {

@@ -1,8 +1,8 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// Where the program reads keys and writes frames: the real terminal in the `rewind` command, a
 /// script in tests.
-public protocol ViewerTerminal: AnyObject {
+package protocol ViewerTerminal: AnyObject {
     /// Waits up to `timeout` milliseconds for keys; `nil` when the terminal is gone (hung up, EIO).
     func keys(timeout milliseconds: Int32) -> [Key]?
     /// Writes terminal output.
@@ -19,9 +19,9 @@ public protocol ViewerTerminal: AnyObject {
 /// between, so `q` and Ctrl-C are answered within a slice (a few milliseconds), and Esc cancels.
 public final class ViewerProgram {
     /// The model, after every message so far.
-    public private(set) var model: ViewerModel
+    package private(set) var model: ViewerModel
     /// The journal.
-    public let timeline: Timeline
+    package let timeline: Timeline
 
     private enum Job {
         case search(Timeline.SearchJob)
@@ -36,7 +36,7 @@ public final class ViewerProgram {
     /// What the command being run answers with, handled before the next message in `pending`.
     private var replies: [ViewerMessage] = []
     /// Texts `y` copied, until the run loop writes them to the terminal (OSC 52).
-    public private(set) var copied: [String] = []
+    package private(set) var copied: [String] = []
 
     /// A program over a journal, with the first page read.
     public init(timeline: Timeline, model: ViewerModel) {
@@ -54,7 +54,7 @@ public final class ViewerProgram {
     /// benchmark use to drive the viewer without a terminal. With `background: false`, work the
     /// viewer does between keys (counting a search's matches) is left for later: the frame is then
     /// what the user sees first.
-    public func send(_ message: ViewerMessage, background: Bool = true) {
+    package func send(_ message: ViewerMessage, background: Bool = true) {
         pending.append(message)
         drain()
         while foreground != nil {
@@ -78,7 +78,7 @@ public final class ViewerProgram {
     }
 
     /// Runs until the user quits or the terminal goes away.
-    public func run(on terminal: ViewerTerminal) {
+    package func run(on terminal: ViewerTerminal) {
         var previous: ScreenBuffer?
         while !model.quitting {
             if terminal.terminationRequested { return }

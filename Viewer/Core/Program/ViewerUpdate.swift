@@ -1,9 +1,9 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 extension ViewerModel {
     /// The update: what a message does to the model, and the reads it wants next. Pure: it touches
     /// nothing but the model; the journal is read by the program running the commands.
-    public mutating func update(_ incoming: ViewerMessage) -> [ViewerCommand] {
+    package mutating func update(_ incoming: ViewerMessage) -> [ViewerCommand] {
         switch incoming {
         case .key(let key):
             return handle(key)

@@ -2,9 +2,9 @@
 /// Asian wide and fullwidth characters, emoji presented as pictures) — the table terminals use
 /// (Unicode's East Asian Width, as `wcwidth` and ratatui's `unicode-width` read it), so that columns
 /// stay aligned whatever a recording holds.
-public enum CellWidth {
+package enum CellWidth {
     /// The cells `character` takes.
-    public static func of(_ character: Character) -> Int {
+    package static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         // An emoji presentation selector or a keycap/ZWJ sequence makes the cluster a picture.
@@ -15,7 +15,7 @@ public enum CellWidth {
     }
 
     /// The cells one scalar takes on its own.
-    public static func of(_ scalar: Unicode.Scalar) -> Int {
+    package static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value == 0 { return 0 }
         switch scalar.properties.generalCategory {
@@ -29,12 +29,12 @@ public enum CellWidth {
     }
 
     /// The cells a string takes.
-    public static func of(_ text: String) -> Int {
+    package static func of(_ text: String) -> Int {
         text.reduce(0) { $0 + of($1) }
     }
 
     /// `text` cut to fit `width` cells, ending with `…` when it was cut.
-    public static func fitted(_ text: String, to width: Int) -> String {
+    package static func fitted(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
         guard of(text) > width else { return text }
         var result = ""
@@ -49,7 +49,7 @@ public enum CellWidth {
     }
 
     /// `text` without its first `columns` cells (a pane scrolled sideways).
-    public static func dropping(_ columns: Int, from text: String) -> String {
+    package static func dropping(_ columns: Int, from text: String) -> String {
         guard columns > 0 else { return text }
         var skipped = 0
         var index = text.startIndex

@@ -1,19 +1,19 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// How a cell is drawn. Colour is optional: with `NO_COLOR` only the attributes that carry meaning
 /// without colour (reverse video for the cursor line, bold) are used.
-public struct CellStyle: Hashable, Sendable {
+package struct CellStyle: Hashable, Sendable {
     /// A foreground colour, by ANSI number (31 red … 36 cyan), if any.
-    public var color: UInt8?
+    package var color: UInt8?
     /// Reverse video: the highlighted line.
-    public var reverse = false
+    package var reverse = false
     /// Bold.
-    public var bold = false
+    package var bold = false
     /// Dim.
-    public var dim = false
+    package var dim = false
 
     /// A style.
-    public init(color: UInt8? = nil, reverse: Bool = false, bold: Bool = false, dim: Bool = false) {
+    package init(color: UInt8? = nil, reverse: Bool = false, bold: Bool = false, dim: Bool = false) {
         self.color = color
         self.reverse = reverse
         self.bold = bold
@@ -21,7 +21,7 @@ public struct CellStyle: Hashable, Sendable {
     }
 
     /// No attributes.
-    public static let plain = CellStyle()
+    package static let plain = CellStyle()
 }
 
 /// One frame of the screen: a grid of characters with styles. The view draws into it as a pure
@@ -29,13 +29,13 @@ public struct CellStyle: Hashable, Sendable {
 /// frame (see ``ScreenBuffer/changes(from:colors:)``), as ratatui does.
 public struct ScreenBuffer: Equatable, Sendable {
     /// One cell.
-    public struct Cell: Hashable, Sendable {
+    package struct Cell: Hashable, Sendable {
         /// The character shown.
-        public var character: Character
+        package var character: Character
         /// How it is drawn.
-        public var style: CellStyle
+        package var style: CellStyle
         /// The right half of a wide character written in the cell before: nothing is sent for it.
-        public var isContinuation = false
+        package var isContinuation = false
     }
 
     /// Width in columns.
@@ -45,7 +45,7 @@ public struct ScreenBuffer: Equatable, Sendable {
     private(set) var cells: [Cell]
 
     /// A blank frame.
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
         cells = Array(repeating: Cell(character: " ", style: .plain), count: self.width * self.height)
@@ -56,7 +56,7 @@ public struct ScreenBuffer: Equatable, Sendable {
     /// wide characters (CJK, emoji) take two cells, combining marks none. Returns the column after
     /// the last cell written.
     @discardableResult
-    public mutating func write(_ text: String, row: Int, column: Int, limit: Int? = nil, style: CellStyle = .plain) -> Int {
+    package mutating func write(_ text: String, row: Int, column: Int, limit: Int? = nil, style: CellStyle = .plain) -> Int {
         guard row >= 0, row < height, column < width else { return column }
         let end = min(width, column + (limit ?? width))
         var x = column
@@ -89,7 +89,7 @@ public struct ScreenBuffer: Equatable, Sendable {
     }
 
     /// Gives a stretch of a row a style (the highlighted line), keeping its characters.
-    public mutating func style(row: Int, column: Int, length: Int, _ style: CellStyle) {
+    package mutating func style(row: Int, column: Int, length: Int, _ style: CellStyle) {
         guard row >= 0, row < height else { return }
         for x in max(0, column)..<min(width, column + length) {
             cells[row * width + x].style = style
@@ -97,7 +97,7 @@ public struct ScreenBuffer: Equatable, Sendable {
     }
 
     /// The cell at a position.
-    public subscript(row: Int, column: Int) -> Cell {
+    package subscript(row: Int, column: Int) -> Cell {
         cells[row * width + column]
     }
 
@@ -113,7 +113,7 @@ public struct ScreenBuffer: Equatable, Sendable {
 
     /// The terminal output that turns `previous` into this frame: cursor moves and the runs of
     /// cells that changed, nothing else. A `nil` previous frame (or a resize) redraws everything.
-    public func changes(from previous: ScreenBuffer?, colors: Bool) -> String {
+    package func changes(from previous: ScreenBuffer?, colors: Bool) -> String {
         var output = ""
         var currentStyle: CellStyle?
         let redrawAll = previous == nil || previous!.width != width || previous!.height != height

@@ -1,36 +1,36 @@
 /// Which dispatches are folded into one row: all of them or none by default, with exceptions the
 /// user toggled one by one. A folded dispatch hides what it caused — the events whose `parent`
 /// chain leads to it, up to its `didDispatch` — as Redux DevTools shows an action as one line.
-public struct Folding: Sendable, Equatable {
+package struct Folding: Sendable, Equatable {
     /// Whether dispatches are folded unless toggled.
-    public var foldsAll = false
+    package var foldsAll = false
     /// Dispatches (by sequence number) folded or unfolded against ``foldsAll``.
-    public var toggled: Set<UInt64> = []
+    package var toggled: Set<UInt64> = []
 
     /// Nothing folded.
-    public init() {}
+    package init() {}
 
     /// Whether the dispatch that began at `sequence` is folded.
-    public func isFolded(_ sequence: UInt64) -> Bool {
+    package func isFolded(_ sequence: UInt64) -> Bool {
         foldsAll != toggled.contains(sequence)
     }
 
     /// Whether no dispatch can be folded: every event is a row.
-    public var isEmpty: Bool { !foldsAll && toggled.isEmpty }
+    package var isEmpty: Bool { !foldsAll && toggled.isEmpty }
 
     /// Folds or unfolds one dispatch.
-    public mutating func toggle(_ sequence: UInt64) {
+    package mutating func toggle(_ sequence: UInt64) {
         if toggled.contains(sequence) { toggled.remove(sequence) } else { toggled.insert(sequence) }
     }
 
     /// Folds or unfolds every dispatch.
-    public mutating func toggleAll() {
+    package mutating func toggleAll() {
         foldsAll.toggle()
         toggled = []
     }
 
     /// Makes sure the dispatch that began at `sequence` is unfolded.
-    public mutating func unfold(_ sequence: UInt64) {
+    package mutating func unfold(_ sequence: UInt64) {
         if isFolded(sequence) { toggle(sequence) }
     }
 }

@@ -1,87 +1,87 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// What one frame needs from the journal, read by the program and handed to the model: the
 /// timeline rows on screen and everything about the current step. The view draws only from it.
-public struct Page: Sendable {
+package struct Page: Sendable {
     /// One timeline row.
-    public struct Row: Sendable {
+    package struct Row: Sendable {
         /// Its position in the timeline.
-        public var position: Int
+        package var position: Int
         /// Its event; `nil` when its block does not read back.
-        public var event: RecordedEvent?
+        package var event: RecordedEvent?
         /// For a dispatch: whether it is folded, and how many events it covers after its own row.
-        public var group: Group?
+        package var group: Group?
         /// For a change: the value at its path before it, when known.
-        public var oldValue: ValueBefore
+        package var oldValue: ValueBefore
         /// Whether it happened inside a dispatch that is shown unfolded (drawn indented).
-        public var isNested: Bool
+        package var isNested: Bool
         /// For an event its dispatch caused after that dispatch had finished (a commit made later
         /// through the dispatch's context): the dispatch's step and name, drawn as `← #17 checkout`.
-        public var lateCause: (sequence: UInt64, name: String)? = nil
+        package var lateCause: (sequence: UInt64, name: String)? = nil
     }
 
     /// A dispatch row's group.
-    public struct Group: Sendable, Equatable {
+    package struct Group: Sendable, Equatable {
         /// Whether its effects are folded into its row.
-        public var isFolded: Bool
+        package var isFolded: Bool
         /// The sequence number of its last event (its `didDispatch`), if it ended.
-        public var endSequence: UInt64?
+        package var endSequence: UInt64?
         /// How many timeline positions its effects take (unfiltered timelines only).
-        public var effectCount: Int?
+        package var effectCount: Int?
     }
 
     /// The current step.
-    public struct Step: Sendable {
+    package struct Step: Sendable {
         /// Its event.
-        public var event: RecordedEvent
+        package var event: RecordedEvent
         /// Its row (group and old value).
-        public var row: Row
+        package var row: Row
         /// The source's state before the step and after it (after a folded dispatch: after its
         /// last effect).
-        public var before: StateValue?
-        public var after: StateValue?
+        package var before: StateValue?
+        package var after: StateValue?
         /// The sequence number the state is shown after.
-        public var afterSequence: UInt64
+        package var afterSequence: UInt64
         /// What the diff compares with: the state before, or at the pinned step.
-        public var base: StateValue?
+        package var base: StateValue?
         /// The paths the step changed.
-        public var changedPaths: Set<StatePath>
+        package var changedPaths: Set<StatePath>
         /// The diff from the base to the state after.
-        public var diffLines: [DiffRenderer.Line]
+        package var diffLines: [DiffRenderer.Line]
         /// The dispatch it happened inside, if any.
-        public var parent: RecordedEvent? { causes.first }
+        package var parent: RecordedEvent? { causes.first }
         /// What led to it, nearest first: the dispatch it happened in, the one that one happened
         /// in, … (``Rewind/JournalReader/causes(of:limit:)``).
-        public var causes: [RecordedEvent]
+        package var causes: [RecordedEvent]
         /// Whether the step's own state record does not rebuild (an altered journal), as opposed to
         /// a source that has recorded no state yet.
-        public var stateIsUnbuildable = false
+        package var stateIsUnbuildable = false
     }
 
     /// The first row's position and the cursor's.
-    public var top: Int
-    public var cursor: Int
+    package var top: Int
+    package var cursor: Int
     /// The rows, from the top.
-    public var rows: [Row]
+    package var rows: [Row]
     /// The current step, when there is an event under the cursor.
-    public var step: Step?
+    package var step: Step?
     /// How many events the timeline has (after filtering).
-    public var eventCount: Int
+    package var eventCount: Int
     /// The first event's time, for relative times.
-    public var startNanoseconds: Int64
+    package var startNanoseconds: Int64
     /// The span of the recording in nanoseconds (0: every event at one instant).
-    public var spanNanoseconds: Int64
+    package var spanNanoseconds: Int64
     /// The journal's sources, in order: the lanes.
-    public var sources: [RecordedSource]
+    package var sources: [RecordedSource]
     /// Whether the journal turned out damaged, and how many events were lost.
-    public var isDamaged: Bool
-    public var lostEventCount: Int
+    package var isDamaged: Bool
+    package var lostEventCount: Int
     /// The journal's path.
-    public var path: String
+    package var path: String
     /// The folding the page was read with (a jump unfolds what hid its step).
-    public var folding = Folding()
+    package var folding = Folding()
     /// The whole recording, for the overview strip.
-    public var overview = Overview.empty
+    package var overview = Overview.empty
 
     /// An empty page (nothing read yet).
     static let empty = Page(top: 0, cursor: 0, rows: [], step: nil, eventCount: 0, startNanoseconds: 0, spanNanoseconds: 0, sources: [], isDamaged: false, lostEventCount: 0, path: "")
@@ -155,7 +155,7 @@ extension Timeline {
         // The folds, not only the states: a walk that starts inside a commit applies the commit's
         // diff to the recorded state, not to the state with the commit's changes on top.
         var walker = StateWalker(folds: Dictionary(uniqueKeysWithValues: changed.compactMap { id in
-            guard firstEvent.sequence > 0, let fold = try? reader.stateFold(of: id, at: firstEvent.sequence - 1) else { return nil }
+            guard firstEvent.sequence > 0, let fold = try? reader.stateFold(of: id, before: firstEvent.sequence) else { return nil }
             return (id, fold)
         }))
         var rowIndex = 0
@@ -175,7 +175,7 @@ extension Timeline {
         let after = state(of: source, at: afterSequence)
         let before = state(of: source, before: event.sequence)
         let base = pinned.map { state(of: source, at: $0) } ?? before
-        let changed = (before == nil || after == nil) ? [] : Set(diff(before!, after!).changedPaths)
+        let changed = (before == nil || after == nil) ? [] : Set(StateDiff(from: before!, to: after!).changedPaths)
         var row = row
         if event.kind == .change, row.oldValue == .unknown {
             // A change with no state before it moved its path from nothing.

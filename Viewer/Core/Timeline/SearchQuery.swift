@@ -1,23 +1,23 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// What `/` looks for: plain text (case-insensitive), or a regular expression when the query starts
 /// with `~` (`/~count = [0-9]+`; `^` and `$` anchor to one of the texts, `/~^increment$`). An event matches when its name, source, description or what it
 /// carries (a change's `path = value`, an input, an activity, whole) does. Kinds are left to the
 /// filter (`f change`): every name, path and value of a block is in its string table, so a plain
 /// word can skip the blocks that cannot hold it, which a kind name would defeat.
-public struct SearchQuery: Sendable, Equatable {
+package struct SearchQuery: Sendable, Equatable {
     /// The query as typed.
-    public let text: String
+    package let text: String
     /// The literal text, when the query is not a regular expression.
     let literal: String?
     private let expression: NSRegularExpressionBox?
     /// Whether the query asks for a change's move (it has `→`, as a change row shows it), which
     /// only the state before the change can tell.
-    public let asksForMove: Bool
+    package let asksForMove: Bool
 
     /// Reads a query; a malformed regular expression is an error with a one-line reason.
-    public init(_ text: String) throws(SearchQueryError) {
+    package init(_ text: String) throws(SearchQueryError) {
         self.text = text
         asksForMove = text.contains("→")
         if text.hasPrefix("~") {
@@ -33,37 +33,25 @@ public struct SearchQuery: Sendable, Equatable {
         }
     }
 
-    /// The text of an event that a search looks at: its fields, and its row's text as the screen
-    /// shows it (`isOn true`: the name, then the summary), so that what is typed from the screen
-    /// is found; a change's row with its move when `old` is given (`nextID: 1 → 2`).
+    /// The texts of an event a search looks at (``Rewind/RecordedEvent/searchedTexts(old:)``), one
+    /// a line: `^` and `$` of a regular expression anchor to a text (`/~^increment$`).
     static func haystack(_ event: RecordedEvent, old: ValueBefore = .unknown) -> String {
-        let summary = event.summary()
-        var fields = [event.name, event.source.description, event.description, summary, row(event.name, summary)]
-        if old.isKnown {
-            let move = event.summary(old: old)
-            fields += [move, row(event.name, move)]
-        }
-        // One field a line: `^` and `$` of a regular expression anchor to a field (`/~^increment$`).
-        return fields.joined(separator: "\n")
-    }
-
-    private static func row(_ name: String, _ summary: String) -> String {
-        summary.isEmpty ? name : name.isEmpty ? summary : name + " " + summary
+        event.searchedTexts(old: old).joined(separator: "\n")
     }
 
     /// Whether an event matches, its fields and its row as the screen shows it without the old
     /// value (a move, `nextID: 1 → 2`, needs the state before: ``matches(_:old:)``).
-    public func matches(_ event: RecordedEvent) -> Bool {
+    package func matches(_ event: RecordedEvent) -> Bool {
         !ranges(in: Self.haystack(event), limit: 1).isEmpty
     }
 
     /// Whether an event matches with a change's row read as its move from `old`.
-    public func matches(_ event: RecordedEvent, old: ValueBefore) -> Bool {
+    package func matches(_ event: RecordedEvent, old: ValueBefore) -> Bool {
         !ranges(in: Self.haystack(event, old: old), limit: 1).isEmpty
     }
 
     @available(*, deprecated, message: "pass a ValueBefore: .value(v), .absent or .unknown")
-    public func matches(_ event: RecordedEvent, old: StateValue??) -> Bool {
+    package func matches(_ event: RecordedEvent, old: StateValue??) -> Bool {
         matches(event, old: ValueBefore(old))
     }
 
@@ -71,7 +59,7 @@ public struct SearchQuery: Sendable, Equatable {
     /// Whether a change may match as its move, judged without the state before it: the text after
     /// the arrow must be in the new value, as the row shows it, unless the change replaced a list
     /// or object (whose row names what changed in it).
-    public func mayMatchMove(_ event: RecordedEvent) -> Bool {
+    package func mayMatchMove(_ event: RecordedEvent) -> Bool {
         guard asksForMove, event.kind == .change else { return false }
         guard literal != nil, let arrow = text.range(of: "→") else { return true }
         switch event.value {
@@ -83,7 +71,7 @@ public struct SearchQuery: Sendable, Equatable {
     }
 
     /// Where the query occurs in `text` (for highlighting), at most `limit` places.
-    public func ranges(in text: String, limit: Int = .max) -> [Range<String.Index>] {
+    package func ranges(in text: String, limit: Int = .max) -> [Range<String.Index>] {
         guard !text.isEmpty, !self.text.isEmpty else { return [] }
         var found: [Range<String.Index>] = []
         if let literal {
@@ -107,7 +95,7 @@ public struct SearchQuery: Sendable, Equatable {
     ///
     /// A move (`nextID: 1 → 2`) is not in any block's text: what it requires is the path it starts
     /// with, when that has three or more characters.
-    public var requiredText: String? {
+    package var requiredText: String? {
         if asksForMove {
             guard let literal else { return nil }
             let path = literal.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
@@ -174,12 +162,12 @@ public struct SearchQuery: Sendable, Equatable {
         return Character(scalar)
     }
 
-    public static func == (left: SearchQuery, right: SearchQuery) -> Bool { left.text == right.text }
+    package static func == (left: SearchQuery, right: SearchQuery) -> Bool { left.text == right.text }
 }
 
 /// Why a search query could not be read.
-public struct SearchQueryError: Error, Equatable, CustomStringConvertible {
-    public var description: String
+package struct SearchQueryError: Error, Equatable, CustomStringConvertible {
+    package var description: String
 }
 
 /// A compiled expression. Unchecked: `NSRegularExpression` is immutable once made and documented

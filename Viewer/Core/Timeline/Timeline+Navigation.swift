@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 extension Timeline {
     /// Whether the row at `position` is shown: no folded dispatch hides it. An unreadable

@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 extension Timeline {
     /// Looks for the next (or previous) shown row whose event matches a query, a few blocks per
@@ -108,14 +108,17 @@ extension Timeline {
     }
 
     /// Finds the nearest step before (or after) a position that changed a key path in a source's
-    /// state, following array elements by `id` where they have one; a few hundred steps per call.
-    struct BlameJob {
+    /// state, by blame's one rule (``Rewind/PathWalker/verdict(_:)``: elements followed by `id`
+    /// wherever they move, an index shift not counted); a few hundred steps per call. Each step
+    /// looked at is judged from the state just before it, so the answer does not depend on the
+    /// steps a filter hides.
+    package struct BlameJob {
         let path: FollowedPath
         let source: UInt64
         let forward: Bool
         private var candidate: Int
 
-        init(_ path: FollowedPath, source: UInt64, from position: Int, forward: Bool) {
+        package init(_ path: FollowedPath, source: UInt64, from position: Int, forward: Bool) {
             self.path = path
             self.source = source
             self.forward = forward
@@ -124,16 +127,15 @@ extension Timeline {
 
         /// `.some(found)` when done; the result has the step's position and the value before and
         /// after it.
-        mutating func step(_ timeline: Timeline, budget: Int) -> BlameResult?? {
+        package mutating func step(_ timeline: Timeline, budget: Int) -> BlameResult?? {
             var work = 0
             while candidate >= 0, candidate < timeline.count, work < budget {
                 defer { candidate += forward ? 1 : -1 }
                 work += 1
                 guard let event = timeline.event(at: candidate), event.source.instanceID == source, event.stateStep != nil else { continue }
-                let after = timeline.state(of: source, at: event.sequence)
-                let before = timeline.state(of: source, before: event.sequence)
-                let old = before.flatMap(path.value(in:)), new = after.flatMap(path.value(in:))
-                if old != new {
+                guard let fold = try? timeline.reader.stateFold(of: source, before: event.sequence) else { continue }
+                var walker = PathWalker(path: path, from: [source: fold])
+                if case .changed(let old, let new)? = walker.verdict(event) {
                     return .some(BlameResult(position: candidate, sequence: event.sequence, path: path, old: old, new: new))
                 }
             }
@@ -156,7 +158,7 @@ extension Timeline {
     /// has just before the change.
     func valueBefore(_ event: RecordedEvent) -> ValueBefore {
         let source = event.source.instanceID
-        guard event.kind == .change, event.sequence > 0, let fold = try? reader.stateFold(of: source, at: event.sequence - 1) else { return .unknown }
+        guard event.kind == .change, event.sequence > 0, let fold = try? reader.stateFold(of: source, before: event.sequence) else { return .unknown }
         return StateWalker(folds: [source: fold]).value(before: event)
     }
 
@@ -176,10 +178,10 @@ extension Timeline {
 }
 
 /// What blame found: the step, and the followed value before and after it.
-public struct BlameResult: Sendable, Equatable {
-    public var position: Int
-    public var sequence: UInt64
-    public var path: FollowedPath
-    public var old: StateValue?
-    public var new: StateValue?
+package struct BlameResult: Sendable, Equatable {
+    package var position: Int
+    package var sequence: UInt64
+    package var path: FollowedPath
+    package var old: StateValue?
+    package var new: StateValue?
 }

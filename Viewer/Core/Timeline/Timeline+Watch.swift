@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 extension Timeline {
     /// Finds every step where a condition holds (the viewer's `w`), reading the journal's blocks

@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// The viewer's access to a journal: events by position in the (filtered) timeline, states by step,
 /// what each dispatch caused. It never loads the whole journal: positions map to blocks, and the
@@ -10,7 +10,7 @@ public final class Timeline {
     /// The journal.
     public let reader: JournalReader
     /// The active filter, if any.
-    public private(set) var filter: TimelineFilter?
+    package private(set) var filter: TimelineFilter?
     /// Events before each block, for unfiltered positions.
     private var blockStarts: [Int] = []
     /// With a filter: the matching events, as (block, index in block).
@@ -18,7 +18,7 @@ public final class Timeline {
     /// The last event of each dispatch (its `didDispatch`), by the dispatch's sequence number.
     private var groupEnds: [UInt64: UInt64] = [:]
     /// The journal's sources, in order of appearance.
-    public private(set) var sources: [RecordedSource] = []
+    package private(set) var sources: [RecordedSource] = []
     /// The overview strip, made again when blocks are added or found damaged.
     private var overviewCache: (blocks: Int, damage: Int, overview: Overview)?
 
@@ -44,7 +44,7 @@ public final class Timeline {
     }
 
     /// Picks up blocks a live writer added since the last look; returns whether there are new events.
-    public func refresh() -> Bool {
+    package func refresh() -> Bool {
         let added = reader.refresh()
         guard added > 0 else { return false }
         rebuild()
@@ -119,7 +119,7 @@ public final class Timeline {
     }
 
     /// The event at a position, if it can be read.
-    public func event(at position: Int) -> RecordedEvent? {
+    package func event(at position: Int) -> RecordedEvent? {
         guard position >= 0, position < count, let (block, index) = location(of: position) else { return nil }
         guard let events = events(inBlock: block) else { return nil }
         return events.indices.contains(index) ? events[index] : nil
@@ -144,11 +144,11 @@ public final class Timeline {
 
     /// The position of the event with this sequence number, or of the nearest one after it.
     /// Whether the journal has the step but the filter hides it.
-    public func isHiddenByFilter(sequence: UInt64) -> Bool {
+    package func isHiddenByFilter(sequence: UInt64) -> Bool {
         matches != nil && ((try? reader.location(ofSequence: sequence)) ?? nil) != nil
     }
 
-    public func position(ofSequence sequence: UInt64) -> Int? {
+    package func position(ofSequence sequence: UInt64) -> Int? {
         // Unfiltered, a step maps straight to its block: one block read instead of a search.
         if matches == nil, let (block, index) = (try? reader.location(ofSequence: sequence)) ?? nil {
             return blockStarts[block] + index
@@ -162,13 +162,13 @@ public final class Timeline {
     }
 
     /// A source's state after a step, if it has one.
-    public func state(of source: UInt64, at sequence: UInt64) -> StateValue? {
+    package func state(of source: UInt64, at sequence: UInt64) -> StateValue? {
         try? reader.state(of: source, at: sequence)
     }
 
     /// A source's state before a step: after the step before it.
     func state(of source: UInt64, before sequence: UInt64) -> StateValue? {
-        sequence > 0 ? state(of: source, at: sequence - 1) : nil
+        (try? reader.stateFold(of: source, before: sequence))?.current
     }
 
     /// The event with this sequence number (a parent dispatch), looked for near `position` first:

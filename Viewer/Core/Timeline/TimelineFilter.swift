@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// What the timeline shows, as typed after `f`: words that include or (with `!`) exclude kinds and
 /// sources, and `path:KEYPATH` for the steps that changed a key path's value or anything under it
@@ -12,18 +12,18 @@ import Rewind
 /// TodoSample path:items      the todo list's steps that changed `items`
 /// path:items[id: 2].done     the steps that changed the done of the item whose id is 2
 /// ```
-public struct TimelineFilter: Sendable, Equatable {
+package struct TimelineFilter: Sendable, Equatable {
     /// Kinds to show (`nil`: all) and to hide.
-    public var kinds: Set<Event.Category>?
-    public var excludedKinds: Set<Event.Category> = []
+    package var kinds: Set<Event.Category>?
+    package var excludedKinds: Set<Event.Category> = []
     /// Sources to show (`nil`: all) and to hide, by instance number.
-    public var sources: Set<UInt64>?
-    public var excludedSources: Set<UInt64> = []
+    package var sources: Set<UInt64>?
+    package var excludedSources: Set<UInt64> = []
     /// Only steps that changed this path's value (or anything below it).
-    public var changedPath: FollowedPath?
+    package var changedPath: FollowedPath?
 
     /// Reads a filter typed as words; `sources` are the journal's, to resolve names.
-    public init(parsing text: String, sources: [RecordedSource]) throws(TimelineFilterError) {
+    package init(parsing text: String, sources: [RecordedSource]) throws(TimelineFilterError) {
         for word in Self.words(text) {
             let excluded = word.hasPrefix("!")
             let body = excluded ? String(word.dropFirst()) : word
@@ -53,7 +53,7 @@ public struct TimelineFilter: Sendable, Equatable {
 
     /// Whether `event` is of a kind and a source the filter shows. Whether it changed the path is
     /// for a ``Matcher``, which follows the path through every step in order.
-    public func matchesKindAndSource(_ event: RecordedEvent) -> Bool {
+    package func matchesKindAndSource(_ event: RecordedEvent) -> Bool {
         if let kinds, !kinds.contains(event.kind) { return false }
         if excludedKinds.contains(event.kind) { return false }
         if let sources, !sources.contains(event.source.instanceID) { return false }
@@ -63,22 +63,22 @@ public struct TimelineFilter: Sendable, Equatable {
 
     /// Decides, event by event in journal order, whether the timeline shows each: kinds and
     /// sources, and whether the step changed the path's value (blame's rule).
-    public struct Matcher: Sendable {
-        public let filter: TimelineFilter
+    package struct Matcher: Sendable {
+        package let filter: TimelineFilter
         private var walker: PathWalker?
 
-        public init(_ filter: TimelineFilter) {
+        package init(_ filter: TimelineFilter) {
             self.filter = filter
             walker = filter.changedPath.map { PathWalker(path: $0) }
         }
 
         /// Whether the timeline shows `event`; give it every event of the sources shown, in order.
-        public mutating func shows(_ event: RecordedEvent) -> Bool {
+        package mutating func shows(_ event: RecordedEvent) -> Bool {
             guard walker != nil else { return filter.matchesKindAndSource(event) }
             // The walker sees every step, shown or not: the next one's value depends on it.
-            let values = walker?.advance(event)
-            guard filter.matchesKindAndSource(event), let (old, new) = values, old != new else { return false }
-            return walker?.lastStepMovedElement == false
+            let verdict = walker?.verdict(event)
+            guard filter.matchesKindAndSource(event), case .changed? = verdict else { return false }
+            return true
         }
     }
 
@@ -101,7 +101,7 @@ public struct TimelineFilter: Sendable, Equatable {
 }
 
 /// Why a filter could not be read: one line for the status line.
-public struct TimelineFilterError: Error, Equatable, CustomStringConvertible {
-    public var description: String
+package struct TimelineFilterError: Error, Equatable, CustomStringConvertible {
+    package var description: String
     init(_ description: String) { self.description = description }
 }

@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// The detail pane: everything about the current event, values whole (the pane scrolls both ways)
 /// — except a change of a list or an object, shown as what changed in it.

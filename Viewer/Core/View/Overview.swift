@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// The whole recording at a glance, as lnav's histogram and Redux DevTools' slider give it: a strip
 /// of cells across the title line, each a slice of the recording's time (of its steps, when every
@@ -7,7 +7,7 @@ import Rewind
 ///
 /// Made from the journal's block index alone (no block is read), so it costs the same on a
 /// ten-million-event recording as on a small one.
-public struct Overview: Sendable, Equatable {
+package struct Overview: Sendable, Equatable {
     /// One block as the strip needs it: its steps, its times and how many events it holds.
     struct Span: Sendable, Equatable {
         var firstSequence: UInt64
@@ -19,7 +19,7 @@ public struct Overview: Sendable, Equatable {
 
     /// What a cell shows, most important first: where the cursor is, a damaged region, a
     /// bookmark, a search hit, else how busy the slice was.
-    public enum Mark: Sendable, Equatable {
+    package enum Mark: Sendable, Equatable {
         case cursor, damage, bookmark, hit
         /// How many events fell in the cell, 0…8 of the busiest cell's count (0: none).
         case density(Int)
@@ -113,7 +113,7 @@ public struct Overview: Sendable, Equatable {
     /// The marks of `cells` cells, with the cursor's step, the search hits' and the bookmarks'.
     /// Each list of hits is in increasing order (a search's, a watch's): a list of 100,000 costs
     /// a few lookups per cell it marks, not one per hit, since it is drawn with every frame.
-    public func marks(cells: Int, cursor: UInt64?, hits: [[UInt64]], bookmarks: [UInt64]) -> [Mark] {
+    package func marks(cells: Int, cursor: UInt64?, hits: [[UInt64]], bookmarks: [UInt64]) -> [Mark] {
         guard cells > 0 else { return [] }
         let counts = eventCounts(cells: cells)
         let busiest = counts.max() ?? 0

@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// One line of the state tree in the viewer.
 struct StateRow: Equatable {

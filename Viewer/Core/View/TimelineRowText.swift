@@ -1,4 +1,4 @@
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// How timeline rows are laid out for a width: `#SEQ`, a relative time (shrunk, or hidden when
 /// every event shares it or room is short), the source's lane, the kind, and what the event did —

@@ -1,9 +1,9 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 
 /// The view: draws a model into a screen buffer, as a pure function of the model (the journal was
 /// read into ``ViewerModel/page`` by the program).
-public enum ViewerView {
+package enum ViewerView {
     static let titleStyle = CellStyle(reverse: true, bold: true)
     static let focusTitle = CellStyle(color: 36, bold: true)
     static let paneTitle = CellStyle(bold: true)
@@ -18,7 +18,7 @@ public enum ViewerView {
     static let matchOnCursor = CellStyle(color: 33, bold: true)
 
     /// The frame for `model`.
-    public static func render(_ model: ViewerModel) -> ScreenBuffer {
+    package static func render(_ model: ViewerModel) -> ScreenBuffer {
         var screen = ScreenBuffer(width: model.width, height: model.height)
         guard model.width >= 20, model.height >= 6 else {
             screen.write("window too small", row: 0, column: 0)

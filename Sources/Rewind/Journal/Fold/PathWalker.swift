@@ -26,9 +26,9 @@
 ///
 /// One difference from rebuilding whole states, on altered files only: a diff that does not fit the
 /// state in a part away from the path is not noticed here.
-public struct PathWalker: Sendable {
+package struct PathWalker: Sendable {
     /// The path followed.
-    public let followedPath: FollowedPath
+    package let followedPath: FollowedPath
     /// The path followed, by positions (`nil` when it follows an element by id).
     private let path: StatePath?
     private let anchor: StatePath
@@ -36,7 +36,7 @@ public struct PathWalker: Sendable {
     private let pathBelowAnchor: FollowedPath
     /// Whether the last step that moved the state put a different identified element at the
     /// position the path follows (see the type's documentation).
-    public private(set) var lastStepMovedElement = false
+    package private(set) var lastStepMovedElement = false
 
     /// The subtree at the anchor, and how many of the anchor's leading components exist.
     private struct Projection: Sendable {
@@ -61,12 +61,12 @@ public struct PathWalker: Sendable {
     private var current: [UInt64: Projection?] = [:]
 
     /// A walker for `path`, by positions.
-    public init(path: StatePath) {
+    package init(path: StatePath) {
         self.init(path: FollowedPath(path))
     }
 
     /// A walker for `path`, which may follow list elements by id.
-    public init(path: FollowedPath) {
+    package init(path: FollowedPath) {
         followedPath = path
         self.path = path.statePath
         let firstList = path.components.firstIndex { if case .key = $0 { false } else { true } }
@@ -75,9 +75,36 @@ public struct PathWalker: Sendable {
         pathBelowAnchor = FollowedPath(components: Array(path.components[anchorLength...]))
     }
 
+    /// A walker for `path` that goes on from the folds a reader rebuilt (``JournalReader/stateFold(of:before:)``):
+    /// for readers that start at a step rather than at the beginning, such as the viewer's blame.
+    package init(path: FollowedPath, from folds: [UInt64: StateFold]) {
+        self.init(path: path)
+        for (source, fold) in folds {
+            recorded[source] = fold.recorded.map { projection(of: $0, atDepth: 0) }
+            current[source] = fold.current.map { projection(of: $0, atDepth: 0) }
+        }
+    }
+
+    /// What a step did to the path, by blame's one rule.
+    package enum Verdict: Sendable, Equatable {
+        /// The step changed the path's value (`nil`: absent).
+        case changed(old: StateValue?, new: StateValue?)
+        /// Followed by position, the step only put another identified element there (an insertion
+        /// or a removal before it): an index shift, which blame does not count as a change.
+        case movedAnotherElementHere
+    }
+
+    /// Applies the event's step (every event of every source must be given, in order); what it did
+    /// to the path, or `nil` when it left the path's value as it was. `rewind blame`, the viewer's
+    /// `path:` filter and its `b`/`B` all ask this.
+    package mutating func verdict(_ event: RecordedEvent) -> Verdict? {
+        guard let (old, new) = advance(event), old != new else { return nil }
+        return lastStepMovedElement ? .movedAnotherElementHere : .changed(old: old, new: new)
+    }
+
     /// Applies the event's step; returns the path's value before and after it (`nil`: absent)
     /// when the event moves its source's state, as ``StateWalker/advance(_:)`` does.
-    public mutating func advance(_ event: RecordedEvent) -> (old: StateValue?, new: StateValue?)? {
+    package mutating func advance(_ event: RecordedEvent) -> (old: StateValue?, new: StateValue?)? {
         guard let step = event.stateStep else { return nil }
         let id = event.source.instanceID
         let before = current[id] ?? nil

@@ -13,27 +13,27 @@
 ///   follows, brings it up to date. A diff that does not apply means the file was
 ///   altered: the source has no state until its next keyframe, since no state is better than a
 ///   wrong one.
-public struct StateFold: Sendable, Equatable {
+package struct StateFold: Sendable, Equatable {
     /// The state as the source's state records left it: what the next diff applies to.
-    public private(set) var recorded: StateValue?
+    package private(set) var recorded: StateValue?
     /// The state after the last step: ``recorded`` with the changes made since on top.
-    public private(set) var current: StateValue?
+    package private(set) var current: StateValue?
 
     /// A fold that starts from a state known whole (or from none).
-    public init(state: StateValue? = nil) {
+    package init(state: StateValue? = nil) {
         recorded = state
         current = state
     }
 
     /// A fold that starts from both of its states, as another fold left them.
-    public init(recorded: StateValue?, current: StateValue?) {
+    package init(recorded: StateValue?, current: StateValue?) {
         self.recorded = recorded
         self.current = current
     }
 
     /// Applies one step; returns whether the state moved (its new value is ``current``).
     @discardableResult
-    public mutating func apply(_ step: StateStep) -> Bool {
+    package mutating func apply(_ step: StateStep) -> Bool {
         if case .record(.diff(let changes)) = step {
             // Both states let go of the tree first, so that the diff edits it in place rather
             // than a copy of it (a diff of one field would otherwise copy every field).

@@ -4,7 +4,7 @@
 /// recorded inside a commit carries no record — the commit's `didMutate` does — so its new value is
 /// put at its path: the state after a change step is the state with that change in it, not the state
 /// before the commit.
-public enum StateStep: Sendable, Equatable {
+package enum StateStep: Sendable, Equatable {
     /// A state record: a keyframe or a diff from the previous state.
     case record(StateRecord)
     /// A change without a record: `value` at the recorded `path`.
@@ -20,13 +20,13 @@ public enum StateStep: Sendable, Equatable {
     /// which). A diff that does not apply to the state before it gives `nil` too:
     /// the writer made every diff from that very state, so a diff that does not fit means the file
     /// was altered, and no state is better than a wrong one (the next keyframe brings it back).
-    public func applied(to state: StateValue?) -> StateValue? {
+    package func applied(to state: StateValue?) -> StateValue? {
         switch self {
         case .record(.keyframe(let tree)):
             return tree
         case .record(.diff(let changes)):
             guard let state else { return nil }
-            return try? apply(changes, to: state)
+            return try? state.applying(changes)
         case .change(let text, let value):
             guard let state, let path = StatePath(recordedChange: text) else { return nil }
             if value == .null { return state[path] == nil || state[path] == .null ? state : nil }
@@ -42,7 +42,7 @@ public enum StateStep: Sendable, Equatable {
     }
 
     /// Whether the step states the whole state, so nothing before it matters.
-    public var isKeyframe: Bool {
+    package var isKeyframe: Bool {
         if case .record(.keyframe) = self { return true }
         return false
     }
@@ -50,7 +50,7 @@ public enum StateStep: Sendable, Equatable {
 
 extension RecordedEvent {
     /// How this event moves its source's state, if it does.
-    public var stateStep: StateStep? {
+    package var stateStep: StateStep? {
         if let stateRecord { return .record(stateRecord) }
         if kind == .change, let path { return .change(path: path, value: value ?? .null) }
         return nil
@@ -58,8 +58,8 @@ extension RecordedEvent {
 }
 
 /// Follows every source's state through a journal's events in order, for readers that need the state
-/// after each step (blame, export, diffs of two recordings, the viewer's rows), by the one rule of
-/// ``StateFold``.
+/// after each step (blame, export, diffs of two recordings, the viewer's rows), by the one rule
+/// every reader of a journal folds states with (see <doc:TheJournal>).
 ///
 /// ```swift
 /// var walker = StateWalker()
@@ -79,29 +79,36 @@ public struct StateWalker: Sendable {
     }
 
     /// A walker that starts from the folds a reader rebuilt (``JournalReader/stateFold(of:at:)``).
-    public init(folds: [UInt64: StateFold]) {
+    package init(folds: [UInt64: StateFold]) {
         self.folds = folds
     }
 
     /// Applies the event's step; returns its source's state before and after it when the event moves
-    /// the state (see ``StateFold`` for when a step does not).
+    /// the state (a change that does not apply, or a diff of an altered file, does not).
     @discardableResult
     public mutating func advance(_ event: RecordedEvent) -> (before: StateValue?, after: StateValue)? {
         guard let step = event.stateStep else { return nil }
         let id = event.source.instanceID
-        var fold = folds.removeValue(forKey: id) ?? StateFold()
-        let before = fold.current
-        let moved = fold.apply(step)
-        let after = fold.current
-        folds[id] = fold
-        guard moved, let after else { return nil }
+        let before = folds[id]?.current
+        guard apply(step, to: id), let after = folds[id]?.current else { return nil }
         return (before, after)
+    }
+
+    /// Applies one step to one source's state; returns whether the state moved (a record that
+    /// does not apply leaves the source without a state: see ``StateFold``). For readers that
+    /// hold steps without their events, such as `verify`.
+    @discardableResult
+    package mutating func apply(_ step: StateStep, to source: UInt64) -> Bool {
+        var fold = folds.removeValue(forKey: source) ?? StateFold()
+        let moved = fold.apply(step)
+        folds[source] = fold
+        return moved
     }
 
     /// Goes on for one source from a fold a reader rebuilt (``JournalReader/stateFold(of:at:)``),
     /// in place of what the walker had for it — for readers that skip steps and pick a source up
     /// again where they join it.
-    public mutating func resume(_ source: UInt64, from fold: StateFold) {
+    package mutating func resume(_ source: UInt64, from fold: StateFold) {
         folds[source] = fold
     }
 
@@ -129,5 +136,11 @@ public struct StateWalker: Sendable {
     /// A source's state now, if it has one.
     public func state(of source: UInt64) -> StateValue? {
         folds[source]?.current
+    }
+
+    /// A source's state as its state records left it, without the changes recorded inside a commit
+    /// since: what the next diff applies to, and what replay compares a live unit with.
+    package func recordedState(of source: UInt64) -> StateValue? {
+        folds[source]?.recorded
     }
 }

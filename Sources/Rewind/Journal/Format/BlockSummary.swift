@@ -13,55 +13,55 @@
 ///     // no step of source 1 in block 12 has count == 10
 /// }
 /// ```
-public struct BlockSummary: Sendable, Equatable {
+package struct BlockSummary: Sendable, Equatable {
     /// The CRC-32 of the compressed payload of the events block this summary describes: a
     /// summary is used only for the very block it was made for.
     var eventsPayloadCRC: UInt32
     /// Per source (by instance number): what its steps in the block can hold.
-    public var sources: [UInt64: Source]
+    package var sources: [UInt64: Source]
 
     /// What one source's steps in one block can hold.
-    public struct Source: Sendable, Equatable {
+    package struct Source: Sendable, Equatable {
         /// The kinds of the source's events in the block.
-        public var kinds: Set<Event.Category> = []
+        package var kinds: Set<Event.Category> = []
         /// The names of its events; `nil` when there were too many to list.
-        public var names: Set<String>? = []
+        package var names: Set<String>? = []
         /// The first component of every key path its steps changed (`items` for a change to
         /// `items[3].done`); `nil` when any may have changed.
-        public var changedFields: Set<String>? = []
+        package var changedFields: Set<String>? = []
         /// The values of the tracked key paths (by their field names, `["cart", "total"]`,
         /// `["items", "count"]`); a path not here is not tracked and may hold anything.
-        public var values: [[String]: ValueSpan] = [:]
+        package var values: [[String]: ValueSpan] = [:]
 
         /// An empty summary, for a source that has no events yet.
-        public init() {}
+        package init() {}
     }
 }
 
 /// The values one key path held across a block's steps: a range for numbers, and which of the
 /// other kinds of value it took (texts by value while they are few and short).
-public struct ValueSpan: Sendable, Equatable {
+package struct ValueSpan: Sendable, Equatable {
     /// The lowest and highest number, rounded outwards where a 64-bit integer has no exact
     /// `Double`; `nil` when the path never held a number.
-    public var numbers: ClosedRange<Double>?
+    package var numbers: ClosedRange<Double>?
     /// Whether it held `false`.
-    public var holdsFalse = false
+    package var holdsFalse = false
     /// Whether it held `true`.
-    public var holdsTrue = false
+    package var holdsTrue = false
     /// Whether it was missing or `nil`.
-    public var holdsNil = false
+    package var holdsNil = false
     /// Whether it held a list, an object or an opaque leaf (a redacted value among them).
-    public var holdsContainer = false
+    package var holdsContainer = false
     /// The texts it held, when ``holdsOtherTexts`` is false; some of them otherwise.
-    public var texts: Set<String> = []
+    package var texts: Set<String> = []
     /// Whether it held texts not in ``texts`` (too many, or too long, to list).
-    public var holdsOtherTexts = false
+    package var holdsOtherTexts = false
     /// Whether it held a NaN, which has no place in ``numbers``. A summary of format 4 or older did
     /// not say, so a reader takes every span of one as possibly holding NaN.
-    public var holdsNaN = false
+    package var holdsNaN = false
 
     /// A span that holds nothing yet.
-    public init() {}
+    package init() {}
 
     /// How many texts a span lists before it says only "other texts".
     static let textLimit = 8
@@ -90,7 +90,7 @@ public struct ValueSpan: Sendable, Equatable {
     }
 
     /// Whether the span may hold `value` (numbers compare by value, `3 == 3.0`).
-    public func mayEqual(_ value: StateValue) -> Bool {
+    package func mayEqual(_ value: StateValue) -> Bool {
         // A text is held when it is listed, or when the span holds texts it does not list (a
         // long one among them): a span that lists all its texts holds no other.
         if case .string(let text) = value { return texts.contains(text) || holdsOtherTexts }

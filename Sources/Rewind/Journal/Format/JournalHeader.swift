@@ -12,13 +12,12 @@ public struct JournalHeader: Sendable, Equatable {
     /// When the journal was created, in nanoseconds since 1970 (UTC).
     public var createdWallNanoseconds: Int64
     /// The writer's monotonic clock when the journal was created.
-    public var createdMonotonicNanoseconds: UInt64
+    package var createdMonotonicNanoseconds: UInt64
     /// The version of Rewind that wrote the file.
     public var writerVersion: String
     /// The recording this file belongs to: fresh for each ``JournalLogger``, shared by the files
     /// of one rotated recording. A file written before format version 4 has none of its own; its
-    /// identifier is made from its creation times (``legacyRecordingID(createdWallNanoseconds:createdMonotonicNanoseconds:)``),
-    /// so it is the same every time the file is read.
+    /// identifier is made from its creation times, so it is the same every time the file is read.
     public var recordingID: UUID
     /// The version of the app that recorded the file (``JournalConfiguration/appVersion``), when
     /// the app said it.
@@ -30,16 +29,16 @@ public struct JournalHeader: Sendable, Equatable {
 
     /// A recording identifier as text, lower case: the one spelling of `recording_id` in the
     /// export, the CLI and OpenTelemetry's `rewind.recording_id`.
-    public static func text(ofRecordingID id: UUID) -> String {
+    @_spi(Tooling) public static func text(ofRecordingID id: UUID) -> String {
         id.uuidString.lowercased()
     }
 
     /// The longest app version a header holds, in UTF-8 bytes; a longer one is cut.
-    public static let maximumAppVersionLength = 255
+    package static let maximumAppVersionLength = 255
 
     /// Creates a header; without `recordingID`, the identifier a file written before format
     /// version 4 is given.
-    public init(
+    package init(
         formatVersion: UInt16, createdWallNanoseconds: Int64, createdMonotonicNanoseconds: UInt64, writerVersion: String,
         recordingID: UUID? = nil, appVersion: String? = nil
     ) {
@@ -55,7 +54,7 @@ public struct JournalHeader: Sendable, Equatable {
 
     /// The identifier of a recording written before format version 4: its creation times, wall
     /// then monotonic, little-endian, marked as a version 8 (custom) UUID.
-    public static func legacyRecordingID(createdWallNanoseconds: Int64, createdMonotonicNanoseconds: UInt64) -> UUID {
+    package static func legacyRecordingID(createdWallNanoseconds: Int64, createdMonotonicNanoseconds: UInt64) -> UUID {
         var writer = ByteWriter(capacity: 16)
         writer.fixed(createdWallNanoseconds)
         writer.fixed(createdMonotonicNanoseconds)

@@ -42,7 +42,7 @@ enum BlockDecoding {
             var record = try EventRecord.read(from: &reader, strings: strings, clock: &clock, sourceCount: sourceCount, keepingValues: keepingValues)
             if case .changeFromState(let path, let diff) = record.body {
                 guard let statePath = StatePath(recordedChange: path), let old = states.state(of: record.sourceIndex)?[statePath],
-                      let value = try? apply(diff, to: old) else {
+                      let value = try? old.applying(diff) else {
                     throw .malformed("a change written from a state its block does not hold", at: offset)
                 }
                 record.body = .change(path: path, value: value)

@@ -13,7 +13,7 @@ public struct EventFilter: Sendable {
     /// (its name, source, description, path, value and row as shown): blocks whose search filter rules it out are passed
     /// over, but events are not judged by it — the caller judges them (`rewind log --grep`, by the
     /// viewer's search text).
-    public var blockText: String?
+    package var blockText: String?
     /// Only events with sequence numbers in this range.
     public var sequences: ClosedRange<UInt64>?
     /// Only events with wall-clock times (ns since 1970) in this range.
@@ -30,7 +30,7 @@ public struct EventFilter: Sendable {
     }
 
     /// Whether a block can hold matching events, judged from the index alone.
-    public func mayMatch(_ block: JournalBlock) -> Bool {
+    package func mayMatch(_ block: JournalBlock) -> Bool {
         if let sequences, block.lastSequence < sequences.lowerBound || block.firstSequence > sequences.upperBound { return false }
         if let wallTimes, block.lastWallNanoseconds < wallTimes.lowerBound || block.firstWallNanoseconds > wallTimes.upperBound { return false }
         if let sourceIDs, sourceIDs.isDisjoint(with: block.sources.keys) { return false }

@@ -1,21 +1,21 @@
 /// One block of events, as the index describes it.
-public struct JournalBlock: Sendable, Equatable {
+package struct JournalBlock: Sendable, Equatable {
     /// Where the block's frame starts in the file.
-    public var offset: Int
+    package var offset: Int
     var frame: BlockFrame
     /// Per source: its events in this block.
-    public var sources: [UInt64: SourceSummary]
+    package var sources: [UInt64: SourceSummary]
     /// Where the block's summary block starts (see ``BlockSummary``), if it has one.
-    public var summaryOffset: Int?
+    package var summaryOffset: Int?
 
     /// A source's events within one block.
-    public struct SourceSummary: Sendable, Equatable {
+    package struct SourceSummary: Sendable, Equatable {
         /// How many.
-        public var eventCount: Int
+        package var eventCount: Int
         /// The lowest sequence number.
-        public var firstSequence: UInt64
+        package var firstSequence: UInt64
         /// The highest sequence number.
-        public var lastSequence: UInt64
+        package var lastSequence: UInt64
 
         mutating func add(_ sequence: UInt64) {
             eventCount += 1
@@ -31,17 +31,17 @@ public struct JournalBlock: Sendable, Equatable {
     }
 
     /// How many events the block holds.
-    public var eventCount: Int { Int(frame.eventCount) }
+    package var eventCount: Int { Int(frame.eventCount) }
     /// The lowest sequence number in the block.
-    public var firstSequence: UInt64 { frame.firstSequence }
+    package var firstSequence: UInt64 { frame.firstSequence }
     /// The highest sequence number in the block.
-    public var lastSequence: UInt64 { frame.lastSequence }
+    package var lastSequence: UInt64 { frame.lastSequence }
     /// The earliest wall-clock time in the block.
-    public var firstWallNanoseconds: Int64 { frame.firstWallNanoseconds }
+    package var firstWallNanoseconds: Int64 { frame.firstWallNanoseconds }
     /// The latest wall-clock time in the block.
-    public var lastWallNanoseconds: Int64 { frame.lastWallNanoseconds }
+    package var lastWallNanoseconds: Int64 { frame.lastWallNanoseconds }
     /// The size of the block's payload on disk.
-    public var compressedLength: Int { Int(frame.compressedLength) }
+    package var compressedLength: Int { Int(frame.compressedLength) }
     /// The size of the block's payload decompressed.
-    public var uncompressedLength: Int { Int(frame.uncompressedLength) }
+    package var uncompressedLength: Int { Int(frame.uncompressedLength) }
 }

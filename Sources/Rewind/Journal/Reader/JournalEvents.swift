@@ -6,8 +6,8 @@ import Dispatch
 /// checked, decompressed and decoded on another thread: reading through a journal (`rewind log`,
 /// `export`, `blame`) uses both of a machine's cores, in file order, and holds at most two
 /// blocks' events at once. With a text to find, blocks whose search filter rules the text out are
-/// not read at all, and blocks read without a filter get one (see
-/// ``JournalReader/searchFilter(ofBlock:mayContain:)``).
+/// not read at all, and blocks read without a filter get one (kept beside the journal in
+/// `FILE.rewind.search`).
 public struct JournalEvents: Sequence {
     let reader: JournalReader
     let filter: EventFilter
@@ -23,7 +23,7 @@ public struct JournalEvents: Sequence {
 
     /// The same events, with `progress` told the index of each block as reading reaches it (read
     /// or skipped) and the number of blocks: for a progress display on long reads.
-    public func reportingProgress(_ progress: @escaping (_ block: Int, _ of: Int) -> Void) -> JournalEvents {
+    package func reportingProgress(_ progress: @escaping (_ block: Int, _ of: Int) -> Void) -> JournalEvents {
         var copy = self
         copy.progress = progress
         return copy

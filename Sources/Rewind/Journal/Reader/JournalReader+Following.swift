@@ -18,7 +18,7 @@ extension JournalReader {
 
     /// Looks for blocks appended since the journal was opened (or last refreshed) — for following a
     /// journal another process is still writing. Returns how many new blocks were found; their
-    /// events are in ``blocks`` and ``events(inBlock:)``.
+    /// events come next from ``events(matching:)``.
     @discardableResult
     public func refresh() -> Int {
         var status = stat()

@@ -11,7 +11,7 @@ extension JournalReader {
 
     /// Adds a block that failed to read back to ``damage`` (readers with an index find damaged blocks
     /// only when they read them).
-    public func recordDamage(blockAt index: Int, reason: String) {
+    package func recordDamage(blockAt index: Int, reason: String) {
         let block = blocks[index]
         let entry = JournalDamage(byteRange: block.offset..<(block.offset + block.frame.totalLength), sequences: block.firstSequence...block.lastSequence, reason: reason)
         if !damage.contains(entry) { damage.append(entry) }
@@ -21,7 +21,7 @@ extension JournalReader {
     /// ``damage``: how a command that reads one step learns whether the journal is damaged
     /// elsewhere (the index lists blocks without vouching for them). Reads the whole file, at
     /// checksum speed.
-    public func checkBlockChecksums() {
+    package func checkBlockChecksums() {
         for (index, block) in blocks.enumerated() {
             let compressed = readBytes(at: block.offset + JournalFormat.frameHeaderLength, count: block.compressedLength)
             if compressed.count != block.compressedLength || Zlib.crc32(compressed) != block.frame.payloadCRC {

@@ -4,7 +4,7 @@ import Foundation
 /// read and cached.
 extension JournalReader {
     /// Where the event with this sequence number is: its block and its index in the block's events.
-    public func location(ofSequence sequence: UInt64) throws(JournalReadError) -> (block: Int, index: Int)? {
+    package func location(ofSequence sequence: UInt64) throws(JournalReadError) -> (block: Int, index: Int)? {
         for block in candidateBlocks(containing: sequence) {
             if let index = try events(inBlock: block).firstIndex(where: { $0.sequence == sequence }) { return (block, index) }
         }
@@ -21,7 +21,7 @@ extension JournalReader {
 
     /// The state of a source after step `sequence`: its last state record at or before that step,
     /// rebuilt from the block's keyframe and the diffs after it, with the changes recorded since
-    /// inside a commit applied — by the one rule of ``StateFold``. `nil` if the source has no state
+    /// inside a commit applied — by the one rule every reader folds states with. `nil` if the source has no state
     /// by then (or it was in a damaged block).
     public func state(of sourceID: UInt64, at sequence: UInt64) throws(JournalReadError) -> StateValue? {
         try stateFold(of: sourceID, at: sequence).current
@@ -29,13 +29,19 @@ extension JournalReader {
 
     /// The fold of a source's state after step `sequence` (see ``state(of:at:)``): with the recorded
     /// state too, so that a ``StateWalker`` can go on from there.
-    public func stateFold(of sourceID: UInt64, at sequence: UInt64) throws(JournalReadError) -> StateFold {
+    package func stateFold(of sourceID: UInt64, at sequence: UInt64) throws(JournalReadError) -> StateFold {
         try stateFold(of: sourceID, through: sequence, fromBlock: lastBlock(startingAtOrBefore: sequence))
+    }
+
+    /// The fold of a source's state just before step `sequence` — after the step before it, the
+    /// one answer to "the state before step N" (empty before the first step).
+    package func stateFold(of sourceID: UInt64, before sequence: UInt64) throws(JournalReadError) -> StateFold {
+        sequence > 0 ? try stateFold(of: sourceID, at: sequence - 1) : StateFold()
     }
 
     /// The fold of a source's state after all of its steps in blocks `0...block`: where a reader
     /// that skipped blocks picks the source up again.
-    public func stateFold(of sourceID: UInt64, throughBlock block: Int) throws(JournalReadError) -> StateFold {
+    package func stateFold(of sourceID: UInt64, throughBlock block: Int) throws(JournalReadError) -> StateFold {
         try stateFold(of: sourceID, through: .max, fromBlock: block < 0 ? nil : block)
     }
 
@@ -43,7 +49,7 @@ extension JournalReader {
     /// (``stateFold(of:throughBlock:)`` for each), reading each block once for all of them: a
     /// reader that skipped blocks of a thousand units picks them all up with one pass. A source
     /// whose blocks no longer read back gets an empty fold.
-    public func stateFolds(of sources: Set<UInt64>, throughBlock block: Int) -> [UInt64: StateFold] {
+    package func stateFolds(of sources: Set<UInt64>, throughBlock block: Int) -> [UInt64: StateFold] {
         var folds: [UInt64: StateFold] = [:]
         var needed = sources
         var laterSteps: [UInt64: [[StateStep]]] = [:]
@@ -135,7 +141,7 @@ extension JournalReader {
     }
 
     /// The events of one block, decoded (and cached: the viewer steps within a block).
-    public func events(inBlock index: Int) throws(JournalReadError) -> [RecordedEvent] {
+    package func events(inBlock index: Int) throws(JournalReadError) -> [RecordedEvent] {
         let block = blocks[index]
         if let cached = cache.withLock({ $0.first { $0.offset == block.offset }?.events }) { return cached }
         let decoded: [RecordedEvent]

@@ -4,7 +4,7 @@ extension JournalReader {
     /// 2 or older, a block with dropped events, a writer killed between the two), or when it does
     /// not read back intact or was made for other bytes: a summary is trusted only for the very
     /// block it describes, and no summary means the block is read.
-    public func summary(ofBlock index: Int) -> BlockSummary? {
+    package func summary(ofBlock index: Int) -> BlockSummary? {
         let block = blocks[index]
         guard let offset = block.summaryOffset,
               let frame = BlockFrame.decode(readBytes(at: offset, count: JournalFormat.frameHeaderLength), at: 0),

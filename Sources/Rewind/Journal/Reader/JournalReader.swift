@@ -23,7 +23,7 @@ public final class JournalReader: @unchecked Sendable {
     /// The file header.
     public internal(set) var header: JournalHeader
     /// Whether the header's checksum held.
-    public internal(set) var headerIsIntact: Bool
+    package internal(set) var headerIsIntact: Bool
     /// Whether the index at the end of the file was present and intact (a cleanly closed journal).
     public internal(set) var hasIndex: Bool
     /// Whether the writer has closed the journal: its index was there when it was opened, or
@@ -31,11 +31,11 @@ public final class JournalReader: @unchecked Sendable {
     public var isClosedByWriter: Bool { hasIndex || sawClosingIndex }
     var sawClosingIndex = false
     /// The blocks of events, in file order.
-    public internal(set) var blocks: [JournalBlock] = []
+    package internal(set) var blocks: [JournalBlock] = []
     /// What could not be read.
     public internal(set) var damage: [JournalDamage] = []
     /// The file's size when last read.
-    public internal(set) var fileSize: Int
+    package internal(set) var fileSize: Int
 
     let descriptor: Int32
     var sourceTable: [UInt64: RecordedSource] = [:]
@@ -180,7 +180,7 @@ public final class JournalReader: @unchecked Sendable {
     }
 
     /// The bytes of compressed and uncompressed block payloads.
-    public var payloadSizes: (compressed: Int, uncompressed: Int) {
+    package var payloadSizes: (compressed: Int, uncompressed: Int) {
         blocks.reduce((0, 0)) { ($0.0 + $1.compressedLength, $0.1 + $1.uncompressedLength) }
     }
 

@@ -10,7 +10,7 @@ public struct RecordedSource: Hashable, Sendable, CustomStringConvertible {
     public var label: String?
 
     /// Creates a recorded source.
-    public init(instanceID: UInt64, framework: String, typeName: String, label: String?) {
+    package init(instanceID: UInt64, framework: String, typeName: String, label: String?) {
         self.instanceID = instanceID
         self.framework = framework
         self.typeName = typeName
@@ -21,7 +21,7 @@ public struct RecordedSource: Hashable, Sendable, CustomStringConvertible {
     public var description: String { label ?? "\(typeName)#\(instanceID)" }
 
     /// Whether `text` names this source: its label, `Type#id`, its type name, or its number.
-    public func matches(_ text: String) -> Bool {
+    package func matches(_ text: String) -> Bool {
         text == description || text == label || text == typeName || text == "\(typeName)#\(instanceID)" || text == String(instanceID)
     }
 }
@@ -62,7 +62,7 @@ public struct RecordedEvent: Sendable, Equatable {
     public var dropped: DroppedRange?
     /// The state record the event carries, if any (a full snapshot or a diff from the previous state
     /// of the same source). ``JournalReader/state(of:at:)`` rebuilds whole states from them.
-    public var stateRecord: StateRecord?
+    package var stateRecord: StateRecord?
 
     /// Whether this event changed (or re-stated) its source's state.
     public var carriesState: Bool { stateRecord != nil }
@@ -75,17 +75,9 @@ public struct RecordedEvent: Sendable, Equatable {
     }
 }
 
-/// Events a writer in drop mode could not keep.
-public struct DroppedRange: Sendable, Equatable {
-    /// How many were dropped.
-    public var count: UInt64
-    /// The lowest and highest sequence numbers among them.
-    public var sequences: ClosedRange<UInt64>
-}
-
 /// How an event's state is stored: a full snapshot (a keyframe) or the changes from the previous
 /// state of the same source.
-public enum StateRecord: Sendable, Equatable {
+package enum StateRecord: Sendable, Equatable {
     /// A full snapshot.
     case keyframe(StateValue)
     /// The changes from the source's previous state (old values are not stored).

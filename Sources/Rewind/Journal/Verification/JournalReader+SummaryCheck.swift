@@ -6,7 +6,7 @@ extension JournalReader {
     /// Blocks that do not read back are left to ``verify(checkingSummaries:)``'s damage report.
     ///
     /// It reads and folds every event: several times the cost of ``verify(checkingSummaries:)`` alone.
-    public func untrueSummaries() -> [UntrueSummary] {
+    package func untrueSummaries() -> [UntrueSummary] {
         var walker = StateWalker()
         var untrue: [UntrueSummary] = []
         for index in blocks.indices {
@@ -75,15 +75,15 @@ private struct SummaryCheck {
 }
 
 /// A block summary that says something untrue of its block (see ``JournalReader/untrueSummaries()``).
-public struct UntrueSummary: Sendable, Equatable, CustomStringConvertible {
+package struct UntrueSummary: Sendable, Equatable, CustomStringConvertible {
     /// Where the block starts in the file.
-    public var blockOffset: Int
+    package var blockOffset: Int
     /// The step that contradicts it.
-    public var sequence: UInt64
+    package var sequence: UInt64
     /// That step's source, as the journal names it.
-    public var source: String
+    package var source: String
     /// What the summary says that the step contradicts.
-    public var reason: String
+    package var reason: String
 
-    public var description: String { "the summary of the block at byte \(blockOffset) is untrue at step #\(sequence) (\(source)): \(reason)" }
+    package var description: String { "the summary of the block at byte \(blockOffset) is untrue at step #\(sequence) (\(source)): \(reason)" }
 }

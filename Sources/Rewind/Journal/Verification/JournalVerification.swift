@@ -16,10 +16,10 @@ public struct JournalVerification: Sendable, Equatable {
     public var unbuildableStates: [UnbuildableState] = []
 
     /// Whether the block summaries were held against every step (``JournalReader/verify(checkingSummaries:)``).
-    public var summariesChecked = false
+    package var summariesChecked = false
     /// Block summaries that say something untrue of their blocks, when they were checked: a
     /// crafted file's, since a writer never makes one (a query would pass over a real match).
-    public var untrueSummaries: [UntrueSummary] = []
+    package var untrueSummaries: [UntrueSummary] = []
 
     /// How many events the damaged stretches held, as far as their frames said.
     public var lostEventCount: Int { damage.lostEventCount }
@@ -45,7 +45,7 @@ extension JournalReader {
     /// Checks the whole file: walks every block from the header regardless of the index, checks each
     /// one's CRC, decompresses and decodes it, and compares the index (if any) with what the walk
     /// found. With `checkingSummaries`, also holds every block summary against every step's state
-    /// (``untrueSummaries()``), which folds every step and takes several times as long.
+    /// (`rewind verify --deep`), which folds every step and takes several times as long.
     public func verify(checkingSummaries: Bool = false) throws(JournalReadError) -> JournalVerification {
         var states = StateRebuildCheck()
         let walk = try JournalReader(path: path, ignoringIndex: true) { states.check(source: $0, sequence: $1, record: $2) }
@@ -121,19 +121,17 @@ extension JournalReader {
 /// Folds every source's state through the state records of the readable blocks, in file order
 /// (the order the writer made each diff in), and lists the records that do not apply.
 private struct StateRebuildCheck {
-    private var folds: [UInt64: StateFold] = [:]
+    private var states = StateWalker()
     /// The records that did not apply, and whether their source had a state to apply them to.
     private var failures: [(problem: UnbuildableState, hadState: Bool)] = []
 
     mutating func check(source: RecordedSource, sequence: UInt64, record: StateRecord) {
         let id = source.instanceID
-        var fold = folds.removeValue(forKey: id) ?? StateFold()
-        let hadState = fold.recorded != nil
-        if !fold.apply(.record(record)) {
+        let hadState = states.recordedState(of: id) != nil
+        if !states.apply(.record(record), to: id) {
             let reason = hadState ? "its state diff does not apply to the state before it" : "its state diff has no state before it to apply to"
             failures.append((UnbuildableState(sequence: sequence, source: source.description, reason: reason), hadState))
         }
-        folds[id] = fold
     }
 
     /// The steps whose state cannot be rebuilt. After damage, a source's diffs until its next

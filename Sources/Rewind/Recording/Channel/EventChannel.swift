@@ -91,7 +91,7 @@ public final class EventChannel: Sendable {
 
     /// Whether the unit was released (see ``release()``): a unit kept alive by a wrapper after
     /// that still works, but logs nothing.
-    public var isReleased: Bool {
+    package var isReleased: Bool {
         lifecycle.withLock { $0.isReleased }
     }
 

@@ -16,7 +16,7 @@ extension EventQueue {
     ///
     /// - Returns: `false` when it returned because the time was up.
     @discardableResult
-    public func sleep(seconds: Double, unless hasOtherWork: () -> Bool) -> Bool {
+    @_spi(Tooling) public func sleep(seconds: Double, unless hasOtherWork: () -> Bool) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         consumerSleeping.store(true, ordering: .sequentiallyConsistent)
@@ -26,7 +26,7 @@ extension EventQueue {
     }
 
     /// Wakes the consumer if it sleeps: call it after changing what its `hasOtherWork` reads.
-    public func wake() {
+    @_spi(Tooling) public func wake() {
         condition.lock()
         condition.broadcast()
         condition.unlock()

@@ -28,7 +28,7 @@ import Synchronization
 /// queue again while it handles them.
 ///
 /// In ``Overflow/drop`` mode a producer that finds the queue full drops the event and counts it;
-/// ``take(into:)`` reports the drops at the place in the stream where they happened, so a
+/// `take(into:)` reports the drops at the place in the stream where they happened, so a
 /// consumer can record that what follows them missed something.
 public final class EventQueue: @unchecked Sendable {
     // Unchecked: a slot's `event` is written only by the producer that claimed the slot, before it
@@ -44,9 +44,9 @@ public final class EventQueue: @unchecked Sendable {
     }
 
     /// What the queue does when full.
-    public let overflow: Overflow
+    @_spi(Tooling) public let overflow: Overflow
     /// How many bytes queued events may count for (see the type's discussion).
-    public let byteLimit: Int
+    @_spi(Tooling) public let byteLimit: Int
     /// Whose turn each place of the ring is: `position` when it is free for the producer that
     /// claims `position`, `position + 1` once that producer has published its event there.
     let turns: UnsafeMutablePointer<Atomic<Int>>
@@ -93,7 +93,7 @@ public final class EventQueue: @unchecked Sendable {
     /// - Parameter wakeThreshold: how many queued events make a producer wake a sleeping consumer;
     ///   fewer wait for the consumer's own timeout (see ``sleep(seconds:unless:)``), so that a
     ///   trickle of events does not wake it for each one.
-    public init(capacity: Int, byteLimit: Int = .max, overflow: Overflow = .wait, wakeThreshold: Int = 1) {
+    @_spi(Tooling) public init(capacity: Int, byteLimit: Int = .max, overflow: Overflow = .wait, wakeThreshold: Int = 1) {
         let size = max(2, capacity).roundedUpToPowerOfTwo
         turns = .allocate(capacity: size)
         for index in 0..<size { (turns + index).initialize(to: Atomic(index)) }
@@ -120,11 +120,11 @@ public final class EventQueue: @unchecked Sendable {
     }
 
     /// How many events the ring holds.
-    public var capacity: Int { mask + 1 }
+    @_spi(Tooling) public var capacity: Int { mask + 1 }
 
     /// Events dropped so far because the queue was full (in ``Overflow/drop`` mode); events
     /// refused after ``close()`` are not counted.
-    public var droppedCount: UInt64 { droppedTotal.load(ordering: .relaxed) }
+    @_spi(Tooling) public var droppedCount: UInt64 { droppedTotal.load(ordering: .relaxed) }
 
     // MARK: Producers
 
@@ -132,7 +132,7 @@ public final class EventQueue: @unchecked Sendable {
     /// was dropped — the queue full in ``Overflow/drop`` mode, or closed. In ``Overflow/wait`` mode
     /// a full queue makes the caller wait until the consumer has taken events.
     @discardableResult
-    public func push(_ event: Event, bytes: Int = 0) -> Bool {
+    @_spi(Tooling) public func push(_ event: Event, bytes: Int = 0) -> Bool {
         while true {
             if closed.load(ordering: .relaxed) { return false }
             if let position = claim(bytes: bytes) {
@@ -201,7 +201,7 @@ public final class EventQueue: @unchecked Sendable {
     /// A batch stops where drops happened, so that what the consumer does with the drops comes
     /// between the events before them and those after.
     @discardableResult
-    public func take(into batch: inout [Event]) -> (range: DroppedRange, source: EventSource)? {
+    @_spi(Tooling) public func take(into batch: inout [Event]) -> (range: DroppedRange, source: EventSource)? {
         var drops: PendingDrops?
         let start = dequeuePosition.load(ordering: .relaxed)
         var end = Int.max
@@ -273,7 +273,7 @@ public final class EventQueue: @unchecked Sendable {
 
     /// Whether ``take(into:)`` has anything to take (or is about to: a producer is between
     /// claiming its place and publishing it).
-    public var hasQueuedEvents: Bool {
+    @_spi(Tooling) public var hasQueuedEvents: Bool {
         enqueuePosition.load(ordering: .sequentiallyConsistent) != dequeuePosition.load(ordering: .relaxed)
             || hasPendingDrops.load(ordering: .acquiring)
     }
@@ -284,11 +284,11 @@ public final class EventQueue: @unchecked Sendable {
     var takenCount: Int { dequeuePosition.load(ordering: .relaxed) }
 
     /// Whether ``close()`` was called.
-    public var isClosed: Bool { closed.load(ordering: .relaxed) }
+    @_spi(Tooling) public var isClosed: Bool { closed.load(ordering: .relaxed) }
 
     /// Refuses events from now on (they are counted as dropped) and releases producers waiting
     /// for room. Events queued before stay for ``take(into:)``.
-    public func close() {
+    @_spi(Tooling) public func close() {
         condition.lock()
         closed.store(true, ordering: .sequentiallyConsistent)
         condition.broadcast()

@@ -26,7 +26,7 @@ public struct CallSite: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The file's last path component.
-    public var fileName: String {
+    package var fileName: String {
         let path = file.description
         return path.split(separator: "/").last.map(String.init) ?? path
     }

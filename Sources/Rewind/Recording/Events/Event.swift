@@ -76,7 +76,7 @@ extension Event {
         case released
 
         /// The kind's name as written in logs, journals and `--kind` filters.
-        public var name: String { category.rawValue }
+        package var name: String { category.rawValue }
 
         /// The kind without its values.
         public var category: Category {

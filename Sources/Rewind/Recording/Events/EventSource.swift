@@ -48,7 +48,7 @@ public final class EventSource: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Creates a source with a given instance number (journals read back, fixtures with fixed ids).
-    public init(framework: Framework, typeName: String, instanceID: UInt64, label: String? = nil) {
+    package init(framework: Framework, typeName: String, instanceID: UInt64, label: String? = nil) {
         self.framework = framework
         self.typeName = typeName
         self.instanceID = instanceID
@@ -75,32 +75,9 @@ public final class EventSource: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(typeName)
     }
 
-    /// A type's name without module names, keeping nesting (`ViewModel.State`) and generic arguments
-    /// (`Substance<FlaskSample.FeedState>`).
-    public static func shortTypeName(_ type: Any.Type) -> String {
-        var full = String(reflecting: type)
-        // Types declared inside a function print `(unknown context at $…).`: not a name anyone wrote.
-        while let start = full.range(of: "(unknown context at "), let end = full[start.upperBound...].range(of: ").") {
-            full.removeSubrange(start.lowerBound..<end.upperBound)
-        }
-        var result = ""
-        var name = ""
-        func flush() {
-            // A qualified name's first component is its module.
-            if !name.hasPrefix("."), let dot = name.firstIndex(of: ".") { name = String(name[name.index(after: dot)...]) }
-            result += name
-            name = ""
-        }
-        for character in full {
-            if character.isLetter || character.isNumber || character == "_" || character == "." {
-                name.append(character)
-            } else {
-                flush()
-                result.append(character)
-            }
-        }
-        flush()
-        return result
+    /// A type's name without module names, keeping nesting and generic arguments (``TypeName/short(_:)``).
+    package static func shortTypeName(_ type: Any.Type) -> String {
+        TypeName.short(type)
     }
 
     private static let instanceCounter = Atomic<UInt64>(0)

@@ -36,7 +36,7 @@ public struct EventTime: Sendable, Hashable, Comparable {
     }()
 
     /// The current monotonic clock reading alone, for measuring durations.
-    public static func monotonicNow() -> UInt64 {
+    @_spi(Tooling) public static func monotonicNow() -> UInt64 {
         var monotonic = timespec()
         clock_gettime(CLOCK_MONOTONIC, &monotonic)
         return UInt64(monotonic.tv_sec) * 1_000_000_000 + UInt64(monotonic.tv_nsec)
@@ -50,12 +50,12 @@ public struct EventTime: Sendable, Hashable, Comparable {
     /// A wall-clock time as ISO 8601 text in UTC with microseconds: `2026-01-01T00:00:00.001000Z`.
     /// The wall-clock nanoseconds from `start` to `end`, saturating: recorded times come from a
     /// file, and a damaged one can hold any two.
-    public static func wallNanoseconds(from start: Int64, to end: Int64) -> Int64 {
+    package static func wallNanoseconds(from start: Int64, to end: Int64) -> Int64 {
         let (difference, overflow) = end.subtractingReportingOverflow(start)
         return overflow ? (end > start ? .max : .min) : difference
     }
 
-    public static func iso8601(wallNanoseconds: Int64) -> String {
+    package static func iso8601(wallNanoseconds: Int64) -> String {
         TimestampText.format(Date(timeIntervalSince1970: Double(wallNanoseconds) / 1_000_000_000))
     }
 

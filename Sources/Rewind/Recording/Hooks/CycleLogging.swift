@@ -26,6 +26,30 @@ public protocol MutableStorageLogging: Sendable {
 /// }
 /// viewModel.set(logger: PrintingLogger())
 /// ```
+///
+/// ## What a logger implements, and where it is called
+///
+/// - **One requirement does the work: ``log(_:)``.** Every event reaches a logger through it,
+///   and only through it; its default implementation calls the hook that matches the event. A
+///   logger implements either `log(_:)` (and sees every field and every kind) or the hooks it
+///   cares about (and sees what the original Cycler passed), never both — a `log(_:)` of your own
+///   replaces the calls to the hooks.
+/// - **On the unit's thread, synchronously.** `log(_:)` runs on the thread that did what the event
+///   records — the one that dispatched, committed, emitted or released — before that call returns
+///   to the app. Events of one unit arrive in the order it did them; events of different units, or
+///   of one unit used from several threads, may arrive concurrently, which is why a logger is
+///   `Sendable` and must be thread-safe.
+/// - **Under the unit's locks.** Events may be logged while the unit holds locks of its own: a
+///   Cycler commit's events (`willMutate`, its changes, `didMutate`) under its storage's lock
+///   (recursive, held for the whole commit), and every unit's `created` and `released` under its
+///   ``EventChannel``'s life-cycle lock. A logger must therefore not call back into the unit that
+///   logs (dispatch, commit) and must not wait for another thread that might: it would deadlock.
+///   The values an event carries are the live Swift values (``CapturedValue``), turned into a
+///   ``StateValue`` tree only by a logger that asks (``CapturedValue/tree(options:)``), so a
+///   logger that never looks at them pays nothing for them.
+/// - **Quickly.** The app waits for `log(_:)`. A logger that does real work hands the event to a
+///   thread of its own, as ``JournalLogger`` does (the measured cost on the app's thread is in
+///   the "Recording cost" article); ``MultiplexLogger`` calls its children one after another.
 public protocol CycleLogging: MutableStorageLogging {
     /// An activity was emitted.
     func didEmit(activity: Any, file: StaticString, function: StaticString, line: UInt, on cycler: AnyCyclerType)

@@ -2,20 +2,20 @@ import Foundation
 
 /// Formats events as compact one-line summaries; shared by the console logger and the swift-log
 /// bridge so both describe an event the same way.
-public struct EventFormatter: Sendable {
+package struct EventFormatter: Sendable {
     /// How the captured values are turned into trees.
-    public var captureOptions: CaptureOptions
+    package var captureOptions: CaptureOptions
     /// How wide a value may be before it is cut with `…`.
-    public var valueWidth: Int
+    package var valueWidth: Int
 
     /// Creates a formatter.
-    public init(captureOptions: CaptureOptions = .current, valueWidth: Int = 80) {
+    package init(captureOptions: CaptureOptions = .current, valueWidth: Int = 80) {
         self.captureOptions = captureOptions
         self.valueWidth = valueWidth
     }
 
     /// What the event carries, on one line: the changed path and value, the activity, the duration.
-    public func detail(of event: Event) -> String {
+    package func detail(of event: Event) -> String {
         switch event.kind {
         case .willDispatch(let input):
             return input.map { $0.tree(options: captureOptions).payloadDescription(sentAs: event.name, limit: valueWidth) } ?? ""
@@ -35,7 +35,7 @@ public struct EventFormatter: Sendable {
     }
 
     /// A duration in the most readable unit: `850ns`, `12.4µs`, `3.2ms`, `1.25s`.
-    public static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         guard attoseconds % 1_000_000_000 == 0, seconds >= 0, seconds < Int64.max / 1_000_000_000 else {
             return formatWithFoundation(duration)
@@ -62,14 +62,14 @@ public struct EventFormatter: Sendable {
     }
 
     /// Time since the start of a recording: `+MM:SS.mmm`.
-    public static func elapsed(nanoseconds: Int64) -> String {
+    package static func elapsed(nanoseconds: Int64) -> String {
         let milliseconds = Int(max(0, nanoseconds / 1_000_000))
         return "+" + DecimalText.zeroPadded(milliseconds / 60_000, width: 2) + ":" + DecimalText.zeroPadded(milliseconds / 1000 % 60, width: 2)
             + "." + DecimalText.zeroPadded(milliseconds % 1000, width: 3)
     }
 
     /// The wall-clock time of day in UTC with milliseconds: `20:14:42.123`.
-    public static func timeOfDay(_ time: EventTime) -> String {
+    package static func timeOfDay(_ time: EventTime) -> String {
         let milliseconds = time.wallNanoseconds / 1_000_000
         let secondsOfDay = (milliseconds / 1000) % 86_400
         return String(format: "%02d:%02d:%02d.%03d", Int(secondsOfDay / 3600), Int(secondsOfDay / 60 % 60), Int(secondsOfDay % 60), Int(milliseconds % 1000))

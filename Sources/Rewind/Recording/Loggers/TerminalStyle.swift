@@ -22,17 +22,17 @@ public struct TerminalStyle: Sendable, Equatable {
     public static let plain = TerminalStyle(usesColor: false)
 
     /// The colours Rewind uses.
-    public enum Color: String, Sendable {
+    package enum Color: String, Sendable {
         case red = "31", green = "32", yellow = "33", blue = "34", magenta = "35", cyan = "36", dim = "2", bold = "1"
     }
 
     /// `text` wrapped in the colour's escape codes, or unchanged without colour.
-    public func paint(_ text: String, _ color: Color) -> String {
+    package func paint(_ text: String, _ color: Color) -> String {
         usesColor ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
     }
 
     /// The colour events of a kind are shown in, everywhere Rewind prints them.
-    public static func color(for category: Event.Category) -> Color {
+    package static func color(for category: Event.Category) -> Color {
         switch category {
         case .willDispatch, .didDispatch: .blue
         case .willMutate, .didMutate, .change, .replace: .yellow
@@ -43,7 +43,7 @@ public struct TerminalStyle: Sendable, Equatable {
     }
 
     /// A diff line with its marker, in red or green when colour is on.
-    public func paint(_ line: DiffRenderer.Line) -> String {
+    package func paint(_ line: DiffRenderer.Line) -> String {
         switch line.marker {
         case .context: line.rendered
         case .removed: paint(line.rendered, .red)

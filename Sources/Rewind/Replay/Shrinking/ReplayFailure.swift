@@ -16,7 +16,7 @@ public enum ReplayFailure: Sendable, Equatable, Codable, CustomStringConvertible
     case divergence(path: String, source: String)
 
     /// The failure `report` ends with; `nil` when the replay passed.
-    public init?(_ report: ReplayReport) {
+    package init?(_ report: ReplayReport) {
         if let violation = report.invariantViolation {
             self = .brokenInvariant(violation.invariant, source: Self.unit(violation.source))
         } else if let divergence = report.divergence {
@@ -37,7 +37,7 @@ public enum ReplayFailure: Sendable, Equatable, Codable, CustomStringConvertible
 
     /// Whether `report` ends with this failure: the same invariant broken in the same unit, or a
     /// divergence of the same unit whose differences include this path.
-    public func isReproduced(by report: ReplayReport) -> Bool {
+    package func isReproduced(by report: ReplayReport) -> Bool {
         isReproduced(byFailure: ReplayFailure(report), divergentPaths: report.divergence?.difference.changedPaths.map(\.description) ?? [])
     }
 

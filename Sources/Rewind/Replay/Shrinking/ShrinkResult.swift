@@ -30,16 +30,16 @@ public struct ShrinkResult: Sendable, CustomStringConvertible {
     public var elapsed: Duration
     /// Whether the shrunk recording is checked against its recorded states (a divergence), or by
     /// the invariants alone (a broken invariant).
-    public var comparesStates: Bool
+    package var comparesStates: Bool
     /// The names the units were bound under.
-    public var bindings: [String]
+    package var bindings: [String]
     /// The invariants' descriptions.
-    public var invariants: [String]
+    package var invariants: [String]
     /// Whether the units ran on a virtual clock, which the suggested test passes as `clock:`.
-    public var usesClock = false
+    package var usesClock = false
     /// The keys of the secrets the kept inputs were recorded without (``MissingSecret/key``),
     /// which the suggested test supplies as `secrets:`.
-    public var secretKeys: [String] = []
+    package var secretKeys: [String] = []
 
     /// What was kept, whether it is 1-minimal, and where the shrunk recording is: the lines
     /// `rewind shrink` prints.

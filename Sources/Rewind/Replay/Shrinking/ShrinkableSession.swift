@@ -36,7 +36,7 @@ struct ShrinkableSession {
         owners.reserveCapacity(recorded.count)
         var ownerByStep: [UInt64: Int] = [:]
         var open: [UInt64: (input: Int, depth: Int)] = [:]
-        var folds: [UInt64: StateFold] = [:]
+        var states = StateWalker()
         for var event in recorded {
             let id = event.source.instanceID
             var owner = event.parent.flatMap { ownerByStep[$0] } ?? open[id]?.input
@@ -57,8 +57,8 @@ struct ShrinkableSession {
             }
             if let step = event.stateStep {
                 if let owner, !inputs[owner].units.contains(id) { inputs[owner].units.append(id) }
-                folds[id, default: StateFold()].apply(step)
-                if event.stateRecord != nil { event.stateRecord = folds[id]?.recorded.map(StateRecord.keyframe) }
+                states.apply(step, to: id)
+                if event.stateRecord != nil { event.stateRecord = states.recordedState(of: id).map(StateRecord.keyframe) }
             }
             if let owner { ownerByStep[event.sequence] = owner }
             events.append(event)

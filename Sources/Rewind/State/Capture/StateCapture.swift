@@ -38,7 +38,7 @@ public enum StateCapture {
     ///
     /// - Throws: `DecodingError` when the tree does not fit, ``ReplayError/notRestorable(_:)`` when
     ///   the type is not Decodable.
-    public static func decode(_ type: Any.Type, from tree: StateValue?) throws -> Any {
+    package static func decode(_ type: Any.Type, from tree: StateValue?) throws -> Any {
         if type == Void.self { return () }
         guard let decodable = type as? any Decodable.Type else {
             throw ReplayError.notRestorable("\(type) is not Decodable")
@@ -51,12 +51,12 @@ public enum StateCapture {
     /// it, and a restore must not fail on it or write the placeholder.
     ///
     /// - Throws: `DecodingError` when the tree does not fit `type`.
-    public static func decode<T: Decodable>(_ type: T.Type, restoring tree: StateValue, over live: Any) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, restoring tree: StateValue, over live: Any) throws -> T {
         try decode(type, from: tree.keepingSecrets(of: live))
     }
 
     /// ``decode(_:restoring:over:)`` for a type known only at run time.
-    public static func decode(_ type: Any.Type, restoring tree: StateValue, over live: Any) throws -> Any {
+    package static func decode(_ type: Any.Type, restoring tree: StateValue, over live: Any) throws -> Any {
         try decode(type, from: tree.keepingSecrets(of: live))
     }
 }

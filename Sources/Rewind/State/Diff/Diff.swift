@@ -1,22 +1,38 @@
-/// The changes that turn `old` into `new`; see ``StateDiff``.
-public func diff(_ old: StateValue, _ new: StateValue) -> StateDiff {
-    var changes: [StateChange] = []
-    if !old.needsNoWalk(against: new) { StateDiffer.collect(old, new, at: .root, into: &changes) }
-    return StateDiff(changes: changes)
-}
-
-/// Applies `diff` to `old`; for a diff made by ``diff(_:_:)`` from `old`, the result equals the new
-/// tree exactly, including field order.
-///
-/// - Throws: ``DiffApplicationError`` when the diff does not fit the tree (it was made from another one).
-public func apply(_ diff: StateDiff, to old: StateValue) throws(DiffApplicationError) -> StateValue {
-    var value = old
-    try value.applyInPlace(diff)
-    return value
+extension StateDiff {
+    /// The changes that turn `old` into `new`.
+    public init(from old: StateValue, to new: StateValue) {
+        var changes: [StateChange] = []
+        if !old.needsNoWalk(against: new) { StateDiffer.collect(old, new, at: .root, into: &changes) }
+        self.init(changes: changes)
+    }
 }
 
 extension StateValue {
-    /// Applies `diff` to the tree in place (see ``apply(_:to:)``): a tree held nowhere else is
+    /// This tree with `diff` applied; for a diff made by ``StateDiff/init(from:to:)`` from this
+    /// tree, the result equals the new tree exactly, including field order.
+    ///
+    /// - Throws: ``DiffApplicationError`` when the diff does not fit the tree (it was made from another one).
+    public func applying(_ diff: StateDiff) throws(DiffApplicationError) -> StateValue {
+        var value = self
+        try value.applyInPlace(diff)
+        return value
+    }
+}
+
+/// The changes that turn `old` into `new`.
+@available(*, deprecated, message: "use StateDiff(from:to:)")
+public func diff(_ old: StateValue, _ new: StateValue) -> StateDiff {
+    StateDiff(from: old, to: new)
+}
+
+/// Applies `diff` to `old`.
+@available(*, deprecated, message: "use old.applying(diff)")
+public func apply(_ diff: StateDiff, to old: StateValue) throws(DiffApplicationError) -> StateValue {
+    try old.applying(diff)
+}
+
+extension StateValue {
+    /// Applies `diff` to the tree in place (see ``applying(_:)``): a tree held nowhere else is
     /// edited rather than copied. When the diff does not fit, the tree is left partly changed.
     mutating func applyInPlace(_ diff: StateDiff) throws(DiffApplicationError) {
         // A tree deeper than any reader decodes cannot be built by diffs either: every tool that
@@ -44,10 +60,10 @@ extension StateValue {
 
 extension StateValue {
     /// The deepest state a tree may be: what a journal reader decodes, and what diffs may build.
-    public static let maximumDepth = 256
+    package static let maximumDepth = 256
 
     /// Whether the tree has more than `levels` levels (a leaf has one); looks no deeper than that.
-    public func isDeeper(than levels: Int) -> Bool {
+    package func isDeeper(than levels: Int) -> Bool {
         guard levels > 0 else { return true }
         switch self {
         case .array(let elements): return elements.contains { $0.isDeeper(than: levels - 1) }

@@ -5,7 +5,7 @@
 ///
 /// The result is exactly that of applying the changes one after another (their documented
 /// meaning, see ``StateDiff``). The changes to one array must come in increasing index order, as
-/// ``diff(_:_:)`` makes them (the latest change's position may be touched again); a change further
+/// ``StateDiff/init(from:to:)`` makes them (the latest change's position may be touched again); a change further
 /// back is refused rather than paid for with a shift of everything after it.
 enum DiffApplication {
     /// Applies `changes`, which all lie below the path components before `depth`, to `value`.
@@ -123,7 +123,7 @@ private struct ArrayEditor {
     }
 }
 
-/// Edits an object's fields in one pass, in the order ``diff(_:_:)`` makes an object's changes:
+/// Edits an object's fields in one pass, in the order ``StateDiff/init(from:to:)`` makes an object's changes:
 /// removals first, then additions in increasing position, with changes to the kept fields (made in
 /// place) anywhere. The removals are made and the additions merged once, at the end, so the time
 /// is linear in the fields and the changes. Changes in another order — a removal after an addition,

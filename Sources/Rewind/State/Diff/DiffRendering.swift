@@ -14,28 +14,28 @@
 ///     … 1 unchanged
 ///   }
 /// ```
-public struct DiffRenderer: Sendable {
+package struct DiffRenderer: Sendable {
     /// How wide a value may be on one line before it is cut with `…`.
-    public var valueWidth: Int
+    package var valueWidth: Int
 
     /// Creates a renderer.
-    public init(valueWidth: Int = 100) {
+    package init(valueWidth: Int = 100) {
         self.valueWidth = valueWidth
     }
 
     /// One rendered line: its marker and its text.
-    public struct Line: Hashable, Sendable {
+    package struct Line: Hashable, Sendable {
         /// Whether the line shows an old value, a new value, or context.
-        public enum Marker: Hashable, Sendable {
+        package enum Marker: Hashable, Sendable {
             case context, removed, added
         }
         /// The line's marker.
-        public var marker: Marker
+        package var marker: Marker
         /// The text after the marker, already indented.
-        public var text: String
+        package var text: String
 
         /// The line with its `-`, `+` or space marker in front.
-        public var rendered: String {
+        package var rendered: String {
             switch marker {
             case .context: "  " + text
             case .removed: "- " + text
@@ -45,7 +45,7 @@ public struct DiffRenderer: Sendable {
     }
 
     /// The diff as lines; empty when the trees are equal.
-    public func lines(from old: StateValue, to new: StateValue) -> [Line] {
+    package func lines(from old: StateValue, to new: StateValue) -> [Line] {
         guard old != new else { return [] }
         var lines: [Line] = []
         render(old, new, label: "", depth: 0, into: &lines)
@@ -53,7 +53,7 @@ public struct DiffRenderer: Sendable {
     }
 
     /// The diff as text, one line per change or context line; empty when the trees are equal.
-    public func render(from old: StateValue, to new: StateValue) -> String {
+    package func render(from old: StateValue, to new: StateValue) -> String {
         lines(from: old, to: new).map(\.rendered).joined(separator: "\n")
     }
 

@@ -3,15 +3,15 @@
 /// Only what changed is listed. Arrays are aligned by a longest common subsequence rather than index
 /// by index, so inserting an item at the front of a list is one change, not one per item. The
 /// changes are ordered so that applying them one after another turns the old tree into the new one
-/// exactly: `apply(diff(a, b), to: a) == b`.
+/// exactly: `try a.applying(StateDiff(from: a, to: b)) == b`.
 ///
 /// Array indices in paths are positions in the *new* array (for a removal: where the removed element
 /// sat among the new elements), which is how a person reads "what is at `items[3]` now".
 ///
 /// ```swift
-/// let changes = diff(before, after)
+/// let changes = StateDiff(from: before, to: after)
 /// changes.changes.map(\.path.description) // ["items[0]", "title"]
-/// let rebuilt = try apply(changes, to: before) // == after
+/// let rebuilt = try before.applying(changes) // == after
 /// ```
 public struct StateDiff: Hashable, Sendable {
     /// The changes, in application order.

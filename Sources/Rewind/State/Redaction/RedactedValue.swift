@@ -30,7 +30,7 @@ public struct RedactedValue: Sendable, Hashable, CustomStringConvertible {
 
 extension StateValue {
     /// Whether any leaf of the tree was redacted.
-    public var containsRedaction: Bool {
+    package var containsRedaction: Bool {
         switch self {
         case .opaque(let leaf): leaf.isRedacted
         case .array(let elements): elements.contains { $0.containsRedaction }
@@ -40,7 +40,7 @@ extension StateValue {
     }
 
     /// Whether `subtree` is this tree or appears anywhere inside it.
-    public func contains(subtree: StateValue) -> Bool {
+    package func contains(subtree: StateValue) -> Bool {
         if self == subtree { return true }
         switch self {
         case .array(let elements): return elements.contains { $0.contains(subtree: subtree) }

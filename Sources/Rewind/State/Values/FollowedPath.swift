@@ -8,9 +8,9 @@ import Foundation
 /// let path = try FollowedPath(parsing: "items[id: 3].done")
 /// path.value(in: state)   // the `done` of the item whose `id` is 3, wherever it is in the list
 /// ```
-public struct FollowedPath: Sendable, Hashable, CustomStringConvertible {
+package struct FollowedPath: Sendable, Hashable, CustomStringConvertible {
     /// One step of the path.
-    public enum Component: Sendable, Hashable {
+    package enum Component: Sendable, Hashable {
         /// A field.
         case key(String)
         /// A list element by position.
@@ -20,10 +20,10 @@ public struct FollowedPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The steps, from the root.
-    public let components: [Component]
+    package let components: [Component]
 
     /// A path of fields and positions only.
-    public init(_ path: StatePath) {
+    package init(_ path: StatePath) {
         components = path.components.map {
             switch $0 {
             case .key(let key): .key(key)
@@ -33,7 +33,7 @@ public struct FollowedPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The path as selected in `state`: each index whose element has an `id` field becomes that id.
-    public init(_ path: StatePath, in state: StateValue) {
+    package init(_ path: StatePath, in state: StateValue) {
         var components: [Component] = []
         var current: StateValue? = state
         for component in path.components {
@@ -58,7 +58,7 @@ public struct FollowedPath: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads a path as the viewer prints it: `items[id: 3].done`, `items[id: "a-1"].title`, as well
     /// as everything ``StatePath/init(parsing:)`` reads (`items[3].done`, `user.name`).
-    public init(parsing text: String) throws(StatePathSyntaxError) {
+    package init(parsing text: String) throws(StatePathSyntaxError) {
         var components: [Component] = []
         var rest = Substring(text)
         var consumed = 0
@@ -104,7 +104,7 @@ public struct FollowedPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The path with positions only, when it follows no element by id.
-    public var statePath: StatePath? {
+    package var statePath: StatePath? {
         var result: [StatePath.Component] = []
         for component in components {
             switch component {
@@ -117,7 +117,7 @@ public struct FollowedPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The value the path leads to in `state`, finding elements by id.
-    public func value(in state: StateValue) -> StateValue? {
+    package func value(in state: StateValue) -> StateValue? {
         var current = state
         for component in components {
             switch component {
@@ -142,7 +142,7 @@ public struct FollowedPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `items[id: 3].done` for a followed element, `items[1].done` otherwise.
-    public var description: String {
+    package var description: String {
         var text = ""
         for component in components {
             switch component {
@@ -156,11 +156,11 @@ public struct FollowedPath: Sendable, Hashable, CustomStringConvertible {
 
     /// Two paths are the same when they lead to the same place: where a followed element was
     /// when it was chosen does not matter.
-    public static func == (left: FollowedPath, right: FollowedPath) -> Bool {
+    package static func == (left: FollowedPath, right: FollowedPath) -> Bool {
         left.placeKey == right.placeKey
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(placeKey)
     }
 

@@ -76,7 +76,7 @@ extension StatePath {
     /// state: `count`, `inner.name`, `opt?.name`, `opt!.name` (optionals are looked through). `nil` when
     /// the recording could not name it (`items[…].done`: Linux prints subscript key paths without
     /// their index).
-    public init?(recordedChange text: String) {
+    package init?(recordedChange text: String) {
         // Most recorded paths are fields named in ASCII (`count`, `inner.name`): read at once,
         // since readers parse the path of every change they fold.
         if let keys = Self.asciiFieldNames(text) {

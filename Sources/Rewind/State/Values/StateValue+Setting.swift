@@ -9,7 +9,7 @@ extension StateValue {
     /// state.setting(.string("a"), at: try StatePath(parsing: "items[0]")) // {count: 0, items: ["a"]}
     /// state.setting(.integer(1), at: ["missing"]) // nil
     /// ```
-    public func setting(_ value: StateValue, at path: StatePath) -> StateValue? {
+    package func setting(_ value: StateValue, at path: StatePath) -> StateValue? {
         settingChange(value, at: path)?.tree
     }
 
@@ -24,10 +24,10 @@ extension StateValue {
     /// state.settingOrAddingField(.string("TENOFF"), at: ["coupon"]) // {total: 5, coupon: "TENOFF"}
     /// state.settingOrAddingField(.integer(1), at: ["receipt", "total"]) // nil: no `receipt`
     /// ```
-    public func settingOrAddingField(_ value: StateValue, at path: StatePath) -> StateValue? {
+    package func settingOrAddingField(_ value: StateValue, at path: StatePath) -> StateValue? {
         if let set = setting(value, at: path) { return set }
         guard case .key? = path.components.last, let parent = path.parent, case .object? = self[parent] else { return nil }
-        return try? apply(StateDiff(changes: [StateChange(path: path, operation: .added(value))]), to: self)
+        return try? self.applying(StateDiff(changes: [StateChange(path: path, operation: .added(value))]))
     }
 
     /// ``setting(_:at:)``, and the one change that makes it — `nil` as the change when the place
@@ -44,7 +44,7 @@ extension StateValue {
             return nil
         }
         let change = StateChange(path: path, operation: operation)
-        return (try? apply(StateDiff(changes: [change]), to: self)).map { ($0, change) }
+        return (try? self.applying(StateDiff(changes: [change]))).map { ($0, change) }
     }
 
     /// Puts `value` at `path`, which must lead to an existing place, changing this tree in place:

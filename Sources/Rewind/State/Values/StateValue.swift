@@ -48,15 +48,15 @@ public struct OpaqueValue: Hashable, Sendable {
     public var summary: String
 
     /// Creates an opaque leaf.
-    public init(typeName: String, summary: String) {
+    package init(typeName: String, summary: String) {
         self.typeName = typeName
         self.summary = summary
     }
 
     /// The summary used for values replaced by redaction.
-    public static let redactedSummary = "<redacted>"
+    package static let redactedSummary = "<redacted>"
     /// The summary used where a reference cycle was cut.
-    public static let cycleSummary = "<cycle>"
+    package static let cycleSummary = "<cycle>"
 
     /// Whether this leaf replaced a secret: `<redacted>`, or `<redacted 2>` for the second value
     /// the secret took in a recording (`<redacted ?>` past the values a journal tells apart).
@@ -70,7 +70,7 @@ public struct OpaqueValue: Hashable, Sendable {
 
 extension StateValue {
     /// A short name of the value's shape, used in messages (`"object"`, `"array"`, `"string"` …).
-    public var shapeName: String {
+    package var shapeName: String {
         switch self {
         case .null: "null"
         case .bool: "bool"
@@ -84,7 +84,7 @@ extension StateValue {
     }
 
     /// Whether the value is an array or an object, i.e. has children.
-    public var isContainer: Bool {
+    package var isContainer: Bool {
         switch self {
         case .array, .object: true
         default: false

@@ -14,17 +14,17 @@
 /// their type (`Array<Line>`), not their elements' fields.
 public struct TypeSchema: Sendable, Equatable, CustomStringConvertible {
     /// One field: its path from the state's root (`info.title`) and its type (`Optional<String>`).
-    public struct Field: Sendable, Equatable {
+    package struct Field: Sendable, Equatable {
         /// Where the field is, from the state's root: `info.title`.
-        public var path: String
+        package var path: String
         /// Its type, as Swift names it without the module: `Optional<String>`, `Cart.Line`.
-        public var type: String
+        package var type: String
     }
 
     /// The state's type (empty for a unit whose state is its observed properties).
-    public var typeName: String
+    package var typeName: String
     /// The fields, outermost first, in declaration order.
-    public var fields: [Field]
+    package var fields: [Field]
 
     /// How deep nested structs are followed, and how many fields are listed at most: a schema
     /// describes a type, it is not a second capture of the state.
@@ -38,7 +38,7 @@ public struct TypeSchema: Sendable, Equatable, CustomStringConvertible {
             typeName = ""
             for (name, field) in observed.fields { add(name, field, depth: 1) }
         } else {
-            typeName = EventSource.shortTypeName(type(of: value))
+            typeName = TypeName.short(type(of: value))
             addChildren(of: value, under: "", depth: 1)
         }
     }
@@ -56,7 +56,7 @@ public struct TypeSchema: Sendable, Equatable, CustomStringConvertible {
 
     private mutating func add(_ path: String, _ value: Any, depth: Int) {
         guard fields.count < Self.maximumFields else { return }
-        fields.append(Field(path: path, type: EventSource.shortTypeName(type(of: value))))
+        fields.append(Field(path: path, type: TypeName.short(type(of: value))))
         addChildren(of: value, under: path, depth: depth + 1)
     }
 
@@ -67,12 +67,12 @@ public struct TypeSchema: Sendable, Equatable, CustomStringConvertible {
 
     /// The text a journal records in a unit's `created` event (its description): the marker line,
     /// the type's name, then a `path: Type` line per field.
-    public var recordedText: String {
+    package var recordedText: String {
         ([Self.marker, typeName] + fields.map { "\($0.path): \($0.type)" }).joined(separator: "\n")
     }
 
     /// The schema a `created` event's description records; `nil` for any other text.
-    public init?(recorded text: String) {
+    package init?(recorded text: String) {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
         guard lines.first == Substring(Self.marker), lines.count >= 2 else { return nil }
         lines.removeFirst()
@@ -94,7 +94,7 @@ public struct TypeSchema: Sendable, Equatable, CustomStringConvertible {
     /// What changed from this (recorded) schema to `today`'s: fields added, removed, or of another
     /// type, each once at its outermost path (`Cart.State.lines: added (Array<String>)`). The state
     /// type's own name is not compared: a renamed type decodes as before.
-    public func changes(to today: TypeSchema) -> [SchemaProblem] {
+    package func changes(to today: TypeSchema) -> [SchemaProblem] {
         let recordedTypes = Dictionary(fields.map { ($0.path, $0.type) }, uniquingKeysWith: { first, _ in first })
         let todayTypes = Dictionary(today.fields.map { ($0.path, $0.type) }, uniquingKeysWith: { first, _ in first })
         var problems: [SchemaProblem] = []

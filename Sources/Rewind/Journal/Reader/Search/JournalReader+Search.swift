@@ -5,13 +5,13 @@ extension JournalReader {
     /// ``recordSearchFilter(ofBlock:events:)``, so the next search can skip it.
     ///
     /// Filters judge literals of three or more ASCII characters; for other text the answer is `true`.
-    public func searchFilter(ofBlock index: Int, mayContain text: String) -> Bool? {
+    package func searchFilter(ofBlock index: Int, mayContain text: String) -> Bool? {
         guard NGramFilter.judgeableGrams(of: text) != nil else { return true }
         return searchIndex.filter(for: blocks[index])?.mayContain(text)
     }
 
     /// Makes and keeps block `index`'s search filter from its events (safe from any thread).
-    public func recordSearchFilter(ofBlock index: Int, events: [RecordedEvent]) {
+    package func recordSearchFilter(ofBlock index: Int, events: [RecordedEvent]) {
         recordSearchFilter(of: blocks[index], events: events)
     }
 
@@ -26,7 +26,7 @@ extension JournalReader {
     /// block without a filter can still be ruled out at once. Only a plain word (letters and `_`)
     /// can be judged so: text with digits, spaces or punctuation can match across separate strings
     /// (`title: "Milk"`) or numbers, so for it the answer is always `true`.
-    public func block(_ index: Int, mayContainWord word: String) -> Bool {
+    package func block(_ index: Int, mayContainWord word: String) -> Bool {
         guard !word.isEmpty, word.allSatisfy({ $0.isLetter || $0 == "_" }) else { return true }
         let block = blocks[index]
         guard case .success(let payload) = payload(at: block.offset, frame: block.frame) else { return true }
@@ -35,7 +35,7 @@ extension JournalReader {
 
     /// Keeps the filters made since the journal was opened in a file beside it
     /// (`FILE.rewind.search`), for the next search; does nothing where that cannot be written.
-    public func saveSearchIndex() {
+    package func saveSearchIndex() {
         searchIndex.save()
     }
 }

@@ -1,12 +1,33 @@
 extension RecordedEvent {
-    /// Every text of the event that a search looks at: `rewind log --grep` (name, description,
-    /// path, value) and the viewer's `/` (name, source, description, the summary on its row).
-    /// A block's ``NGramFilter`` is made from these, so a search over any of them can trust it:
-    /// a search that looks at a text not listed here would skip blocks it should not.
-    var searchableTexts: [String] {
+    /// The texts of the event that a search looks at — the one definition behind `rewind log --grep`
+    /// and the viewer's `/` (which match these) and the blocks' search filters (made from
+    /// ``searchableTexts``, these and more): its name, source and description, the summary on its
+    /// row, and the row as the screen shows it (`isOn true`: the name, then the summary), so that
+    /// what is typed from the screen is found; with `old` known, a change's row as its move
+    /// (`nextID: 1 → 2`) too.
+    package func searchedTexts(old: ValueBefore = .unknown) -> [String] {
         let summary = summary()
-        // The row's text too (`isOn true`), which the viewer's `/` matches as the screen shows it.
-        var texts = [name, description, source.description, summary, name + " " + summary]
+        var texts = [name, source.description, description, summary, Self.row(name, summary)]
+        if old.isKnown {
+            let move = self.summary(old: old)
+            texts += [move, Self.row(name, move)]
+        }
+        return texts
+    }
+
+    private static func row(_ name: String, _ summary: String) -> String {
+        summary.isEmpty ? name : name.isEmpty ? summary : name + " " + summary
+    }
+
+    /// What a block's ``NGramFilter`` is made from: ``searchedTexts(old:)`` without a move, which
+    /// no filter can know (a search for one is judged by the text after its arrow), and the
+    /// event's path and whole value besides, which only widen it. A filter may say "maybe" where
+    /// no text matches, never "no" where one does.
+    var searchableTexts: [String] {
+        var texts = searchedTexts()
+        // Kept from the filters' first version (the row with a space even when the summary is
+        // empty), so that filters saved beside journals stay the ones a reader makes today.
+        texts.append(name + " " + summary())
         if let path { texts.append(path) }
         if let value { texts.append(value.description) }
         return texts

@@ -112,7 +112,7 @@ extension JournalEncoder {
         default: return nil
         }
         guard track.keyframedInBlock, let path, let old = track.state?[path] else { return nil }
-        let changes = diff(old, value)
+        let changes = StateDiff(from: old, to: value)
         return value.weighs(moreThan: 2 * changes.weight + 8) ? changes : nil
     }
 }

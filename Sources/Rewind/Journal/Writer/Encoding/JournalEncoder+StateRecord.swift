@@ -24,7 +24,7 @@ extension JournalEncoder {
         measureStateSize(newState, track: &track)
         track.stateRecordsSinceCapture += 1
         // A commit's known changes need no state before it; otherwise the state was given back.
-        guard !needsKeyframe(track), let changes = knownChanges ?? track.state.map({ diff($0, newState) }) else {
+        guard !needsKeyframe(track), let changes = knownChanges ?? track.state.map({ StateDiff(from: $0, to: newState) }) else {
             track.keyframedInBlock = true
             track.stateRecordsSinceKeyframe = 0
             track.summary.recorded(newState, changes: knownChanges, previous: track.state)

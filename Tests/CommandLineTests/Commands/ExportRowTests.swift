@@ -1,0 +1,104 @@
+import Cycler
+import Foundation
+@_spi(Tooling) import Rewind
+import TestSupport
+import Testing
+
+/// `rewind export --format jsonl` as the fleet table of docs/EXPORT_SCHEMA.md: what the SQL in
+/// Examples/Fleet relies on, row by row.
+@Suite("export rows: the fleet table")
+struct ExportRowTests {
+    struct Cart: Codable, Equatable {
+        var total = 0
+        var coupon: String?
+    }
+
+    final class CartModel: CyclerType, Sendable {
+        let state: Storage<Cart> = .init(.init())
+    }
+
+    private func rows(_ path: String) throws -> [[String: Any]] {
+        let result = try CommandRunner.run(["export", path, "--format", "jsonl"])
+        #expect(result.status == 0, "\(result.standardError)")
+        return try result.standardOutput.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test("every row names its recording and app version, has every column, and a change has its old and new values")
+    func rowsOfARecording() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("cart.rewind")
+        var configuration = JournalConfiguration()
+        configuration.appVersion = "1.2.0"
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let cart = CartModel()
+        cart.set(logger: journal)
+        cart.dispatch("add") { context in context.commit("add") { $0.update(450, \.total) } }
+        cart.dispatch("coupon") { context in context.commit("coupon") { $0.update(-550, \.total) } }
+        journal.close()
+
+        let rows = try rows(path)
+        let columns = ["schema_version", "recording_id", "app_version", "seq", "time", "time_ns", "monotonic_ns", "source", "source_id",
+                       "framework", "type", "kind", "name", "description", "file", "function", "line", "parent", "duration_ns",
+                       "path", "old", "new", "value", "dropped", "changes", "state"]
+        let recordingID = journal.recordingID.uuidString.lowercased()
+        for row in rows {
+            #expect(Set(row.keys) == Set(columns))
+            #expect(row["schema_version"] as? Int == 2)
+            #expect(row["recording_id"] as? String == recordingID)
+            #expect(row["app_version"] as? String == "1.2.0")
+        }
+        let changes = rows.filter { $0["kind"] as? String == "change" }
+        #expect(changes.map { $0["path"] as? String } == ["total", "total"])
+        #expect(changes.map { $0["old"] as? Int } == [0, 450])
+        #expect(changes.map { $0["new"] as? Int } == [450, -550])
+        #expect(changes.map { ($0["state"] as? [String: Any])?["total"] as? Int } == [450, -550])
+        // The wall time as nanoseconds is the instant the ISO text names.
+        for row in rows {
+            let nanoseconds = try #require(row["time_ns"] as? Int)
+            #expect(row["time"] as? String == EventTime.iso8601(wallNanoseconds: Int64(nanoseconds)))
+        }
+        // Rows that do not change a path have the change columns, as null.
+        let dispatch = try #require(rows.first { $0["kind"] as? String == "didDispatch" })
+        #expect(dispatch["path"] is NSNull && dispatch["old"] is NSNull && dispatch["new"] is NSNull && dispatch["state"] is NSNull)
+        #expect(dispatch["duration_ns"] is Int)
+        #expect(try CommandRunner.run(["info", path]).standardOutput.contains("Recording   \(recordingID), app version 1.2.0"))
+    }
+
+    @Test("a change to a path the state did not have has old null")
+    func missingOld() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("coupon.rewind")
+        let journal = try JournalLogger(path: path)
+        let cart = CartModel()
+        cart.set(logger: journal)
+        cart.commit("coupon") { $0.update("TENOFF", \.coupon) }
+        journal.close()
+        let change = try #require(try rows(path).first { $0["kind"] as? String == "change" })
+        #expect(change["path"] as? String == "coupon" && change["old"] is NSNull && change["new"] as? String == "TENOFF")
+    }
+
+    @Test("a run of dropped events is a row of its own, with how many and which steps, as log --json says it")
+    func droppedRun() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("drops.rewind")
+        var configuration = JournalConfiguration()
+        configuration.queueCapacity = 1
+        configuration.overflow = .drop
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let cart = CartModel()
+        cart.set(logger: journal)
+        for value in 1...20_000 { cart.commit { $0.update(value, \.total) } }
+        journal.close()
+        let markers = try JournalReader(path: path).allEvents().compactMap(\.dropped)
+        try #require(!markers.isEmpty)
+        let expected: [[Int]] = markers.map { [Int($0.count), Int($0.sequences.lowerBound), Int($0.sequences.upperBound)] }
+        func dropped(_ rows: [[String: Any]]) -> [[Int]] {
+            rows.compactMap { $0["dropped"] as? [String: Int] }.map { [$0["count"] ?? -1, $0["from"] ?? -1, $0["to"] ?? -1] }
+        }
+        #expect(dropped(try rows(path)) == expected)
+        let logged = try CommandRunner.run(["log", path, "--json", "--kind", "dropped"])
+        #expect(dropped(try logged.standardOutput.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }) == expected)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `rewind shrink` and `rewind replay` refuse what they cannot do before running any test: one line,
+/// exit 2, nothing written. (Their runs through a package's tests are checked end to end by
+/// Examples/ReplayBisect/run in CI.)
+@Suite("rewind shrink and replay refusals")
+struct ShrinkCommandTests {
+    @Test("shrink never writes over the recording, and says so in one line")
+    func refusesToOverwrite() throws {
+        let before = try Data(contentsOf: URL(fileURLWithPath: "Fixtures/counter.rewind"))
+        let result = try CommandRunner.run(["shrink", "Fixtures/counter.rewind", "--test", "Anything", "-o", "Fixtures/counter.rewind"])
+        #expect(result.status == 2)
+        #expect(result.standardError == "rewind: cannot shrink the recording: the shrunk recording would be written over Fixtures/counter.rewind; name another output\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "Fixtures/counter.rewind")) == before)
+    }
+
+    @Test("shrink of a missing file, or with a negative time limit, is bad input")
+    func badInput() throws {
+        let missing = try CommandRunner.run(["shrink", "Fixtures/no-such.rewind", "--test", "Anything"])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.hasPrefix("rewind: ") && missing.standardError.filter { $0 == "\n" }.count == 1)
+        let negative = try CommandRunner.run(["shrink", "Fixtures/counter.rewind", "--test", "Anything", "--max-time", "-1"])
+        #expect(negative.status == 2)
+        #expect(negative.standardError.contains("--max-time"))
+        #expect(!FileManager.default.fileExists(atPath: "Fixtures/counter.shrunk.rewind"))
+    }
+
+    @Test("replay and shrink need --test")
+    func needTheTest() throws {
+        #expect(try CommandRunner.run(["replay"]).status == 2)
+        #expect(try CommandRunner.run(["shrink", "Fixtures/counter.rewind"]).status == 2)
+    }
+
+    @Test("the test run's log is made in a directory only its user can enter, never at a name another user could plant a link at")
+    func privateLog() throws {
+        // An empty package directory: swift fails to build it at once, and the message names the log.
+        let temporary = TemporaryDirectory()
+        let empty = temporary.path
+        let result = try CommandRunner.run(["replay", "--test", "Anything", "--package-path", empty])
+        let output = result.standardOutput + result.standardError
+        let log = try #require(output.split(separator: "(see ").last?.split(separator: ")").first.map(String.init), "\(output)")
+        let directory = URL(fileURLWithPath: log).deletingLastPathComponent().path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(URL(fileURLWithPath: directory).lastPathComponent.hasPrefix("rewind-replay-") && !directory.contains("\(getpid())"))
+        var status = stat()
+        #expect(lstat(directory, &status) == 0 && status.st_mode & 0o777 == 0o700 && status.st_uid == getuid())
+        #expect(lstat(log, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && status.st_mode & 0o777 == 0o600)
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Logging
+import LoggerProbes
+import Synchronization
+import TestSupport
+import Testing
+@_spi(Tooling) @testable import Rewind
+
+@Suite("Redaction")
+struct RedactionTests {
+    struct Login: Codable {
+        var user: String
+        @Secret var password: String
+        var apiKey: String
+        var accessToken: String
+        var profile: Profile
+    }
+    struct Profile: Codable { var nickname: String; var pin: Int }
+    struct PlainLogin { var user: String; @Secret var code: String; var refresh_token: String }
+
+    static let secrets = ["hunter2", "KEY-123", "tok-456", "9911", "otp-777", "refresh-888"]
+
+    static func login() -> Login {
+        Login(user: "ada", password: "hunter2", apiKey: "KEY-123", accessToken: "tok-456", profile: Profile(nickname: "countess", pin: 9911))
+    }
+
+    @Test("secret fields and secret names are replaced in captured trees")
+    func capturedTrees() {
+        let text = StateCapture.capture(Self.login()).description
+        for secret in Self.secrets { #expect(!text.contains(secret)) }
+        #expect(text.contains("ada") && text.contains("countess"))
+        let plain = StateCapture.capture(PlainLogin(user: "ada", code: "otp-777", refresh_token: "refresh-888")).description
+        for secret in Self.secrets { #expect(!plain.contains(secret)) }
+        #expect(plain.contains("code: <redacted>"))
+    }
+
+    @Test("the name rule: words split at camel case and separators, runs of words, plurals, written-together suffixes")
+    func nameRules() {
+        let rules = Redaction.default
+        let secret = [
+            "password", "Password", "user_password", "accessToken", "X-Api-Key", "pin", "tokens", "secretKey",
+            "passwordHash", "tokenReceived", "setPassword", "APIKey", "api_keys", "oauth2Token", "accesstoken",
+            "userPasswords", "cookies", "new-passphrase", "SESSION_ID",
+        ]
+        for name in secret { #expect(rules.redacts(key: name), "\(name)") }
+        for name in ["user", "title", "pinned", "tokenizer", "isPinned", "keyboard", "passage", "nickname"] {
+            #expect(!rules.redacts(key: name), "\(name)")
+        }
+        #expect(rules.adding(["ssnLast4"]).redacts(key: "ssn_last4"))
+        #expect(!Redaction.secretsOnly.redacts(key: "password"))
+    }
+
+    @Test("the names users mean as secrets are redacted by default, and words read as parts of other words are not")
+    func widerVocabulary() {
+        let rules = Redaction.default
+        let secret = [
+            "pwd", "userPwd", "mysql_pwd", "passcode", "otp", "oneTimeCode", "totp", "mfaCode", "verificationCode",
+            "cvc", "securityCode", "socialSecurityNumber", "jwt", "idJWT", "credential", "credentials", "encryptionKey",
+            "signingKey", "masterKey", "privKey", "seedPhrase", "recoveryPhrase", "mnemonic", "auth", "oauth",
+            "authHeader", "session", "userSession", "password_salt",
+        ]
+        for name in secret { #expect(rules.redacts(key: name), "\(name)") }
+        for name in ["author", "authors", "isAuthenticated", "keyboard", "tokenizer", "isPinned", "optional", "photos"] {
+            #expect(!rules.redacts(key: name), "\(name)")
+        }
+        // One place to add and remove words.
+        let app = Redaction.default.adding(["badge"]).removing(["session", "Session"])
+        #expect(app.redacts(key: "badgeNumber") && !app.redacts(key: "session") && app.redacts(key: "password"))
+    }
+
+    @Test("Secret stays transparent to the app's own Codable persistence")
+    func persistenceUnaffected() throws {
+        let data = try JSONEncoder().encode(Self.login())
+        let decoded = try JSONDecoder().decode(Login.self, from: data)
+        #expect(decoded.password == "hunter2")
+        #expect(String(describing: decoded).contains("hunter2") == false)
+    }
+
+    @Test("no logger's output ever contains a secret")
+    func noLoggerLeaks() throws {
+        let printed = Mutex<[String]>([])
+        let console = ConsoleLogger { line in printed.withLock { $0.append(line) } }
+        let handler = RecordingLogHandler()
+        var swiftLogger = Logger(label: "test") { _ in handler }
+        swiftLogger.logLevel = .trace
+        let bridge = SwiftLogBridge(swiftLogger)
+        let hooks = PrintingHookLogger()
+        let memory = InMemoryLogger()
+        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "LoginViewModel"))
+        let all = MultiplexLogger([console, bridge, hooks, memory])
+
+        let before = Self.login()
+        var after = before
+        after.password = "hunter2-new"
+        channel.emit(.created(state: CapturedValue(before)), callSite: CallSite(), to: all)
+        channel.emit(.willMutate, name: "typePassword", callSite: CallSite(), to: all)
+        channel.emit(.change(path: ChangedPath(\Login.password), value: CapturedValue(after.password), state: CapturedValue(after)), name: "typePassword", callSite: CallSite(), to: all)
+        channel.emit(.didMutate(duration: .microseconds(3), state: CapturedValue(after)), name: "typePassword", callSite: CallSite(), to: all)
+        channel.emit(.activity(CapturedValue(after)), callSite: CallSite(), to: all)
+        channel.emit(.replace(state: CapturedValue(after)), callSite: CallSite(), to: all)
+
+        var outputs = printed.withLock { $0 } + handler.lines + hooks.lines
+        outputs += memory.events.compactMap { $0.kind.state?.tree().description }
+        #expect(!outputs.isEmpty)
+        let everything = outputs.joined(separator: "\n")
+        for secret in Self.secrets + ["hunter2-new"] {
+            #expect(!everything.contains(secret), "leaked \(secret)")
+        }
+        #expect(everything.contains("<redacted>"))
+    }
+
+    enum Action { case setToken(String), login(user: String, password: String), rename(String) }
+    enum CodableAction: Codable { case setToken(String), setPin(Int), rename(String) }
+
+    @Test("a case named like a secret hides its payload, labelled or not, reflected or Codable")
+    func enumPayloads() {
+        let reflected = StateCapture.capture([Action.setToken("tok-456"), .login(user: "ada", password: "hunter2"), .rename("countess")])
+        let codable = StateCapture.capture([CodableAction.setToken("tok-456"), .setPin(9911), .rename("countess")])
+        for tree in [reflected, codable] {
+            let text = tree.description
+            for secret in Self.secrets { #expect(!text.contains(secret), "leaked \(secret) in \(text)") }
+            #expect(text.contains("countess") && text.contains("<redacted>"))
+        }
+    }
+
+    @Test("a logger a user writes gets redacted trees for every value, a change's new value included")
+    func userLoggerAndJournal() throws {
+        let directory = TemporaryDirectory()
+        let user = TreeLogger()
+        let journal = try JournalLogger(path: directory.file("session.rewind"))
+        let all = MultiplexLogger([user, journal])
+        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "LoginViewModel"))
+        var login = Self.login()
+        channel.emit(.created(state: CapturedValue(login)), callSite: CallSite(), to: all)
+        channel.emit(.willDispatch(input: CapturedValue(Action.setToken("tok-456"))), name: "setToken", callSite: CallSite(), to: all)
+        login.accessToken = "tok-789"
+        // A plain string written at a secret path: only the path says it is secret.
+        channel.emit(.change(path: ChangedPath(\Login.accessToken), value: CapturedValue(login.accessToken), state: CapturedValue(login)), callSite: CallSite(), to: all)
+        channel.emit(.change(path: ChangedPath(name: "profile.pin"), value: CapturedValue(1234), state: nil), callSite: CallSite(), to: all)
+        channel.emit(.activity(CapturedValue(CodableAction.setPin(9911))), callSite: CallSite(), to: all)
+        journal.close()
+        let recorded = try JournalReader(path: directory.file("session.rewind")).events().map { event in
+            [event.value?.description ?? "", event.stateRecord.map { "\($0)" } ?? ""].joined(separator: " ")
+        }
+        for (name, text) in [("user logger", user.lines.joined(separator: "\n")), ("journal", recorded.joined(separator: "\n"))] {
+            for secret in Self.secrets + ["tok-789", "1234"] {
+                #expect(!text.contains(secret), "\(name) leaked \(secret)")
+            }
+        }
+    }
+}
+
+extension RedactionTests {
+    @Test("a journal tells a secret that changed from one written again, without recording either value")
+    func changedSecretsReadAsChanged() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("tokens.rewind")
+        let journal = try JournalLogger(path: path)
+        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "LoginViewModel"))
+        var login = Self.login()
+        channel.emit(.created(state: CapturedValue(login)), callSite: CallSite(), to: journal)
+        func write(_ token: String, password: String? = nil) {
+            login.accessToken = token
+            if let password { login.password = password }
+            channel.emit(.change(path: ChangedPath(\Login.accessToken), value: CapturedValue(token), state: CapturedValue(login)), callSite: CallSite(), to: journal)
+        }
+        write("tok-456")                       // the value it had: unchanged
+        write("tok-999", password: "hunter3")  // signed in again: both secrets changed
+        write("tok-456")                       // back to the first token
+        journal.close()
+
+        let reader = try JournalReader(path: path)
+        let events = reader.events()
+        let changes = events.filter { $0.kind == .change }
+        let values = changes.compactMap(\.value)
+        #expect(values.map(\.description) == ["<redacted> (string)", "<redacted 2> (string)", "<redacted> (string)"])
+        let before = try reader.state(of: changes[0].source.instanceID, at: changes[0].sequence - 1)?[.key("accessToken")]
+        #expect(changes[0].summary(old: .value(try #require(before))) == "accessToken = <redacted> (string)" + RecordedEvent.unchangedMark)
+        #expect(changes[1].summary(old: .value(values[0])) == "accessToken: <redacted> (string) → <redacted 2> (string)")
+        #expect(changes[2].summary(old: .value(values[1])) == "accessToken: <redacted 2> (string) → <redacted> (string)")
+        // The states say so too: the password, a `Secret`, took a second value at the second write.
+        let passwords = try changes.map { try reader.state(of: $0.source.instanceID, at: $0.sequence)?[.key("password")]?.description }
+        #expect(passwords == ["<redacted> (Secret<String>)", "<redacted 2> (Secret<String>)", "<redacted 2> (Secret<String>)"])
+        let text = events.map { "\($0.value?.description ?? "") \($0.stateRecord.map { "\($0)" } ?? "")" }.joined()
+        for secret in Self.secrets + ["tok-999", "hunter3"] { #expect(!text.contains(secret), "leaked \(secret)") }
+        // Every value is still a redaction, as replay's secrets and the decoder need to know.
+        #expect(values.allSatisfy { $0.containsRedaction })
+    }
+}
+
+/// A logger a user might write: it prints the tree of every value it is handed.
+final class TreeLogger: CycleLogging {
+    private let printed = Mutex<[String]>([])
+    var lines: [String] { printed.withLock { $0 } }
+    func log(_ event: Event) {
+        let values: [CapturedValue?] = switch event.kind {
+        case .willDispatch(let input): [input]
+        case .change(_, let value, let state): [value, state]
+        case .activity(let value), .replace(let value), .didMutate(_, let value): [value]
+        case .created(let state): [state]
+        default: []
+        }
+        printed.withLock { $0 += values.compactMap { $0?.tree().description } }
+    }}

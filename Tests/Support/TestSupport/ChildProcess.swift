@@ -1,0 +1,77 @@
+import Foundation
+
+/// A program run to its end by a test, its output read in full and its end decoded once: how the
+/// command-line and terminal tests run `rewind`, shells and tools as a user would.
+public enum ChildProcess {
+    /// How a child ended.
+    public enum Termination: Equatable, Sendable, CustomStringConvertible {
+        /// It exited with this status.
+        case exited(Int32)
+        /// A signal ended it.
+        case signalled(Int32)
+
+        /// Decodes a status from `waitpid` (`WIFEXITED`, `WEXITSTATUS`, `WTERMSIG`).
+        public init(waitStatus status: Int32) {
+            let signal = status & 0x7f
+            self = signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
+        }
+
+        /// The status a golden transcript records: the exit status, or the signal's number.
+        public var code: Int32 {
+            switch self {
+            case .exited(let status), .signalled(let status): status
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .exited(let status): "exit \(status)"
+            case .signalled(let signal): "signal \(signal)"
+            }
+        }
+    }
+
+    /// What a child left.
+    public struct Result: Sendable {
+        public var termination: Termination
+        public var standardOutput: String
+        public var standardError: String
+    }
+
+    /// Runs `executable` with `arguments` in `directory`, the environment this process has with
+    /// `environment` on top, and waits for it: both pipes are read to their end before waiting, so
+    /// a child that writes a lot cannot block.
+    public static func run(_ executable: String, _ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let errorData = DataBox()
+        let errorRead = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            errorData.data = error.fileHandleForReading.readDataToEndOfFile()
+            errorRead.signal()
+        }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        errorRead.wait()
+        let termination: Termination = process.terminationReason == .uncaughtSignal
+            ? .signalled(process.terminationStatus) : .exited(process.terminationStatus)
+        return Result(
+            termination: termination,
+            standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData.data, as: UTF8.self)
+        )
+    }
+}
+
+/// Standard error's bytes, handed from the reading thread to the test through a semaphore.
+private final class DataBox: @unchecked Sendable {
+    // Unchecked: written once before the semaphore is signalled, read after it is waited on.
+    var data = Data()
+}
