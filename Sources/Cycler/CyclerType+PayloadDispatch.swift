@@ -21,7 +21,7 @@ extension CyclerType {
         _ action: (CyclerWeakContext<Self>, Payload) throws -> Result
     ) rethrows -> Result {
         try runDispatch(
-            name: name, description: description, input: CapturedValue(payload),
+            name: name, description: description, input: LoggedValue(payload),
             callSite: CallSite(file: file, function: function, line: line)
         ) { context in
             try action(context, payload)

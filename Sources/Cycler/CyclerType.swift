@@ -96,7 +96,7 @@ extension CyclerType {
     /// The name and input are made only when a logger listens: naming a replayable action's case
     /// costs a `String(describing:)`.
     func runDispatch<Result>(
-        name makeName: @autoclosure () -> String, description: String, input makeInput: @autoclosure () -> CapturedValue?, callSite: CallSite,
+        name makeName: @autoclosure () -> String, description: String, input makeInput: @autoclosure () -> LoggedValue?, callSite: CallSite,
         _ action: (CyclerWeakContext<Self>) throws -> Result
     ) rethrows -> Result {
         let channel = self.channel
@@ -124,7 +124,7 @@ extension CyclerType {
         let channel = self.channel
         let subject = core.lock.withLock {
             if let logger = core.activeLogger(unitType: Self.self, callSite: callSite) {
-                channel.emit(.activity(CapturedValue(activity)), callSite: callSite, to: logger)
+                channel.emit(.activity(LoggedValue(activity)), callSite: callSite, to: logger)
             }
             return core.activitySubject as? PassthroughSubject<Activity, Never>
         }

@@ -33,7 +33,7 @@ extension ReplayableCycler {
     /// Dispatches `action`: logged as a dispatch named after the action's case, carrying the action,
     /// with everything `handle(_:)` does inside it.
     public func send(_ action: Action, file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line) {
-        runDispatch(name: Self.caseName(of: action), description: "", input: CapturedValue(action), callSite: CallSite(file: file, function: function, line: line)) { _ in
+        runDispatch(name: Self.caseName(of: action), description: "", input: LoggedValue(action), callSite: CallSite(file: file, function: function, line: line)) { _ in
             handle(action)
         }
     }

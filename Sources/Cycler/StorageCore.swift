@@ -117,7 +117,7 @@ final class StorageCore<Value>: @unchecked Sendable {
     /// made if it does not exist yet. Call with `lock` held.
     func activeLogger(unitType: Any.Type? = nil, callSite: CallSite) -> (any CycleLogging)? {
         if let unitType { _ = channelMadeIfNeeded(for: unitType) }
-        return channel?.announcedLogger(callSite: callSite) { CapturedValue(value) }
+        return channel?.announcedLogger(callSite: callSite) { LoggedValue(value) }
     }
 
     // MARK: Mutation
@@ -154,7 +154,7 @@ final class StorageCore<Value>: @unchecked Sendable {
             if let logger, let start {
                 let end = EventTime.now()
                 let duration = Duration.nanoseconds(Int64(end.monotonicNanoseconds - start.monotonicNanoseconds))
-                channel!.emit(.didMutate(duration: duration, state: CapturedValue(value)), name: name, description: description, callSite: callSite, parent: parent, at: end, to: logger)
+                channel!.emit(.didMutate(duration: duration, state: LoggedValue(value)), name: name, description: description, callSite: callSite, parent: parent, at: end, to: logger)
             }
             if batchDepth == 0, changedDuringBatch {
                 changedDuringBatch = false
@@ -183,7 +183,7 @@ final class StorageCore<Value>: @unchecked Sendable {
         guard shouldUpdate(value[keyPath: keyPath]) else { return }
         value[keyPath: keyPath] = newValue
         emitInRunningCommit(
-            .change(path: ChangedPath(keyPath), value: CapturedValue(newValue), state: CapturedValue(value)),
+            .change(path: ChangedPath(keyPath), value: LoggedValue(newValue), state: LoggedValue(value)),
             otherwiseNamed: "update", callSite: callSite
         )
         noteChange()
@@ -193,7 +193,7 @@ final class StorageCore<Value>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         change(&value)
-        emitInRunningCommit(.replace(state: CapturedValue(value)), otherwiseNamed: name, callSite: callSite)
+        emitInRunningCommit(.replace(state: LoggedValue(value)), otherwiseNamed: name, callSite: callSite)
         noteChange()
     }
 

@@ -77,7 +77,7 @@ public final class ChainReaction: @unchecked Sendable {
             for substance in Self.run(steps) {
                 substance.abortMix()
                 if let logger = substance.channel.logger {
-                    substance.channel.emit(.activity(CapturedValue(StateFields([("mixer", "chain")]))), name: "abort", callSite: .unknown, to: logger)
+                    substance.channel.emit(.activity(LoggedValue(StateFields([("mixer", "chain")]))), name: "abort", callSite: .unknown, to: logger)
                 }
             }
         }

@@ -137,7 +137,7 @@ public final class Flux: @unchecked Sendable {
         guard let logger = channel.logger else { return }
         var fields: [(name: String, value: Any)] = [("lock", lock.number)]
         if let mixer = lock.mixerName { fields.append(("mixer", mixer)) }
-        channel.emit(.activity(CapturedValue(StateFields(fields))), name: name, callSite: .unknown, to: logger)
+        channel.emit(.activity(LoggedValue(StateFields(fields))), name: name, callSite: .unknown, to: logger)
     }
 }
 

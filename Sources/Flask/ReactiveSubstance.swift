@@ -65,7 +65,7 @@ where Mixers.RawValue == String {
         let start = EventTime.now()
         var sequence: UInt64?
         if let logger {
-            sequence = channel.emit(.willDispatch(input: payload.map { CapturedValue(PayloadText.fields($0)) }), name: key.name, callSite: callSite, at: start, to: logger)
+            sequence = channel.emit(.willDispatch(input: payload.map { LoggedValue(PayloadText.fields($0)) }), name: key.name, callSite: callSite, at: start, to: logger)
         }
         DispatchScope.run(inside: sequence) {
             beginMix()
@@ -77,7 +77,7 @@ where Mixers.RawValue == String {
             } else {
                 abortMix()
                 if let logger {
-                    channel.emit(.activity(CapturedValue(StateFields([("mixer", key.name)]))), name: "abort", callSite: callSite, to: logger)
+                    channel.emit(.activity(LoggedValue(StateFields([("mixer", key.name)]))), name: "abort", callSite: callSite, to: logger)
                 }
             }
         }

@@ -154,7 +154,7 @@ final class Reactors: Sendable {
         for reactor in reactors where reactor.isAlive {
             if let logger = substance.channel.logger {
                 let value = StateFields([("reactor", reactor.ownerTypeName), ("keys", reaction.changedKeys)])
-                substance.channel.emit(.activity(CapturedValue(value)), name: "reaction", callSite: .unknown, to: logger)
+                substance.channel.emit(.activity(LoggedValue(value)), name: "reaction", callSite: .unknown, to: logger)
             }
             reactor.react(reaction)
         }

@@ -96,7 +96,7 @@ enum StateKeys {
         case .string(let value)?: value
         case .array(let elements)?: elements.map { plainValue($0) as Any }
         case .object(let fields)?: Dictionary(uniqueKeysWithValues: fields.map { ($0.key, plainValue($0.value) as Any) })
-        case .opaque(let opaque)?: opaque.summary
+        case .opaque(let opaque)?: opaque.text
         }
     }
 }

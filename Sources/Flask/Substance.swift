@@ -189,18 +189,18 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
         channel.emit(.willMutate, name: name, callSite: callSite, at: start, to: logger)
         for change in StateDiff(from: oldTree, to: newTree).loggedChanges(in: newTree) {
             channel.emit(
-                .change(path: ChangedPath(name: change.path.description), value: CapturedValue(change.value), state: nil),
+                .change(path: ChangedPath(name: change.path.description), value: LoggedValue(change.value), state: nil),
                 callSite: callSite, to: logger
             )
         }
         let end = EventTime.now()
         let duration = Duration.nanoseconds(Int64(end.monotonicNanoseconds - start.monotonicNanoseconds))
-        channel.emit(.didMutate(duration: duration, state: CapturedValue(newTree)), name: name, callSite: callSite, at: end, to: logger)
+        channel.emit(.didMutate(duration: duration, state: LoggedValue(newTree)), name: name, callSite: callSite, at: end, to: logger)
         return true
     }
 
     override func announcedLogger() -> (any CycleLogging)? {
-        channel.announcedLogger { CapturedValue(self.state) }
+        channel.announcedLogger { LoggedValue(self.state) }
     }
 
     deinit {

@@ -19,7 +19,7 @@ package final class UnitRecorder: @unchecked Sendable {
     private let latest: LatestValues
     /// The unit's state now, for its `created` event: made once, since the unit asks before every
     /// dispatch and output. Captures no reference to the recorder, so that subscriptions can hold it.
-    private let stateNow: @Sendable () -> CapturedValue?
+    private let stateNow: @Sendable () -> LoggedValue?
     private let propertyNames = Locked<[AnyKeyPath: String]>([:])
     /// What the unit changed inside the running dispatches and effects, until each ends.
     private let held: HeldEvents
@@ -33,7 +33,7 @@ package final class UnitRecorder: @unchecked Sendable {
         self.stateProperties = stateProperties
         let latest = LatestValues(names: stateProperties.map(\.name))
         self.latest = latest
-        stateNow = { CapturedValue(latest.state) }
+        stateNow = { LoggedValue(latest.state) }
         held = HeldEvents(channel: channel, latest: latest, state: stateNow)
         subscriptions = stateProperties.enumerated().map { index, property in
             let held = self.held
@@ -47,7 +47,7 @@ package final class UnitRecorder: @unchecked Sendable {
                 }
                 guard held.channel.logger != nil else { return }
                 held.log(PendingEvent(
-                    order: index, kind: .change(path: ChangedPath(name: property.name), value: CapturedValue(value), state: nil),
+                    order: index, kind: .change(path: ChangedPath(name: property.name), value: LoggedValue(value), state: nil),
                     name: "", time: .now()
                 ))
             }
@@ -106,7 +106,7 @@ package final class UnitRecorder: @unchecked Sendable {
     private func dispatch(value: Any?, callSite: CallSite, nameKnownBefore: Bool, send: () -> Void, name: () -> String) {
         guard let logger = channel.announcedLogger(state: stateNow) else { return send() }
         let start = EventTime.now()
-        let input = value.map(CapturedValue.init)
+        let input = value.map(LoggedValue.init)
         let sequence = nameKnownBefore
             ? channel.emit(.willDispatch(input: input), name: name(), callSite: callSite, at: start, to: logger)
             : EventSequence.next()
@@ -127,7 +127,7 @@ package final class UnitRecorder: @unchecked Sendable {
     package func outputValue(_ value: Any, name: String) {
         guard channel.logger != nil else { return }
         let activity = PendingEvent(
-            order: stateProperties.count + (outputOrder[name] ?? outputOrder.count), kind: .activity(CapturedValue(value)),
+            order: stateProperties.count + (outputOrder[name] ?? outputOrder.count), kind: .activity(LoggedValue(value)),
             name: name, time: .now()
         )
         held.log(activity)
@@ -185,11 +185,11 @@ private final class HeldEvents: @unchecked Sendable {
     // already calls from whatever thread changes it.
     let channel: EventChannel
     private let latest: LatestValues
-    private let state: @Sendable () -> CapturedValue?
+    private let state: @Sendable () -> LoggedValue?
     /// The commit names of the dispatches running, by their sequence numbers.
     private let dispatchNames = Locked<[UInt64: String]>([:])
 
-    init(channel: EventChannel, latest: LatestValues, state: @escaping @Sendable () -> CapturedValue?) {
+    init(channel: EventChannel, latest: LatestValues, state: @escaping @Sendable () -> LoggedValue?) {
         self.channel = channel
         self.latest = latest
         self.state = state
@@ -236,13 +236,13 @@ private final class HeldEvents: @unchecked Sendable {
             let values = latest.values
             for index in changed.sorted() {
                 channel.emit(
-                    .change(path: ChangedPath(name: latest.names[index]), value: CapturedValue(values[index]), state: nil),
+                    .change(path: ChangedPath(name: latest.names[index]), value: LoggedValue(values[index]), state: nil),
                     callSite: .unknown, parent: parent, to: logger
                 )
             }
             let end = EventTime.now()
             let duration = Duration.nanoseconds(Int64(end.monotonicNanoseconds - start.monotonicNanoseconds))
-            let settled = CapturedValue(latest.fields(values))
+            let settled = LoggedValue(latest.fields(values))
             channel.emit(.didMutate(duration: duration, state: settled), name: name, callSite: .unknown, parent: parent, at: end, to: logger)
         }
         for activity in activities.sorted(by: { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }) {

@@ -56,13 +56,13 @@ struct HostileJournalTests {
         let channel = EventChannel(source: EventSource(framework: .init(rawValue: hostile), typeName: hostile, label: hostile))
         let site = CallSite(file: "\u{1B}]0;file\u{07}\u{202E}.swift", function: "\u{1B}[2Jfunction()", line: 7)
         let state = ["name": hostile, hostile: "key", "list": hostile]
-        channel.emit(.created(state: CapturedValue(state)), name: hostile, description: hostile, callSite: site, to: journal)
-        channel.emit(.willDispatch(input: CapturedValue(hostile)), name: hostile, description: hostile, callSite: site, to: journal)
+        channel.emit(.created(state: LoggedValue(state)), name: hostile, description: hostile, callSite: site, to: journal)
+        channel.emit(.willDispatch(input: LoggedValue(hostile)), name: hostile, description: hostile, callSite: site, to: journal)
         var changed = state
         changed["name"] = hostile + "2"
-        channel.emit(.change(path: ChangedPath(name: "name"), value: CapturedValue(hostile + "2"), state: CapturedValue(changed)), name: hostile, callSite: site, to: journal)
-        channel.emit(.change(path: ChangedPath(name: hostile), value: CapturedValue(hostile), state: nil), name: hostile, callSite: site, to: journal)
-        channel.emit(.activity(CapturedValue(hostile)), name: hostile, description: hostile, callSite: site, to: journal)
+        channel.emit(.change(path: ChangedPath(name: "name"), value: LoggedValue(hostile + "2"), state: LoggedValue(changed)), name: hostile, callSite: site, to: journal)
+        channel.emit(.change(path: ChangedPath(name: hostile), value: LoggedValue(hostile), state: nil), name: hostile, callSite: site, to: journal)
+        channel.emit(.activity(LoggedValue(hostile)), name: hostile, description: hostile, callSite: site, to: journal)
         journal.close()
         try Self.expectSafe(path, "hostile strings")
         // Escaped, not dropped: the reader sees what was recorded.

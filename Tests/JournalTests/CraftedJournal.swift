@@ -10,9 +10,9 @@ struct CraftedJournal {
     let source = EventSource(framework: .cycler, typeName: "Crafted", instanceID: 1)
 
     /// Appends one event of the crafted source.
-    mutating func append(_ kind: Event.Category, body: EventRecord.Body = .none, state: StateRecord? = nil) {
+    mutating func append(_ kind: Event.Category, body: WireRecord.Body = .none, state: StateRecord? = nil) {
         sequence += 1
-        let record = EventRecord(
+        let record = WireRecord(
             kind: kind, sequence: sequence, time: EventTime(wallNanoseconds: Int64(sequence), monotonicNanoseconds: sequence),
             sourceIndex: 0, name: "crafted", description: "", file: .text(""), function: .text(""), line: 0, parent: nil,
             body: body, state: state

@@ -161,8 +161,8 @@ struct ViewerTerminalTests {
         try ViewerFixtures.withJournalPath("large.rewind") { path in
             let journal = try JournalLogger(path: path)
             let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Ticker"))
-            channel.emit(.created(state: CapturedValue(["tick": 0])), callSite: CallSite(), to: journal)
-            for tick in 0..<300_000 { channel.emit(.activity(CapturedValue(["tick": tick])), callSite: CallSite(), to: journal) }
+            channel.emit(.created(state: LoggedValue(["tick": 0])), callSite: CallSite(), to: journal)
+            for tick in 0..<300_000 { channel.emit(.activity(LoggedValue(["tick": tick])), callSite: CallSite(), to: journal) }
             journal.close()
 
             try Self.tmux(["new-session", "-d", "-s", "slow", "-x", "100", "-y", "30",

@@ -82,7 +82,7 @@ final class NaiveJSONLogger: CycleLogging, @unchecked Sendable {
 
 /// Keeps every state it is given, per event, in memory.
 final class SnapshotLogger: CycleLogging {
-    private let snapshots = Mutex<[(UInt64, CapturedValue?)]>([])
+    private let snapshots = Mutex<[(UInt64, LoggedValue?)]>([])
 
     func log(_ event: Event) {
         snapshots.withLock { $0.append((event.sequence, event.kind.state)) }

@@ -46,14 +46,14 @@ func exercise(_ path: String) {
     }
     var seen = 0
     for event in reader.events() {
-        _ = event.summary(valueLimit: 80)
+        _ = event.rowText(valueLimit: 80)
         lastEvents[event.source.instanceID] = event.sequence
         seen += 1
         if seen <= statefulEvents { rebuild(event.source.instanceID, at: event.sequence) }
     }
     for (source, sequence) in lastEvents { rebuild(source, at: sequence) }
     // Block summaries, and a query that passes over the blocks they rule out.
-    for index in reader.blocks.indices { _ = reader.mayHold(condition, inBlock: index) }
+    JournalFuzzing.judgeEveryBlock(of: reader, condition)
     _ = Array(reader.steps(where: condition).prefix(4))
     if let last = reader.sequenceRange?.upperBound { _ = try? reader.event(sequence: last) }
     // Without an index the reader has already walked every block as verify would.

@@ -40,7 +40,7 @@ extension TelemetryEvent {
             path = changed.description
             value = newValue.tree(options: options)
             // Live, the old value is not at hand: the change reads `path = value`.
-            summary = value.map { RecordedEvent.changeSummary(path: changed.description, new: $0) }
+            summary = value.map { RecordedEvent.changeRowText(path: changed.description, new: $0) }
         case .activity(let activity):
             value = activity.tree(options: options)
             summary = value?.payloadDescription(sentAs: event.name, limit: .max)
@@ -74,7 +74,7 @@ extension TelemetryEvent {
         case .replace, .created: state
         default: nil
         }
-        let summary = event.summary(old: old)
+        let summary = event.rowText(old: old)
         self.init(
             sequence: event.sequence, wallNanoseconds: event.wallNanoseconds, kind: event.kind, name: event.name,
             source: event.source.description, sourceID: event.source.instanceID, framework: event.source.framework,

@@ -1,5 +1,5 @@
 import Foundation
-import Rewind
+@_spi(Tooling) import Rewind
 import RewindOpenTelemetry
 import Testing
 
@@ -51,7 +51,7 @@ struct JournalExportTests {
             let value = event.value ?? ([.created, .replace].contains(event.kind) ? state : nil)
             #expect(fields["rewind.value"] == value.map(JSONText.value))
             // What the event did, as the viewer's row says it, with a change's old value.
-            #expect(fields["rewind.summary"] == (event.summary(old: old).isEmpty ? nil : event.summary(old: old)))
+            #expect(fields["rewind.summary"] == (event.rowText(old: old).isEmpty ? nil : event.rowText(old: old)))
             #expect(fields["rewind.old"] == (old.isKnown ? JSONText.value(old.held ?? .null) : nil))
         }
         // The list changes read as what changed in the list, as in the viewer and `rewind log`.
@@ -68,13 +68,13 @@ struct JournalExportTests {
         let journal = try JournalLogger(path: path)
         let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Cart"))
         let site = CallSite()
-        channel.emit(.created(state: CapturedValue(["status": "open"])), callSite: site, parent: nil, to: journal)
+        channel.emit(.created(state: LoggedValue(["status": "open"])), callSite: site, parent: nil, to: journal)
         let checkout = channel.emit(.willDispatch(), name: "checkout", callSite: site, parent: nil, to: journal)
         channel.emit(.didDispatch(duration: .zero), name: "checkout", callSite: site, parent: checkout, to: journal)
-        let login = channel.emit(.willDispatch(input: CapturedValue("otlp-secret-4242")), name: "setPassword", callSite: site, parent: nil, to: journal)
+        let login = channel.emit(.willDispatch(input: LoggedValue("otlp-secret-4242")), name: "setPassword", callSite: site, parent: nil, to: journal)
         channel.emit(.didDispatch(duration: .zero), name: "setPassword", callSite: site, parent: login, to: journal)
         channel.emit(.willMutate, name: "confirm", callSite: site, parent: checkout, to: journal)
-        channel.emit(.didMutate(duration: .zero, state: CapturedValue(["status": "confirmed"])), name: "confirm", callSite: site, parent: checkout, to: journal)
+        channel.emit(.didMutate(duration: .zero, state: LoggedValue(["status": "confirmed"])), name: "confirm", callSite: site, parent: checkout, to: journal)
         journal.close()
 
         let receiver = try LocalReceiver()
@@ -119,8 +119,8 @@ struct JournalExportTests {
         let journal = try JournalLogger(path: path)
         let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Notes"))
         let note = String(repeating: "é", count: 6_000)
-        channel.emit(.created(state: CapturedValue(["note": ""])), callSite: CallSite(), parent: nil, to: journal)
-        channel.emit(.activity(CapturedValue(note)), name: "typed", callSite: CallSite(), parent: nil, to: journal)
+        channel.emit(.created(state: LoggedValue(["note": ""])), callSite: CallSite(), parent: nil, to: journal)
+        channel.emit(.activity(LoggedValue(note)), name: "typed", callSite: CallSite(), parent: nil, to: journal)
         journal.close()
 
         for limit in [4_096, 100] {

@@ -230,7 +230,7 @@ struct JSONBytes {
             append(verbatim: "{\"$opaque\":")
             append(string: leaf.typeName)
             append(verbatim: ",\"summary\":")
-            append(string: leaf.summary)
+            append(string: leaf.text)
             append(ascii: "}")
         }
     }

@@ -5,7 +5,7 @@ extension RecordedEvent {
     package func causeText(of effect: RecordedEvent) -> String {
         var text = "#\(sequence) " + (kind == .willMutate ? "commit" : kind.word)
         if !name.isEmpty { text += " " + VisibleText.escaped(name) }
-        if kind == .willDispatch, case let input = summary(valueLimit: 60), !input.isEmpty { text += " " + input }
+        if kind == .willDispatch, case let input = rowText(valueLimit: 60), !input.isEmpty { text += " " + input }
         if source.instanceID != effect.source.instanceID { text += "  (\(VisibleText.escaped(source.description)))" }
         if !callSite.isEmpty { text += "  " + VisibleText.escaped(callSite) }
         return text

@@ -63,7 +63,7 @@ extension StateValue: CustomStringConvertible {
         case .string(let value): VisibleText.quoted(value)
         case .array(let elements): "[\(elements.count) items]"
         case .object(let fields): "{\(fields.count) fields}"
-        case .opaque(let leaf): "\(VisibleText.escaped(leaf.summary)) (\(VisibleText.escaped(leaf.typeName)))"
+        case .opaque(let leaf): "\(VisibleText.escaped(leaf.text)) (\(VisibleText.escaped(leaf.typeName)))"
         }
     }
 

@@ -51,7 +51,7 @@ extension Condition {
             case .step(.seq): [.unsignedInteger(step.event.sequence)]
             case .step(.source): [.string(step.event.source.description)]
             case .count(let inner, let over, let before):
-                [.integer(Int64(KeyPath.elements(of: Condition.lookUp(over, in: before ? step.before : step.after)).count { element in
+                [.integer(Int64(KeyPath.elements(of: over.lookUp(in: before ? step.before : step.after)).count { element in
                     var inside = self
                     inside.counting.append((over, before, element))
                     return inside.isTrue(inner)
@@ -67,21 +67,6 @@ extension Condition {
                 return path.insideFirstWildcard.values(in: bound.element)
             }
             return path.values(in: before ? step.before : step.after)
-        }
-    }
-
-    /// A key path's value in a state; `count` of a list or text (where it has no such field) is
-    /// its length.
-    package static func lookUp(_ path: FollowedPath, in state: StateValue?) -> StateValue {
-        guard let state else { return .null }
-        if let value = path.value(in: state) { return value }
-        guard case .key("count")? = path.components.last else { return .null }
-        let container = FollowedPath(components: Array(path.components.dropLast())).value(in: state)
-        switch container {
-        case .array(let elements)?: return .integer(Int64(elements.count))
-        case .string(let text)?: return .integer(Int64(text.count))
-        case .object(let fields)?: return .integer(Int64(fields.count))
-        default: return .null
         }
     }
 

@@ -36,15 +36,15 @@ extension Condition {
         /// The values the path leads to in `state`: one for a plain path (`.null` when it is
         /// missing), each element's for a path with `[*]` (`.null` for an element without it).
         func values(in state: StateValue?) -> [StateValue] {
-            guard hasWildcard else { return [Condition.lookUp(segments[0], in: state)] }
+            guard hasWildcard else { return [segments[0].lookUp(in: state)] }
             return Self.values(segments[...], in: state)
         }
 
         private static func values(_ segments: ArraySlice<FollowedPath>, in state: StateValue?) -> [StateValue] {
             guard let first = segments.first else { return [] }
             // A missing field of an element is nil, as a missing path is.
-            if segments.count == 1 { return [Condition.lookUp(first, in: state)] }
-            return elements(of: Condition.lookUp(first, in: state)).flatMap { values(segments.dropFirst(), in: $0) }
+            if segments.count == 1 { return [first.lookUp(in: state)] }
+            return elements(of: first.lookUp(in: state)).flatMap { values(segments.dropFirst(), in: $0) }
         }
 
         /// What `[*]` goes over: a list's elements, a dictionary's values (in key order).

@@ -74,12 +74,12 @@ struct BlameWhyTests {
             journal.log(Event(sequence: sequence, time: .now(), source: source, kind: kind, name: name, description: "", callSite: CallSite(), parent: parent))
             return sequence
         }
-        _ = log(.created(state: CapturedValue(["count": 0])), "", parent: nil)
+        _ = log(.created(state: LoggedValue(["count": 0])), "", parent: nil)
         // Each dispatch starts inside the one before, and writes the count.
         var parent: UInt64?
         for level in 1...depth {
             let dispatch = log(.willDispatch(input: nil), "level \(level)", parent: parent)
-            _ = log(.change(path: ChangedPath(name: "count"), value: CapturedValue(level), state: CapturedValue(["count": level])), "", parent: dispatch)
+            _ = log(.change(path: ChangedPath(name: "count"), value: LoggedValue(level), state: LoggedValue(["count": level])), "", parent: dispatch)
             parent = dispatch
         }
         journal.close()

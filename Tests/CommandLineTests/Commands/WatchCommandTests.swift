@@ -13,13 +13,13 @@ struct WatchCommandTests {
 
         init(path: String) throws {
             journal = try JournalLogger(path: path)
-            channel.emit(.created(state: CapturedValue(["count": 0])), callSite: CallSite(), to: journal)
+            channel.emit(.created(state: LoggedValue(["count": 0])), callSite: CallSite(), to: journal)
         }
 
         func increment(times: Int) throws {
             for _ in 0..<times {
                 count += 1
-                channel.emit(.change(path: ChangedPath(name: "count"), value: CapturedValue(count), state: CapturedValue(["count": count])), name: "increment", callSite: CallSite(), to: journal)
+                channel.emit(.change(path: ChangedPath(name: "count"), value: LoggedValue(count), state: LoggedValue(["count": count])), name: "increment", callSite: CallSite(), to: journal)
             }
             try journal.flush()
         }

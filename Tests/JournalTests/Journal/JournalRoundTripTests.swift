@@ -38,7 +38,7 @@ struct JournalRoundTripTests {
             storage.update("none", \.filter)
             // A dispatch carrying its input (a replayable action, an input value, a mixer payload).
             let channel = EventChannel(source: todos.eventSource)
-            channel.emit(.willDispatch(input: CapturedValue(Item(title: "tea", done: true))), name: "toggle", callSite: .unknown, to: MultiplexLogger([journal, memory]))
+            channel.emit(.willDispatch(input: LoggedValue(Item(title: "tea", done: true))), name: "toggle", callSite: .unknown, to: MultiplexLogger([journal, memory]))
         }
         journal.close()
 

@@ -145,7 +145,7 @@ struct TextFormattingTests {
         func list(_ items: [Item]) -> StateValue { StateCapture.capture(items) }
         let before = [Item(id: 1, title: "Milk"), Item(id: 2, title: "Eggs"), Item(id: 3, title: "Bread")]
         func summary(_ after: [Item]) -> String? {
-            ChangeSummary.text(path: "items", old: list(before), new: list(after), limit: 80)
+            ChangeText.text(path: "items", old: list(before), new: list(after), limit: 80)
         }
         var toggled = before
         toggled[1].done = true
@@ -161,7 +161,7 @@ struct TextFormattingTests {
         #expect(summary(several)?.hasSuffix("(+2 more)") == true)
         #expect(summary(before) == "items: unchanged")
         // Lists without ids are named by position; scalars are left to `old → new`.
-        #expect(ChangeSummary.text(path: "tags", old: .array([.string("a")]), new: .array([.string("a"), .string("b")]), limit: 80) == #"tags +[1] "b""#)
-        #expect(ChangeSummary.text(path: "count", old: .integer(1), new: .integer(2), limit: 80) == nil)
+        #expect(ChangeText.text(path: "tags", old: .array([.string("a")]), new: .array([.string("a"), .string("b")]), limit: 80) == #"tags +[1] "b""#)
+        #expect(ChangeText.text(path: "count", old: .integer(1), new: .integer(2), limit: 80) == nil)
     }
 }

@@ -22,13 +22,13 @@ struct ListChangeTests {
         let journal = try JournalLogger(path: path)
         let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Cart"))
         var items = (1...800).map { Item(id: $0, name: "item \($0)", quantity: 1) }
-        func state() -> CapturedValue { CapturedValue(Cart(items: items, total: items.reduce(0) { $0 + $1.quantity })) }
+        func state() -> LoggedValue { LoggedValue(Cart(items: items, total: items.reduce(0) { $0 + $1.quantity })) }
         channel.emit(.created(state: state()), callSite: CallSite(), to: journal)
         for (index, delta) in [(1, -5), (400, 2), (1, -1), (799, 3)] {
             items[index].quantity += delta
             channel.emit(.willMutate, name: "adjust", callSite: CallSite(), to: journal)
-            channel.emit(.change(path: ChangedPath(name: "items"), value: CapturedValue(items), state: state()), name: "adjust", callSite: CallSite(), to: journal)
-            channel.emit(.change(path: ChangedPath(name: "total"), value: CapturedValue(items.reduce(0) { $0 + $1.quantity }), state: state()), name: "adjust", callSite: CallSite(), to: journal)
+            channel.emit(.change(path: ChangedPath(name: "items"), value: LoggedValue(items), state: state()), name: "adjust", callSite: CallSite(), to: journal)
+            channel.emit(.change(path: ChangedPath(name: "total"), value: LoggedValue(items.reduce(0) { $0 + $1.quantity }), state: state()), name: "adjust", callSite: CallSite(), to: journal)
             channel.emit(.didMutate(duration: .zero, state: state()), name: "adjust", callSite: CallSite(), to: journal)
         }
         journal.close()

@@ -322,7 +322,7 @@ struct ViewerFrameTests {
             program.press(contentsOf: ViewerFixtures.typing("/" + typed) + [.enter])
             let event = try #require(program.model.page.step?.event, "\(typed)")
             #expect(event.name == name, "\(typed)")
-            if !typed.hasPrefix("~") { #expect((event.name + " " + event.summary()).trimmingCharacters(in: .whitespaces) == typed) }
+            if !typed.hasPrefix("~") { #expect((event.name + " " + event.rowText()).trimmingCharacters(in: .whitespaces) == typed) }
         }
     }
 
@@ -439,7 +439,7 @@ struct ViewerFrameTests {
             program.press(contentsOf: ViewerFixtures.typing("/" + typed) + [.enter])
             let step = try #require(program.model.page.step, "\(typed)")
             #expect(step.event.kind == .change, "\(typed)")
-            #expect(step.event.summary(old: step.row.oldValue) == row, "\(typed)")
+            #expect(step.event.rowText(old: step.row.oldValue) == row, "\(typed)")
         }
         // A move that never happened is not found, though each value was written at some point.
         program.press(.character("g"))
@@ -504,9 +504,9 @@ struct ViewerFrameTests {
             configuration.deterministic = true
             let journal = try JournalLogger(path: path, configuration: configuration)
             let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Menu"))
-            channel.emit(.created(state: CapturedValue(["dish": "ramen"])), callSite: CallSite(), to: journal)
-            channel.emit(.change(path: ChangedPath(name: "dish"), value: CapturedValue("ラーメン 🍜"), state: CapturedValue(["dish": "ラーメン 🍜"])), callSite: CallSite(), to: journal)
-            channel.emit(.activity(CapturedValue("注文しました 👍🏽 done")), callSite: CallSite(), to: journal)
+            channel.emit(.created(state: LoggedValue(["dish": "ramen"])), callSite: CallSite(), to: journal)
+            channel.emit(.change(path: ChangedPath(name: "dish"), value: LoggedValue("ラーメン 🍜"), state: LoggedValue(["dish": "ラーメン 🍜"])), callSite: CallSite(), to: journal)
+            channel.emit(.activity(LoggedValue("注文しました 👍🏽 done")), callSite: CallSite(), to: journal)
             journal.close()
             let program = ViewerProgram(timeline: Timeline(reader: try JournalReader(path: path)), model: ViewerModel(width: 80, height: 24, colors: false, title: "wide.rewind"))
             program.press(.right)
@@ -525,13 +525,13 @@ struct ViewerFrameTests {
             let journal = try JournalLogger(path: path, configuration: configuration)
             let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Cart"))
             let site = CallSite()
-            channel.emit(.created(state: CapturedValue(["status": "open"])), callSite: site, parent: nil, to: journal)
+            channel.emit(.created(state: LoggedValue(["status": "open"])), callSite: site, parent: nil, to: journal)
             let checkout = channel.emit(.willDispatch(), name: "checkout", callSite: site, parent: nil, to: journal)
             channel.emit(.didDispatch(duration: .zero), name: "checkout", callSite: site, parent: checkout, to: journal)
             let add = channel.emit(.willDispatch(), name: "add", callSite: site, parent: nil, to: journal)
             channel.emit(.didDispatch(duration: .zero), name: "add", callSite: site, parent: add, to: journal)
             channel.emit(.willMutate, name: "confirm", callSite: site, parent: checkout, to: journal)
-            channel.emit(.didMutate(duration: .zero, state: CapturedValue(["status": "confirmed"])), name: "confirm", callSite: site, parent: checkout, to: journal)
+            channel.emit(.didMutate(duration: .zero, state: LoggedValue(["status": "confirmed"])), name: "confirm", callSite: site, parent: checkout, to: journal)
             journal.close()
             let reader = try JournalReader(path: path)
             // A deterministic journal numbers its steps from 1: the dispatch's step as recorded.
@@ -551,19 +551,19 @@ struct ViewerFrameTests {
         try ViewerFixtures.withJournalPath("live.rewind") { path in
             let journal = try JournalLogger(path: path)
             let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Live"))
-            channel.emit(.created(state: CapturedValue(["count": 0])), callSite: CallSite(), to: journal)
+            channel.emit(.created(state: LoggedValue(["count": 0])), callSite: CallSite(), to: journal)
             try journal.flush()
 
             let program = ViewerProgram(timeline: Timeline(reader: try JournalReader(path: path)), model: ViewerModel(width: 80, height: 24, colors: false))
             program.press(.character("F"))
             #expect(program.model.following)
-            channel.emit(.replace(state: CapturedValue(["count": 1])), callSite: CallSite(), to: journal)
+            channel.emit(.replace(state: LoggedValue(["count": 1])), callSite: CallSite(), to: journal)
             try journal.flush()
             program.send(.tick)
             #expect(program.timeline.count == 2)
             #expect(program.model.position == 1)  // it was at the end, so it follows
             program.press(.character("g"))
-            channel.emit(.replace(state: CapturedValue(["count": 2])), callSite: CallSite(), to: journal)
+            channel.emit(.replace(state: LoggedValue(["count": 2])), callSite: CallSite(), to: journal)
             try journal.flush()
             program.send(.tick)
             #expect(program.timeline.count == 3)

@@ -8,16 +8,16 @@ struct WideStepTests {
     static func record(keys: Int, to path: String) throws {
         let journal = try JournalLogger(path: path)
         let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Settings"))
-        channel.emit(.created(state: CapturedValue(["flags": [String: Int]()])), callSite: CallSite(), to: journal)
+        channel.emit(.created(state: LoggedValue(["flags": [String: Int]()])), callSite: CallSite(), to: journal)
         var flags: [String: Int] = [:]
         for index in 0..<keys { flags["flag\(index)"] = index }
         channel.emit(.willMutate, name: "load", callSite: CallSite(), to: journal)
-        channel.emit(.change(path: ChangedPath(name: "flags"), value: CapturedValue(flags), state: CapturedValue(["flags": flags])), name: "load", callSite: CallSite(), to: journal)
-        channel.emit(.didMutate(duration: .zero, state: CapturedValue(["flags": flags])), name: "load", callSite: CallSite(), to: journal)
+        channel.emit(.change(path: ChangedPath(name: "flags"), value: LoggedValue(flags), state: LoggedValue(["flags": flags])), name: "load", callSite: CallSite(), to: journal)
+        channel.emit(.didMutate(duration: .zero, state: LoggedValue(["flags": flags])), name: "load", callSite: CallSite(), to: journal)
         flags["flag7"] = -1
         channel.emit(.willMutate, name: "set one", callSite: CallSite(), to: journal)
-        channel.emit(.change(path: ChangedPath(name: "flags"), value: CapturedValue(flags), state: CapturedValue(["flags": flags])), name: "set one", callSite: CallSite(), to: journal)
-        channel.emit(.didMutate(duration: .zero, state: CapturedValue(["flags": flags])), name: "set one", callSite: CallSite(), to: journal)
+        channel.emit(.change(path: ChangedPath(name: "flags"), value: LoggedValue(flags), state: LoggedValue(["flags": flags])), name: "set one", callSite: CallSite(), to: journal)
+        channel.emit(.didMutate(duration: .zero, state: LoggedValue(["flags": flags])), name: "set one", callSite: CallSite(), to: journal)
         journal.close()
     }
 

@@ -40,7 +40,7 @@ struct ShowCommand: ParsableCommand {
         }
         if let keyPath {
             // A key path reads as a condition reads it: `count` of a list is its length.
-            let value = Condition.lookUp(keyPath, in: state)
+            let value = keyPath.lookUp(in: state)
             guard value != .null || keyPath.value(in: state) != nil else {
                 throw CommandFailure("\(VisibleText.escaped(chosen.description)) has no \(keyPath) at step \(at)")
             }

@@ -99,7 +99,7 @@ struct EventText {
 
     /// `#12    +00:00.012  Counter#1  change    add step         Counter.swift:21  count: 0 → 1`,
     /// the kind in the viewer's words, a change with its `old` value when known (see
-    /// ``RecordedEvent/summary(valueLimit:old:columns:)``), values cut after `valueLimit` columns. With `highlighting`, the first place the text
+    /// ``RecordedEvent/rowText(valueLimit:old:columns:)``), values cut after `valueLimit` columns. With `highlighting`, the first place the text
     /// occurs is marked (in colour); where the line does not show it (a description, or the cut
     /// part of a value), the matched field is added with the text in its context.
     func line(_ event: RecordedEvent, old: ValueBefore = .unknown, valueLimit: Int = .max, highlighting match: String? = nil) -> String {
@@ -132,7 +132,7 @@ struct EventText {
             bytes.append(UInt8(ascii: " "))
             bytes += callSiteColumn(event).utf8
         }
-        var summary = event.summary(valueLimit: valueLimit, old: old, columns: CellWidth.of)
+        var summary = event.rowText(valueLimit: valueLimit, old: old, columns: CellWidth.of)
         // The value was cut to the limit; a path before it (`items = …`) is cut here, in cells.
         if valueLimit != .max { summary = CellWidth.fitted(summary, to: valueLimit) }
         if !summary.isEmpty {

@@ -461,7 +461,7 @@ extension ViewerModel {
             text = changed
             what = "the path"
         } else {
-            text = step.event.value.map(Self.copyText) ?? (step.event.name + " " + step.event.summary())
+            text = step.event.value.map(Self.copyText) ?? (step.event.name + " " + step.event.rowText())
             what = "step \(step.event.sequence)'s value"
         }
         // Line by line: a container's lines stay lines, anything else a control character is escaped.

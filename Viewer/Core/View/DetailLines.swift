@@ -37,7 +37,7 @@ enum DetailLines {
             let end = group.endSequence.map { "ends at #\($0)" } ?? "not finished in this recording"
             lines.append("dispatch  \(group.isFolded ? "folded" : "unfolded"); \(end)" + (group.effectCount.map { ", \($0) events" } ?? ""))
         }
-        if let dropped = event.dropped { lines.append("dropped   \(event.summary())  " + "(\(dropped.count))") }
+        if let dropped = event.dropped { lines.append("dropped   \(event.rowText())  " + "(\(dropped.count))") }
         if let path = event.path { lines.append("path      \(VisibleText.escaped(path))") }
         if event.kind == .change, let old = step.row.oldValue.held, let new = event.value, old.isContainer, new.isContainer {
             // A list or an object changed: what changed in it, not both whole (800 items twice).

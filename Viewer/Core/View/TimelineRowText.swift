@@ -125,9 +125,9 @@ struct TimelineRowText {
         let name = VisibleText.escaped(event.name)
         switch event.kind {
         case .change:
-            // The move from the old value when the row knows it (`RecordedEvent.summary(valueLimit:old:columns:)`);
+            // The move from the old value when the row knows it (`RecordedEvent.rowText(valueLimit:old:columns:)`);
             // a write of the value already there is marked, dimmed.
-            let text = event.summary(valueLimit: max(8, room), old: row.oldValue, columns: CellWidth.of)
+            let text = event.rowText(valueLimit: max(8, room), old: row.oldValue, columns: CellWidth.of)
             guard text.hasSuffix(RecordedEvent.unchangedMark) else { return [Piece(text: CellWidth.fitted(text, to: room), style: .plain)] }
             let assignment = CellWidth.fitted(String(text.dropLast(RecordedEvent.unchangedMark.count)), to: room)
             return [Piece(text: assignment, style: .plain), Piece(text: CellWidth.fitted(RecordedEvent.unchangedMark, to: max(0, room - CellWidth.of(assignment))), style: ViewerView.dim)]
@@ -145,7 +145,7 @@ struct TimelineRowText {
             }
             return pieces
         case .didDispatch, .didMutate, .willMutate, .activity, .replace, .dropped:
-            let summary = event.kind == .activity || event.kind == .dropped ? event.summary(valueLimit: max(8, room)) : event.summary()
+            let summary = event.kind == .activity || event.kind == .dropped ? event.rowText(valueLimit: max(8, room)) : event.rowText()
             // The name is cut last: the value gives way first.
             let nameCells = CellWidth.of(name)
             if nameCells >= room { return [Piece(text: CellWidth.fitted(name, to: room), style: .plain)] }

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let before = walker.value(before: event)   // .value(.integer(0)) for "count: 0 → 1"
-/// event.summary(old: before)                 // "count: 0 → 1"
+/// event.rowText(old: before)                 // "count: 0 → 1"
 /// ```
 public enum ValueBefore: Sendable, Equatable {
     /// Not known: the event is not a change, or its source's state before it is not there.

@@ -13,7 +13,7 @@ extension BlockSummary {
 
     /// Each kind's bit in a source's kind mask: bit *n* for the kind an event record codes as *n*.
     private static let kindBits: [Event.Category: UInt64] = Dictionary(
-        uniqueKeysWithValues: Event.Category.allCases.map { ($0, UInt64(1) << UInt64(EventRecord.KindCode.code(of: $0))) }
+        uniqueKeysWithValues: Event.Category.allCases.map { ($0, UInt64(1) << UInt64(WireRecord.KindCode.code(of: $0))) }
     )
 
     func encoded() -> [UInt8] {

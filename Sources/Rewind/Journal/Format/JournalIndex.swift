@@ -48,7 +48,7 @@ enum JournalIndex {
             }
             nextFree = offset + frame.totalLength
             let summaryCount = try reader.count(atMost: order.count)
-            var summaries: [UInt64: JournalBlock.SourceSummary] = [:]
+            var summaries: [UInt64: JournalBlock.SourceSpan] = [:]
             for _ in 0..<summaryCount {
                 let position = try reader.varint()
                 guard position < UInt64(order.count) else { throw .malformed("source reference beyond the table", at: reader.offset) }

@@ -1,5 +1,5 @@
 /// Reads the payload of one events block: the tables at its start, then its records, through
-/// ``EventRecord``'s one reading of them.
+/// ``WireRecord``'s one reading of them.
 enum BlockDecoding {
     /// The string table, the source table and the clock that start a block's payload, with the
     /// reader left at the first record.
@@ -28,18 +28,18 @@ enum BlockDecoding {
     /// Reads every record of the block from the reader's position (just past its opening), in
     /// order, and hands each to `body` with a change written from its source's state already
     /// given its value: the one loop over a block's records. `keepingValues` is
-    /// ``EventRecord/read(from:strings:clock:sourceCount:keepingValues:)``'s.
+    /// ``WireRecord/read(from:strings:clock:sourceCount:keepingValues:)``'s.
     private static func forEachRecord(
         _ reader: inout ByteReader, strings: [String], sourceCount: Int,
-        keepingValues: (_ record: EventRecord, _ carriesState: Bool) -> Bool = { _, _ in true },
-        _ body: (EventRecord) throws(JournalFormatError) -> Void
+        keepingValues: (_ record: WireRecord, _ carriesState: Bool) -> Bool = { _, _ in true },
+        _ body: (WireRecord) throws(JournalFormatError) -> Void
     ) throws(JournalFormatError) {
         var clock = try RecordClock.readBases(from: &reader)
         var states = BlockStates(sourceCount: sourceCount)
         while !reader.isAtEnd {
             let offset = reader.offset
             try reader.countDecoded()
-            var record = try EventRecord.read(from: &reader, strings: strings, clock: &clock, sourceCount: sourceCount, keepingValues: keepingValues)
+            var record = try WireRecord.read(from: &reader, strings: strings, clock: &clock, sourceCount: sourceCount, keepingValues: keepingValues)
             if case .changeFromState(let path, let diff) = record.body {
                 guard let statePath = StatePath(recordedChange: path), let old = states.state(of: record.sourceIndex)?[statePath],
                       let value = try? old.applying(diff) else {
@@ -69,7 +69,7 @@ enum BlockDecoding {
     static func outline(of payload: [UInt8], keepingStateRecords: Bool) throws(JournalFormatError) -> BlockOutline {
         var reader = ByteReader(payload)
         let (strings, sources) = try opening(&reader)
-        var perSource = [JournalBlock.SourceSummary](repeating: .init(eventCount: 0, firstSequence: .max, lastSequence: 0), count: sources.count)
+        var perSource = [JournalBlock.SourceSpan](repeating: .init(eventCount: 0, firstSequence: .max, lastSequence: 0), count: sources.count)
         var outline = BlockOutline(sources: sources, eventCount: 0)
         // A change's value is built too: a change written from its source's state is resolved
         // against that state, as every reader resolves it.
@@ -115,7 +115,7 @@ enum BlockDecoding {
 }
 
 /// Each source's state as the block's state records leave it, for the changes written as a diff
-/// from it (``EventRecord/Body/changeFromState(path:diff:)``). The records are folded only when
+/// from it (``WireRecord/Body/changeFromState(path:diff:)``). The records are folded only when
 /// such a change asks for the state: a block without one costs a list of its records, not a
 /// state rebuilt at every step.
 private struct BlockStates {
@@ -152,7 +152,7 @@ struct BlockOutline {
     /// How many events the block holds.
     var eventCount: Int
     /// Per source instance: its events in the block.
-    var summaries: [UInt64: JournalBlock.SourceSummary] = [:]
+    var summaries: [UInt64: JournalBlock.SourceSpan] = [:]
     /// Every state record, in record order, with its event's source and sequence number (kept
     /// only when asked for).
     var stateRecords: [(source: RecordedSource, sequence: UInt64, record: StateRecord)] = []

@@ -4,12 +4,12 @@ package struct JournalBlock: Sendable, Equatable {
     package var offset: Int
     var frame: BlockFrame
     /// Per source: its events in this block.
-    package var sources: [UInt64: SourceSummary]
+    package var sources: [UInt64: SourceSpan]
     /// Where the block's summary block starts (see ``BlockSummary``), if it has one.
     package var summaryOffset: Int?
 
     /// A source's events within one block.
-    package struct SourceSummary: Sendable, Equatable {
+    package struct SourceSpan: Sendable, Equatable {
         /// How many.
         package var eventCount: Int
         /// The lowest sequence number.
@@ -23,7 +23,7 @@ package struct JournalBlock: Sendable, Equatable {
             lastSequence = max(lastSequence, sequence)
         }
 
-        mutating func merge(_ other: SourceSummary) {
+        mutating func merge(_ other: SourceSpan) {
             eventCount += other.eventCount
             firstSequence = min(firstSequence, other.firstSequence)
             lastSequence = max(lastSequence, other.lastSequence)

@@ -49,7 +49,7 @@ extension JournalReader {
     /// thread that reads (never from a read-ahead), as ``refresh()`` is.
     func holdIndexEntry(ofBlock index: Int, to events: [RecordedEvent]) {
         guard hasIndex, blocks.indices.contains(index) else { return }
-        var found: [UInt64: JournalBlock.SourceSummary] = [:]
+        var found: [UInt64: JournalBlock.SourceSpan] = [:]
         for event in events {
             found[event.source.instanceID, default: .init(eventCount: 0, firstSequence: event.sequence, lastSequence: event.sequence)].add(event.sequence)
         }

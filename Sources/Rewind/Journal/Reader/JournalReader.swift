@@ -130,10 +130,10 @@ public final class JournalReader: @unchecked Sendable {
         close(descriptor)
     }
 
-    // MARK: Summary
+    // MARK: Sources
 
-    /// A source of the journal with its event count.
-    public struct SourceSummary: Sendable, Equatable {
+    /// A source of the journal with how many events it has and the steps they span.
+    public struct SourceSpan: Sendable, Equatable {
         /// The source.
         public var source: RecordedSource
         /// How many of its events the journal holds.
@@ -142,8 +142,12 @@ public final class JournalReader: @unchecked Sendable {
         public var sequences: ClosedRange<UInt64>
     }
 
+    /// The name ``SourceSpan`` had ("summary" now means a block's summary only): for one release.
+    @available(*, deprecated, renamed: "SourceSpan")
+    public typealias SourceSummary = SourceSpan
+
     /// The sources, in the order they first appear, with their event counts.
-    public var sources: [SourceSummary] {
+    public var sources: [SourceSpan] {
         var counts: [UInt64: (count: Int, first: UInt64, last: UInt64)] = [:]
         for block in blocks {
             for (id, summary) in block.sources {
@@ -153,7 +157,7 @@ public final class JournalReader: @unchecked Sendable {
         }
         return sourceOrder.compactMap { id in
             guard let source = sourceTable[id], let count = counts[id] else { return nil }
-            return SourceSummary(source: source, eventCount: count.count, sequences: count.first...count.last)
+            return SourceSpan(source: source, eventCount: count.count, sequences: count.first...count.last)
         }
     }
 

@@ -26,7 +26,7 @@ extension JournalFuzzing {
 /// A block payload as its sources and records.
 private struct DecodedBlock {
     var sources: [RecordedSource]
-    var records: [EventRecord]
+    var records: [WireRecord]
 
     init?(_ payload: [UInt8]) {
         var reader = ByteReader(payload)
@@ -38,7 +38,7 @@ private struct DecodedBlock {
             var clock = try RecordClock.readBases(from: &reader)
             records = []
             while !reader.isAtEnd {
-                records.append(try EventRecord.read(from: &reader, strings: strings, clock: &clock, sourceCount: sources.count))
+                records.append(try WireRecord.read(from: &reader, strings: strings, clock: &clock, sourceCount: sources.count))
             }
         } catch {
             return nil
@@ -47,7 +47,7 @@ private struct DecodedBlock {
 
     mutating func repeatRecord(at index: Int, times: Int) {
         let record = records[index]
-        var copies: [EventRecord] = []
+        var copies: [WireRecord] = []
         for copy in 1...times {
             var next = record
             next.sequence = record.sequence &+ UInt64(copy)
@@ -67,7 +67,7 @@ private struct DecodedBlock {
     }
 }
 
-private extension EventRecord {
+private extension WireRecord {
     /// Every tree the record carries, changed by `transform`.
     mutating func transformTrees(_ transform: (StateValue) -> StateValue) {
         switch state {

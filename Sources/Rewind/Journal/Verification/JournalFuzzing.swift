@@ -17,18 +17,6 @@
         return header.encoded() + frame.encoded() + compressed
     }
 
-    /// Decodes a summary block's payload and judges a condition over it, as a query does;
-    /// whether it decoded.
-    @discardableResult
-    public static func readSummary(payload: [UInt8]) -> Bool {
-        guard let summary = try? BlockSummary.decode(payload) else { return false }
-        for (id, steps) in summary.sources { _ = summaryCondition.mayHold(in: steps, source: "#\(id)", sequences: 0...id) }
-        return true
-    }
-
-    /// A condition with every kind of node a summary judges.
-    static let summaryCondition = try! Condition(parsing: "count > 3 || (kind == change && changed(items)) || name == \"add\" || !(title < \"m\")")
-
     /// The payloads of the summary blocks of the journal at `path`: seeds for ``readSummary(payload:)``.
     public static func summaryPayloads(ofJournalAt path: String) throws -> [[UInt8]] {
         let reader = try JournalReader(path: path)

@@ -50,7 +50,7 @@ private struct SummaryCheck {
         if let names = steps.names, !names.contains(event.name) { return "it lists no step named \"\(VisibleText.escaped(event.name))\"" }
         for (path, span) in paths {
             for state in checkingBefore ? [before, after] : [after] {
-                let value = Condition.lookUp(path, in: state)
+                let value = path.lookUp(in: state)
                 if !span.mayEqual(value) { return "it says \(path) never holds \(value.compactDescription(limit: 40))" }
             }
         }
@@ -60,7 +60,7 @@ private struct SummaryCheck {
                 // A field removed counts as one that changed, as a field added does.
                 for field in Set(old.keys).union(new.keys) where !changedFields.contains(field) {
                     let path = FollowedPath(components: [.key(field)])
-                    if Condition.lookUp(path, in: before) != Condition.lookUp(path, in: after) { return "it says \(path) never changes" }
+                    if path.lookUp(in: before) != path.lookUp(in: after) { return "it says \(path) never changes" }
                 }
             case (let old?, let new?) where old != new:
                 // A state that is not an object (a root list) has no fields to list: a writer

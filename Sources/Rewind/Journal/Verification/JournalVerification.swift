@@ -46,7 +46,13 @@ extension JournalReader {
     /// one's CRC, decompresses and decodes it, and compares the index (if any) with what the walk
     /// found. With `checkingSummaries`, also holds every block summary against every step's state
     /// (`rewind verify --deep`), which folds every step and takes several times as long.
-    public func verify(checkingSummaries: Bool = false) throws(JournalReadError) -> JournalVerification {
+    public func verify() throws(JournalReadError) -> JournalVerification {
+        try verify(checkingSummaries: false)
+    }
+
+    /// ``verify()``, and with `checkingSummaries` every block summary held against the steps it
+    /// describes too (`rewind verify --deep`).
+    package func verify(checkingSummaries: Bool) throws(JournalReadError) -> JournalVerification {
         var states = StateRebuildCheck()
         let walk = try JournalReader(path: path, ignoringIndex: true) { states.check(source: $0, sequence: $1, record: $2) }
         var indexProblem: String?
@@ -78,7 +84,7 @@ extension JournalReader {
     }
 
     /// A block's units as an index entry lists them: `#2: 7 events, steps 3–40`.
-    private static func describe(_ sources: [UInt64: JournalBlock.SourceSummary]) -> String {
+    private static func describe(_ sources: [UInt64: JournalBlock.SourceSpan]) -> String {
         sources.keys.sorted().map { id in
             let summary = sources[id]!
             return "#\(id): \(summary.eventCount) event\(summary.eventCount == 1 ? "" : "s"), steps \(summary.firstSequence)–\(summary.lastSequence)"

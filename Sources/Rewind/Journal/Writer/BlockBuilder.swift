@@ -17,11 +17,11 @@ struct BlockBuilder {
     private(set) var firstWall = Int64.max
     private(set) var lastWall = Int64.min
     /// What the index keeps per source: how many events, and the first and last sequence number.
-    var sourceSummaries: [UInt64: JournalBlock.SourceSummary] {
+    var sourceSummaries: [UInt64: JournalBlock.SourceSpan] {
         Dictionary(uniqueKeysWithValues: zip(sources.map(\.instanceID), summaries))
     }
     /// Each source's summary, by its place in `sources`.
-    private var summaries: [JournalBlock.SourceSummary] = []
+    private var summaries: [JournalBlock.SourceSpan] = []
     /// The last source appended and its place: most events come from the source before them,
     /// and a dictionary lookup per event is a measurable part of the writer's cost.
     private var lastSource: (id: UInt64, index: Int)?
@@ -71,7 +71,7 @@ struct BlockBuilder {
     /// Appends one event record of the source `sourceID` (which the record's source index is set
     /// to), unless it is larger than a block can always take: then the block is left as it was
     /// and the record's size is returned.
-    mutating func append(_ record: EventRecord, source: EventSource, sourceID: UInt64) -> RecordSize? {
+    mutating func append(_ record: WireRecord, source: EventSource, sourceID: UInt64) -> RecordSize? {
         // What a refused record takes back: its bytes, strings and counts, and a source it added.
         let before = (
             records: records.count, items: records.decodedItems, strings: strings.strings.count, stringBytes: strings.byteCount,
@@ -102,13 +102,13 @@ struct BlockBuilder {
     }
 
     /// Appends a record a block always takes (a dropped-events record).
-    mutating func appendUnchecked(_ record: EventRecord, source: EventSource, sourceID: UInt64) {
+    mutating func appendUnchecked(_ record: WireRecord, source: EventSource, sourceID: UInt64) {
         _ = place(record, source: source, sourceID: sourceID)
     }
 
     /// Writes the record into the block; returns its source's place and that source's summary
     /// before it.
-    private mutating func place(_ record: EventRecord, source: EventSource, sourceID: UInt64) -> (Int, JournalBlock.SourceSummary) {
+    private mutating func place(_ record: WireRecord, source: EventSource, sourceID: UInt64) -> (Int, JournalBlock.SourceSpan) {
         if eventCount == 0 {
             clock = RecordClock(monotonicBase: record.time.monotonicNanoseconds, wallBase: record.time.wallNanoseconds)
             openedAtMonotonic = EventTime.monotonicNow()
@@ -136,7 +136,7 @@ struct BlockBuilder {
             index = known
         } else {
             sources.append(RecordedSource(instanceID: id, framework: source.framework.rawValue, typeName: source.typeName, label: source.label))
-            summaries.append(JournalBlock.SourceSummary(eventCount: 0, firstSequence: firstSequence, lastSequence: firstSequence))
+            summaries.append(JournalBlock.SourceSpan(eventCount: 0, firstSequence: firstSequence, lastSequence: firstSequence))
             index = sources.count - 1
             sourceIndex[id] = index
         }

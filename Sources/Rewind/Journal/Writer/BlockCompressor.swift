@@ -5,7 +5,7 @@ struct CompressedBlock: Sendable {
     let frame: BlockFrame
     let payload: [UInt8]
     let sources: [RecordedSource]
-    let summaries: [UInt64: JournalBlock.SourceSummary]
+    let summaries: [UInt64: JournalBlock.SourceSpan]
     /// The events it holds (a dropped-events record is not an event).
     let eventCount: Int
     /// The summary block that follows it, framed and compressed (see ``BlockSummary``).

@@ -76,7 +76,7 @@ final class JournalFile {
     /// Appends a block that is already compressed and framed — a block copied from another journal
     /// by recovery, which checked it — with its summary block after it, in one write.
     func append(
-        frame: BlockFrame, payload: [UInt8], sources blockSources: [RecordedSource], summaries: [UInt64: JournalBlock.SourceSummary],
+        frame: BlockFrame, payload: [UInt8], sources blockSources: [RecordedSource], summaries: [UInt64: JournalBlock.SourceSpan],
         stepSummary: (frame: BlockFrame, payload: [UInt8])?
     ) throws(JournalWriteError) {
         let offset = size

@@ -55,17 +55,17 @@ public final class EventChannel: Sendable {
     /// waits for the announcement, so `created` keeps the unit's lowest sequence number.
     ///
     /// ```swift
-    /// guard let logger = channel.announcedLogger(callSite: callSite, state: { CapturedValue(state) }) else { return }
+    /// guard let logger = channel.announcedLogger(callSite: callSite, state: { LoggedValue(state) }) else { return }
     /// channel.emit(.willMutate, name: name, callSite: callSite, to: logger)
     /// ```
     @inline(__always)
-    public func announcedLogger(callSite: CallSite = .unknown, state: () -> CapturedValue?) -> (any CycleLogging)? {
+    public func announcedLogger(callSite: CallSite = .unknown, state: () -> LoggedValue?) -> (any CycleLogging)? {
         guard let logger else { return nil }
         if isAnnounced.load(ordering: .acquiring) { return logger }
         return announce(to: logger, callSite: callSite, state: state)
     }
 
-    private func announce(to logger: any CycleLogging, callSite: CallSite, state: () -> CapturedValue?) -> (any CycleLogging)? {
+    private func announce(to logger: any CycleLogging, callSite: CallSite, state: () -> LoggedValue?) -> (any CycleLogging)? {
         lifecycle.withLock { lifecycle in
             guard !lifecycle.isReleased else { return nil }
             if !isAnnounced.load(ordering: .acquiring) {

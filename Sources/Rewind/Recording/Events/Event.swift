@@ -33,7 +33,7 @@ public struct Event: Sendable {
         self.source = source
         // A value is bound here, once, to what its redaction depends on besides itself — a change's
         // path, an input's or activity's name — so that its tree is redacted for every logger that
-        // asks for it (see ``CapturedValue/tree(options:)``).
+        // asks for it (see ``LoggedValue/tree(options:)``).
         switch kind {
         case .change(let path, let value, let state):
             self.kind = .change(path: path, value: value.changed(at: path, in: state), state: state)
@@ -57,26 +57,26 @@ extension Event {
         /// A dispatch (an action, an input value, a mixer) is about to run; `input` is the value it
         /// carries, when it has one: a Ricemill or Unio input's value, a Flask mixer's payload, a
         /// replayable Cycler action.
-        case willDispatch(input: CapturedValue? = nil)
+        case willDispatch(input: LoggedValue? = nil)
         /// A dispatch finished; `duration` is measured from its `willDispatch`.
         case didDispatch(duration: Duration)
         /// A commit (a mutation transaction) is about to run.
         case willMutate
         /// A commit finished, leaving `state`; `duration` is measured from its `willMutate`.
-        case didMutate(duration: Duration, state: CapturedValue)
+        case didMutate(duration: Duration, state: LoggedValue)
         /// One key path of the state changed to `value`; `state` is the whole state after it.
-        case change(path: ChangedPath, value: CapturedValue, state: CapturedValue?)
+        case change(path: ChangedPath, value: LoggedValue, state: LoggedValue?)
         /// The whole state was replaced by `state`.
-        case replace(state: CapturedValue)
+        case replace(state: LoggedValue)
         /// An activity (an event that is not stored in the state) was emitted.
-        case activity(CapturedValue)
+        case activity(LoggedValue)
         /// The unit was created (or first seen), with its initial state when it has one.
-        case created(state: CapturedValue?)
+        case created(state: LoggedValue?)
         /// The unit was released.
         case released
 
         /// The kind's name as written in logs, journals and `--kind` filters.
-        package var name: String { category.rawValue }
+        public var name: String { category.rawValue }
 
         /// The kind without its values.
         public var category: Category {
@@ -104,7 +104,7 @@ extension Event {
         }
 
         /// The whole state after the event, where the event carries it.
-        public var state: CapturedValue? {
+        public var state: LoggedValue? {
             switch self {
             case .didMutate(_, let state), .replace(let state): state
             case .change(_, _, let state), .created(let state): state

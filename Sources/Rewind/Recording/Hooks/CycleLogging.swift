@@ -44,8 +44,8 @@ public protocol MutableStorageLogging: Sendable {
 ///   (recursive, held for the whole commit), and every unit's `created` and `released` under its
 ///   ``EventChannel``'s life-cycle lock. A logger must therefore not call back into the unit that
 ///   logs (dispatch, commit) and must not wait for another thread that might: it would deadlock.
-///   The values an event carries are the live Swift values (``CapturedValue``), turned into a
-///   ``StateValue`` tree only by a logger that asks (``CapturedValue/tree(options:)``), so a
+///   The values an event carries are the live Swift values (``LoggedValue``), turned into a
+///   ``StateValue`` tree only by a logger that asks (``LoggedValue/tree(options:)``), so a
 ///   logger that never looks at them pays nothing for them.
 /// - **Quickly.** The app waits for `log(_:)`. A logger that does real work hands the event to a
 ///   thread of its own, as ``JournalLogger`` does (the measured cost on the app's thread is in

@@ -36,7 +36,7 @@ extension CaptureSession {
         }
         if fields.isEmpty && mirror.displayStyle != .struct && mirror.displayStyle != .class {
             // Something reflection cannot look into: a closure, a metatype, a C pointer.
-            return .opaque(OpaqueValue(typeName: Self.typeName(of: value), summary: String(describing: value)))
+            return .opaque(OpaqueValue(typeName: Self.typeName(of: value), text: String(describing: value)))
         }
         return .object(fields)
     }

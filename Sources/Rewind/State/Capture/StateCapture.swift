@@ -33,30 +33,12 @@ public enum StateCapture {
         try StateValueDecoder().decode(type, from: tree)
     }
 
-    /// Rebuilds a value of a type known only at run time: `Void` from no tree, a Decodable type from
-    /// its tree (a replay re-sending a recorded input into a subject of that type).
-    ///
-    /// - Throws: `DecodingError` when the tree does not fit, ``ReplayError/notRestorable(_:)`` when
-    ///   the type is not Decodable.
-    package static func decode(_ type: Any.Type, from tree: StateValue?) throws -> Any {
-        if type == Void.self { return () }
-        guard let decodable = type as? any Decodable.Type else {
-            throw ReplayError.notRestorable("\(type) is not Decodable")
-        }
-        return try decode(decodable, from: tree ?? .null)
-    }
-
     /// Rebuilds a value from a recorded state to put back into a live unit whose value is `live`:
     /// where the recording hid a secret, the live value's own is kept — a recording never holds
     /// it, and a restore must not fail on it or write the placeholder.
     ///
     /// - Throws: `DecodingError` when the tree does not fit `type`.
-    package static func decode<T: Decodable>(_ type: T.Type, restoring tree: StateValue, over live: Any) throws -> T {
-        try decode(type, from: tree.keepingSecrets(of: live))
-    }
-
-    /// ``decode(_:restoring:over:)`` for a type known only at run time.
-    package static func decode(_ type: Any.Type, restoring tree: StateValue, over live: Any) throws -> Any {
+    public static func decode<T: Decodable>(_ type: T.Type, restoring tree: StateValue, over live: Any) throws -> T {
         try decode(type, from: tree.keepingSecrets(of: live))
     }
 }
@@ -64,7 +46,7 @@ public enum StateCapture {
 extension StateValue {
     /// This recorded tree with what the recording hid taken from `live`, captured without hiding
     /// names (a value wrapped in `Secret` stays hidden).
-    fileprivate func keepingSecrets(of live: Any) -> StateValue {
+    func keepingSecrets(of live: Any) -> StateValue {
         guard containsRedaction else { return self }
         return fillingRedactions(from: StateCapture.capture(live, options: CaptureOptions(redaction: .secretsOnly)))
     }
@@ -109,7 +91,7 @@ final class CaptureSession {
         // A value already captured (a framework that compares trees logs them as they are).
         if let tree = value as? StateValue { return tree }
         guard depth < options.maximumDepth else {
-            return .opaque(OpaqueValue(typeName: Self.typeName(of: value), summary: "<too deep>"))
+            return .opaque(OpaqueValue(typeName: Self.typeName(of: value), text: "<too deep>"))
         }
         return nil
     }
@@ -119,7 +101,7 @@ final class CaptureSession {
     func withCycleCheck(_ value: Any, _ body: () throws -> StateValue) rethrows -> StateValue {
         guard let object = Self.objectIdentity(of: value) else { return try body() }
         guard objectsOnPath.insert(object).inserted else {
-            return .opaque(OpaqueValue(typeName: Self.typeName(of: value), summary: OpaqueValue.cycleSummary))
+            return .opaque(OpaqueValue(typeName: Self.typeName(of: value), text: OpaqueValue.cycleText))
         }
         defer { objectsOnPath.remove(object) }
         return try body()

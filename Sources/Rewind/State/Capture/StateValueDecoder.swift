@@ -29,7 +29,7 @@ struct TreeDecoder: Decoder {
 
     func mismatch(expected: String) -> DecodingError {
         if case .opaque(let leaf) = value {
-            let reason = leaf.isRedacted ? "the recorded value was redacted" : "the recorded value is opaque (\(leaf.summary))"
+            let reason = leaf.isRedacted ? "the recorded value was redacted" : "the recorded value is opaque (\(leaf.text))"
             return .dataCorrupted(.init(codingPath: codingPath, debugDescription: "\(reason), so it cannot become \(expected)"))
         }
         return .typeMismatch(Any.self, .init(codingPath: codingPath, debugDescription: "expected \(expected), found \(value.shapeName)"))

@@ -14,28 +14,28 @@
 ///     … 1 unchanged
 ///   }
 /// ```
-package struct DiffRenderer: Sendable {
+@_spi(Tooling) public struct DiffRenderer: Sendable {
     /// How wide a value may be on one line before it is cut with `…`.
-    package var valueWidth: Int
+    @_spi(Tooling) public var valueWidth: Int
 
     /// Creates a renderer.
-    package init(valueWidth: Int = 100) {
+    @_spi(Tooling) public init(valueWidth: Int = 100) {
         self.valueWidth = valueWidth
     }
 
     /// One rendered line: its marker and its text.
-    package struct Line: Hashable, Sendable {
+    @_spi(Tooling) public struct Line: Hashable, Sendable {
         /// Whether the line shows an old value, a new value, or context.
-        package enum Marker: Hashable, Sendable {
+        @_spi(Tooling) public enum Marker: Hashable, Sendable {
             case context, removed, added
         }
         /// The line's marker.
-        package var marker: Marker
+        @_spi(Tooling) public var marker: Marker
         /// The text after the marker, already indented.
-        package var text: String
+        @_spi(Tooling) public var text: String
 
         /// The line with its `-`, `+` or space marker in front.
-        package var rendered: String {
+        @_spi(Tooling) public var rendered: String {
             switch marker {
             case .context: "  " + text
             case .removed: "- " + text
@@ -45,7 +45,7 @@ package struct DiffRenderer: Sendable {
     }
 
     /// The diff as lines; empty when the trees are equal.
-    package func lines(from old: StateValue, to new: StateValue) -> [Line] {
+    @_spi(Tooling) public func lines(from old: StateValue, to new: StateValue) -> [Line] {
         guard old != new else { return [] }
         var lines: [Line] = []
         render(old, new, label: "", depth: 0, into: &lines)
@@ -53,7 +53,7 @@ package struct DiffRenderer: Sendable {
     }
 
     /// The diff as text, one line per change or context line; empty when the trees are equal.
-    package func render(from old: StateValue, to new: StateValue) -> String {
+    @_spi(Tooling) public func render(from old: StateValue, to new: StateValue) -> String {
         lines(from: old, to: new).map(\.rendered).joined(separator: "\n")
     }
 

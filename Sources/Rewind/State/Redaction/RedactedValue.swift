@@ -2,8 +2,8 @@
 /// receives in place of a value that holds a secret, so that a logger that prints what it is given
 /// prints the redacted form. Values without secrets are handed over as they are.
 ///
-/// Loggers that implement `log(_:)` receive ``CapturedValue``s instead: their ``CapturedValue/tree(options:)``
-/// is redacted, while ``CapturedValue/value`` stays the live value (replay needs it to restore state).
+/// Loggers that implement `log(_:)` receive ``LoggedValue``s instead: their ``LoggedValue/tree(options:)``
+/// is redacted, while ``LoggedValue/value`` stays the live value (replay needs it to restore state).
 public struct RedactedValue: Sendable, Hashable, CustomStringConvertible {
     /// The redacted form of the value, when it has parts that may be shown.
     public let tree: StateValue?
@@ -14,16 +14,16 @@ public struct RedactedValue: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The redacted form, or `<redacted>`.
-    public var description: String { tree?.description ?? OpaqueValue.redactedSummary }
+    public var description: String { tree?.description ?? OpaqueValue.redactedText }
 
     /// `value` itself if it holds no secret, otherwise its redacted stand-in.
-    static func shown(_ value: CapturedValue) -> Any {
+    static func shown(_ value: LoggedValue) -> Any {
         let tree = value.tree()
         return tree.containsRedaction ? RedactedValue(tree: tree) : value.value
     }
 
-    /// The changed value itself unless redaction hides it (see ``CapturedValue/tree(options:)``).
-    static func shownChange(_ value: CapturedValue, at path: ChangedPath, in state: CapturedValue?) -> Any {
+    /// The changed value itself unless redaction hides it (see ``LoggedValue/tree(options:)``).
+    static func shownChange(_ value: LoggedValue, at path: ChangedPath, in state: LoggedValue?) -> Any {
         shown(value.changed(at: path, in: state))
     }
 }

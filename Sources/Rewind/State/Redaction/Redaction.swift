@@ -136,6 +136,6 @@ public struct Redaction: Sendable, Equatable {
 
     /// The leaf that replaces a redacted value.
     static func redactedLeaf(typeName: String) -> OpaqueValue {
-        OpaqueValue(typeName: typeName, summary: OpaqueValue.redactedSummary)
+        OpaqueValue(typeName: typeName, text: OpaqueValue.redactedText)
     }
 }

@@ -36,9 +36,9 @@ extension Secret: SecretValue, PropertyWrapperStorage {
 
 extension Secret: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Always `<redacted>`.
-    public var description: String { OpaqueValue.redactedSummary }
+    public var description: String { OpaqueValue.redactedText }
     /// Always `<redacted>`.
-    public var debugDescription: String { OpaqueValue.redactedSummary }
+    public var debugDescription: String { OpaqueValue.redactedText }
     /// A mirror with no children, so reflection-based printing cannot reach the value.
     public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

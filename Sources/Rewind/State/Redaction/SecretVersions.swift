@@ -15,9 +15,9 @@ final class SecretVersions: Sendable {
     /// not told apart from one another): the table stays small when a secret changes at every step.
     private static let limit = 4_096
 
-    /// The summary of a redacted leaf standing for `content`, a value captured with its secrets,
+    /// The text of a redacted leaf standing for `content`, a value captured with its secrets,
     /// held by a field named `slot`.
-    func summary(of content: StateValue, in slot: String) -> String {
+    func text(of content: StateValue, in slot: String) -> String {
         let digest = content.hashValue
         let version = versions.withLock { all -> Int? in
             if let version = all[slot]?[digest] { return version }
@@ -27,7 +27,7 @@ final class SecretVersions: Sendable {
             return count + 1
         }
         guard let version else { return "<redacted ?>" }
-        return version == 1 ? OpaqueValue.redactedSummary : "<redacted \(version)>"
+        return version == 1 ? OpaqueValue.redactedText : "<redacted \(version)>"
     }
 }
 
@@ -41,7 +41,7 @@ extension CaptureOptions {
         var value = content()
         if let secret = value as? any SecretValue { value = secret.content }
         let tree = value as? StateValue ?? StateCapture.capture(value, options: CaptureOptions(redaction: .secretsOnly, maximumDepth: maximumDepth, revealingSecrets: true))
-        return OpaqueValue(typeName: typeName, summary: secretVersions.summary(of: tree, in: slot))
+        return OpaqueValue(typeName: typeName, text: secretVersions.text(of: tree, in: slot))
     }
 }
 
@@ -53,7 +53,7 @@ extension StateValue {
         guard holdsSecretVersion else { return self }
         switch self {
         case .opaque(let leaf):
-            return .opaque(OpaqueValue(typeName: leaf.typeName, summary: OpaqueValue.redactedSummary))
+            return .opaque(OpaqueValue(typeName: leaf.typeName, text: OpaqueValue.redactedText))
         case .array(let elements):
             return .array(elements.map { $0.forgettingSecretVersions() })
         case .object(var fields):
@@ -67,7 +67,7 @@ extension StateValue {
     /// Whether a redacted leaf inside reads as a later version (`<redacted 2>`).
     private var holdsSecretVersion: Bool {
         switch self {
-        case .opaque(let leaf): leaf.isRedacted && leaf.summary != OpaqueValue.redactedSummary
+        case .opaque(let leaf): leaf.isRedacted && leaf.text != OpaqueValue.redactedText
         case .array(let elements): elements.contains { $0.holdsSecretVersion }
         case .object(let fields): fields.values.contains { $0.holdsSecretVersion }
         default: false

@@ -10,7 +10,7 @@
 /// StateCapture.capture(state)  // {count: 3, isOn: true}
 /// ```
 public struct StateFields: @unchecked Sendable {
-    // Unchecked: like `CapturedValue`, the values are read after capture, never written.
+    // Unchecked: like `LoggedValue`, the values are read after capture, never written.
 
     /// The fields, in order.
     public let fields: [(name: String, value: Any)]

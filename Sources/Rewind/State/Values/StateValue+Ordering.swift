@@ -19,7 +19,7 @@ extension StateValue {
                 left.key != right.key ? left.key < right.key : canonicallyOrdered(left.value, right.value)
             }
         case (.opaque(let a), .opaque(let b)):
-            return (a.typeName, a.summary) < (b.typeName, b.summary)
+            return (a.typeName, a.text) < (b.typeName, b.text)
         default: return false
         }
     }

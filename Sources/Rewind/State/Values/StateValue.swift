@@ -36,7 +36,7 @@ public enum StateValue: Hashable, Sendable {
     case array([StateValue])
     /// Named fields in declaration order (struct and class properties, dictionary entries sorted by key).
     case object(StateObjectFields)
-    /// A leaf that cannot be inspected further; it keeps the type name and a short summary.
+    /// A leaf that cannot be inspected further; it keeps the type name and a short text.
     case opaque(OpaqueValue)
 }
 
@@ -44,26 +44,30 @@ public enum StateValue: Hashable, Sendable {
 public struct OpaqueValue: Hashable, Sendable {
     /// The Swift type name of the value this leaf stands for, e.g. `"Secret<String>"`.
     public var typeName: String
-    /// Why the value is opaque, or a short description of it.
-    public var summary: String
+    /// Why the value is opaque, or a short description of it (`<redacted>`, `<cycle>`, `<too deep>`).
+    public var text: String
+
+    /// The name ``text`` had ("summary" now means a block's summary only): for one release.
+    @available(*, deprecated, renamed: "text")
+    public var summary: String { text }
 
     /// Creates an opaque leaf.
-    package init(typeName: String, summary: String) {
+    package init(typeName: String, text: String) {
         self.typeName = typeName
-        self.summary = summary
+        self.text = text
     }
 
-    /// The summary used for values replaced by redaction.
-    package static let redactedSummary = "<redacted>"
-    /// The summary used where a reference cycle was cut.
-    package static let cycleSummary = "<cycle>"
+    /// The text of values replaced by redaction.
+    package static let redactedText = "<redacted>"
+    /// The text where a reference cycle was cut.
+    package static let cycleText = "<cycle>"
 
     /// Whether this leaf replaced a secret: `<redacted>`, or `<redacted 2>` for the second value
     /// the secret took in a recording (`<redacted ?>` past the values a journal tells apart).
-    public var isRedacted: Bool {
-        guard summary != Self.redactedSummary else { return true }
-        guard summary.hasPrefix("<redacted "), summary.hasSuffix(">") else { return false }
-        let version = summary.dropFirst("<redacted ".count).dropLast()
+    package var isRedacted: Bool {
+        guard text != Self.redactedText else { return true }
+        guard text.hasPrefix("<redacted "), text.hasSuffix(">") else { return false }
+        let version = text.dropFirst("<redacted ".count).dropLast()
         return version == "?" || (!version.isEmpty && version.allSatisfy(\.isASCII) && version.allSatisfy(\.isNumber))
     }
 }

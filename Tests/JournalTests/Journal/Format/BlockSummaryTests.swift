@@ -69,21 +69,21 @@ struct BlockSummaryTests {
             sequence += 1
             journal.log(Event(sequence: sequence, time: .now(), source: source, kind: kind, name: name, description: "", callSite: CallSite(), parent: nil))
         }
-        log(sources[0], .created(state: CapturedValue(shape())), "created")
+        log(sources[0], .created(state: LoggedValue(shape())), "created")
         for _ in 0..<events {
             let source = sources[pick(5) == 0 ? 1 : 0]
             switch pick(10) {
             case 0: log(source, .willDispatch(), ["tap", "load", "save"][pick(3)])
             case 1: log(source, .didDispatch(duration: .zero), "tap")
             case 2: log(source, .willMutate, "edit")
-            case 3: log(source, .didMutate(duration: .zero, state: CapturedValue(shape())), "edit")
-            case 4: log(source, .change(path: ChangedPath(\Shape.n), value: CapturedValue(pick(80) - 20), state: nil), "n")
-            case 5: log(source, .change(path: ChangedPath(\Shape.opt), value: CapturedValue((pick(2) == 0 ? nil : pick(7) as Int?) as Any), state: nil), "opt")
-            case 6: log(source, .change(path: ChangedPath(\Shape.inner.x), value: CapturedValue(Double(pick(9))), state: nil), "x")
-            case 7: log(source, .replace(state: CapturedValue(shape())), "replace")
+            case 3: log(source, .didMutate(duration: .zero, state: LoggedValue(shape())), "edit")
+            case 4: log(source, .change(path: ChangedPath(\Shape.n), value: LoggedValue(pick(80) - 20), state: nil), "n")
+            case 5: log(source, .change(path: ChangedPath(\Shape.opt), value: LoggedValue((pick(2) == 0 ? nil : pick(7) as Int?) as Any), state: nil), "opt")
+            case 6: log(source, .change(path: ChangedPath(\Shape.inner.x), value: LoggedValue(Double(pick(9))), state: nil), "x")
+            case 7: log(source, .replace(state: LoggedValue(shape())), "replace")
             // An element of the list set whole, at times one past its end: a reader appends it.
-            case 8: log(source, .change(path: ChangedPath(name: "list[\(pick(7))]"), value: CapturedValue(pick(9)), state: nil), "list")
-            default: log(source, .activity(CapturedValue(pick(3))), "ping")
+            case 8: log(source, .change(path: ChangedPath(name: "list[\(pick(7))]"), value: LoggedValue(pick(9)), state: nil), "list")
+            default: log(source, .activity(LoggedValue(pick(3))), "ping")
             }
         }
         log(sources[1], .released, "released")

@@ -25,7 +25,7 @@ struct KindCodeTests {
         #expect(documented.count == Event.Category.allCases.count)
         for kind in Event.Category.allCases {
             // What a record of the kind starts with, written by the one writer of records.
-            var record = EventRecord(dropped: DroppedRange(count: 1, sequences: 1...1), time: EventTime(wallNanoseconds: 0, monotonicNanoseconds: 0))
+            var record = WireRecord(dropped: DroppedRange(count: 1, sequences: 1...1), time: EventTime(wallNanoseconds: 0, monotonicNanoseconds: 0))
             record.kind = kind
             record.body = kind == .dropped ? record.body : .none
             var writer = ByteWriter()
@@ -34,9 +34,9 @@ struct KindCodeTests {
             record.write(to: &writer, strings: &strings, clock: &clock)
             let code = writer.bytes[0] & 0x0F
             #expect(documented[code] == kind.rawValue, "\(kind) writes \(code), which the document gives to \(documented[code] ?? "nothing")")
-            #expect(EventRecord.KindCode.kind(writer.bytes[0]) == kind)
+            #expect(WireRecord.KindCode.kind(writer.bytes[0]) == kind)
         }
-        #expect(EventRecord.KindCode.nextFree == documented.keys.max()! + 1)
-        for code in EventRecord.KindCode.nextFree...15 { #expect(EventRecord.KindCode.kind(code) == nil) }
+        #expect(WireRecord.KindCode.nextFree == documented.keys.max()! + 1)
+        for code in WireRecord.KindCode.nextFree...15 { #expect(WireRecord.KindCode.kind(code) == nil) }
     }
 }

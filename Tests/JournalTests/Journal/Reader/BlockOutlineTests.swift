@@ -29,7 +29,7 @@ struct BlockOutlineTests {
         guard let full, let outline else { return }
         #expect(outline.eventCount == full.events.count, "\(what())")
         #expect(outline.sources == full.sources, "\(what())")
-        var summaries: [UInt64: JournalBlock.SourceSummary] = [:]
+        var summaries: [UInt64: JournalBlock.SourceSpan] = [:]
         for event in full.events {
             summaries[event.source.instanceID, default: .init(eventCount: 0, firstSequence: event.sequence, lastSequence: event.sequence)].add(event.sequence)
         }

@@ -63,7 +63,7 @@ struct HostileStateTests {
         var walker = StateWalker()
         var states = 0
         for event in reader.events() {
-            _ = event.summary(valueLimit: 80)
+            _ = event.rowText(valueLimit: 80)
             if let (before, after) = walker.advance(event) {
                 states += 1
                 _ = after.indentedDescription()

@@ -15,24 +15,24 @@ struct LyingIndexTests {
         let notes = EventChannel(source: EventSource(framework: .cycler, typeName: "Notes"))
         let tally = EventChannel(source: EventSource(framework: .cycler, typeName: "Tally"))
         let long = String(repeating: "a long note ", count: 12)
-        notes.emit(.created(state: CapturedValue(["count": 0, "note": long] as [String: Any])), callSite: CallSite(), to: journal)
-        tally.emit(.created(state: CapturedValue(["m": 0])), callSite: CallSite(), to: journal)
+        notes.emit(.created(state: LoggedValue(["count": 0, "note": long] as [String: Any])), callSite: CallSite(), to: journal)
+        tally.emit(.created(state: LoggedValue(["m": 0])), callSite: CallSite(), to: journal)
         for step in 1...7 {
-            tally.emit(.replace(state: CapturedValue(["m": step])), name: "count", callSite: CallSite(), to: journal)
+            tally.emit(.replace(state: LoggedValue(["m": step])), name: "count", callSite: CallSite(), to: journal)
         }
-        notes.emit(.replace(state: CapturedValue(["count": 1])), name: "forget the note", callSite: CallSite(), to: journal)
+        notes.emit(.replace(state: LoggedValue(["count": 1])), name: "forget the note", callSite: CallSite(), to: journal)
         journal.close()
         return path
     }
 
     /// The genuine journal copied block by block, with `lie` made to each block's index entry
     /// and summary.
-    static func copy(_ path: String, to output: String, lie: (_ index: inout [UInt64: JournalBlock.SourceSummary], _ summary: inout BlockSummary) -> Void) throws {
+    static func copy(_ path: String, to output: String, lie: (_ index: inout [UInt64: JournalBlock.SourceSpan], _ summary: inout BlockSummary) -> Void) throws {
         try copy(path, to: output) { _, entry, summary in lie(&entry, &summary) }
     }
 
     /// The same, told which block each lie is made to.
-    static func copy(_ path: String, to output: String, lie: (_ block: Int, _ index: inout [UInt64: JournalBlock.SourceSummary], _ summary: inout BlockSummary) -> Void) throws {
+    static func copy(_ path: String, to output: String, lie: (_ block: Int, _ index: inout [UInt64: JournalBlock.SourceSpan], _ summary: inout BlockSummary) -> Void) throws {
         let reader = try JournalReader(path: path)
         let file = try JournalFile(path: output, header: reader.header, replaceExisting: false)
         for (index, block) in reader.blocks.enumerated() {
@@ -106,7 +106,7 @@ struct LyingIndexTests {
 
     /// One random lie told about a block: a claim made smaller than the truth, so that a reader
     /// believing it would pass over what is there.
-    static func tellALie(_ random: inout SplitMix, _ entry: inout [UInt64: JournalBlock.SourceSummary], _ summary: inout BlockSummary) -> String {
+    static func tellALie(_ random: inout SplitMix, _ entry: inout [UInt64: JournalBlock.SourceSpan], _ summary: inout BlockSummary) -> String {
         guard let id = summary.sources.keys.sorted().first, var steps = summary.sources[id] else { return "none" }
         defer { summary.sources[id] = steps }
         switch random.next() % 8 {

@@ -109,8 +109,8 @@ struct RecordSizeLimitTests {
     func blockTakesBackARecord() throws {
         var builder = BlockBuilder()
         let source = EventSource(framework: .cycler, typeName: "Ledger")
-        func record(_ sequence: UInt64, state: StateValue) -> EventRecord {
-            var record = EventRecord(dropped: DroppedRange(count: 0, sequences: 0...0), time: EventTime(wallNanoseconds: 0, monotonicNanoseconds: 0))
+        func record(_ sequence: UInt64, state: StateValue) -> WireRecord {
+            var record = WireRecord(dropped: DroppedRange(count: 0, sequences: 0...0), time: EventTime(wallNanoseconds: 0, monotonicNanoseconds: 0))
             record.sequence = sequence
             record.kind = .replace
             record.name = "replace"

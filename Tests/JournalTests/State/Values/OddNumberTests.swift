@@ -105,7 +105,7 @@ struct OddNumberTests {
     @Test("a state whose fields are named like an opaque leaf's never exports as one")
     func opaqueLookalike() {
         let lookalike = StateValue.object(["$opaque": .string("Secret<String>"), "summary": .string("<redacted>")])
-        let leaf = StateValue.opaque(OpaqueValue(typeName: "Secret<String>", summary: "<redacted>"))
+        let leaf = StateValue.opaque(OpaqueValue(typeName: "Secret<String>", text: "<redacted>"))
         #expect(JSONText.value(lookalike) != JSONText.value(leaf))
         #expect(JSONText.value(lookalike) == #"{"$$opaque":"Secret<String>","summary":"<redacted>"}"#)
         #expect(JSONText.value(leaf) == #"{"$opaque":"Secret<String>","summary":"<redacted>"}"#)

@@ -15,7 +15,7 @@ struct EventChannelTests {
         let site = CallSite(file: "App/Counter.swift", function: "increment()", line: 12)
         let dispatch = channel.emit(.willDispatch(), name: "increment", description: "by one", callSite: site, to: memory)
         _ = DispatchScope.run(inside: dispatch) {
-            channel.emit(.activity(CapturedValue("tick")), callSite: site, to: memory)
+            channel.emit(.activity(LoggedValue("tick")), callSite: site, to: memory)
         }
         channel.emit(.didDispatch(duration: .microseconds(5)), name: "increment", callSite: site, parent: dispatch, to: memory)
 
@@ -41,9 +41,9 @@ struct EventChannelTests {
         let first = InMemoryLogger(), second = InMemoryLogger()
         let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Counter"))
         let stateReads = Locked(0)
-        let state: @Sendable () -> CapturedValue? = {
+        let state: @Sendable () -> LoggedValue? = {
             stateReads.withLock { $0 += 1 }
-            return CapturedValue(7)
+            return LoggedValue(7)
         }
         #expect(channel.announcedLogger(state: state) == nil)
         channel.set(logger: first)
@@ -79,7 +79,7 @@ struct EventChannelTests {
     func inMemoryCapacity() {
         let memory = InMemoryLogger(capacity: 3)
         let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Counter"))
-        let sequences = (0..<5).map { index in channel.emit(.activity(CapturedValue(index)), callSite: .unknown, to: memory) }
+        let sequences = (0..<5).map { index in channel.emit(.activity(LoggedValue(index)), callSite: .unknown, to: memory) }
         #expect(memory.events.map(\.sequence) == Array(sequences.suffix(3)))
         #expect(memory.eventsDropped == 2 && memory.capacity == 3)
         memory.removeAll()
@@ -134,10 +134,10 @@ struct EventChannelTests {
         let site = CallSite(file: "F.swift", function: "f()", line: 7)
         channel.emit(.willDispatch(), name: "inc", callSite: site, to: hooks)
         channel.emit(.willMutate, name: "inc", callSite: site, to: hooks)
-        channel.emit(.change(path: ChangedPath(\Count.count), value: CapturedValue(1), state: CapturedValue(Count(count: 1))), name: "inc", callSite: site, to: hooks)
-        channel.emit(.didMutate(duration: .zero, state: CapturedValue(Count(count: 1))), name: "inc", callSite: site, to: hooks)
-        channel.emit(.replace(state: CapturedValue(Count(count: 5))), callSite: site, to: hooks)
-        channel.emit(.activity(CapturedValue("big")), callSite: site, to: hooks)
+        channel.emit(.change(path: ChangedPath(\Count.count), value: LoggedValue(1), state: LoggedValue(Count(count: 1))), name: "inc", callSite: site, to: hooks)
+        channel.emit(.didMutate(duration: .zero, state: LoggedValue(Count(count: 1))), name: "inc", callSite: site, to: hooks)
+        channel.emit(.replace(state: LoggedValue(Count(count: 5))), callSite: site, to: hooks)
+        channel.emit(.activity(LoggedValue("big")), callSite: site, to: hooks)
         channel.emit(.didDispatch(duration: .zero), name: "inc", callSite: site, to: hooks)
         #expect(hooks.calls.withLock { $0 } == [
             "willDispatch inc 7", "willMutate inc", "didChange 1 Count(count: 1)", "didMutate inc",
@@ -171,12 +171,12 @@ struct OutputLoggerTests {
     func emitSession(to logger: any CycleLogging) {
         let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "CartViewModel", instanceID: 1))
         let site = CallSite(file: "App/CartViewModel.swift", function: "add()", line: 30)
-        channel.emit(.created(state: CapturedValue(Cart(items: [], total: 0))), callSite: site, to: logger)
+        channel.emit(.created(state: LoggedValue(Cart(items: [], total: 0))), callSite: site, to: logger)
         let dispatch = channel.emit(.willDispatch(), name: "add", callSite: site, to: logger)
         channel.emit(.willMutate, name: "add", callSite: site, parent: dispatch, to: logger)
-        channel.emit(.change(path: ChangedPath(\Cart.items), value: CapturedValue(["tea"]), state: CapturedValue(Cart(items: ["tea"], total: 0))), name: "add", callSite: site, parent: dispatch, to: logger)
-        channel.emit(.didMutate(duration: .microseconds(4), state: CapturedValue(Cart(items: ["tea"], total: 3))), name: "add", callSite: site, parent: dispatch, to: logger)
-        channel.emit(.activity(CapturedValue("added\u{1B}[2J")), callSite: site, parent: dispatch, to: logger)
+        channel.emit(.change(path: ChangedPath(\Cart.items), value: LoggedValue(["tea"]), state: LoggedValue(Cart(items: ["tea"], total: 0))), name: "add", callSite: site, parent: dispatch, to: logger)
+        channel.emit(.didMutate(duration: .microseconds(4), state: LoggedValue(Cart(items: ["tea"], total: 3))), name: "add", callSite: site, parent: dispatch, to: logger)
+        channel.emit(.activity(LoggedValue("added\u{1B}[2J")), callSite: site, parent: dispatch, to: logger)
     }
 
     @Test("the console logger prints one line per event and the diff of each mutation")

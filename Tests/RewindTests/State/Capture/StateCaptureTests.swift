@@ -116,7 +116,7 @@ struct StateCaptureTests {
         #expect(tree[.key("id")] == .integer(7))
         #expect(tree[StatePath([.key("next"), .key("name")])] == .string("b"))
         guard case .opaque(let cut) = tree[StatePath([.key("next"), .key("next")])] else { Issue.record("no cycle marker: \(tree)"); return }
-        #expect(cut.summary == OpaqueValue.cycleSummary)
+        #expect(cut.text == OpaqueValue.cycleText)
         #expect(cut.typeName == "Node")
         // The same object twice side by side is not a cycle.
         struct Pair { var left: Node; var right: Node }
@@ -131,7 +131,7 @@ struct StateCaptureTests {
         link.next = link
         let tree = StateCapture.capture(link)
         guard case .opaque(let cut) = tree[.key("next")] else { Issue.record("no cycle marker: \(tree)"); return }
-        #expect(cut.summary == OpaqueValue.cycleSummary)
+        #expect(cut.text == OpaqueValue.cycleText)
     }
 
     @Test("values that cannot be looked into become opaque leaves that keep their type name")
@@ -155,7 +155,7 @@ struct StateCaptureTests {
         }
         #expect(depth <= 10)
         guard case .opaque(let leaf) = tree else { Issue.record("expected a cut: \(tree)"); return }
-        #expect(leaf.summary == "<too deep>")
+        #expect(leaf.text == "<too deep>")
     }
 
     @Test("dates keep microsecond precision through a round trip")

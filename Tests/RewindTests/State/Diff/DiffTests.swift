@@ -169,7 +169,7 @@ enum RandomTrees {
         case 2: .integer(Int64.random(in: -3...3, using: &generator))
         case 3: .floatingPoint(Double(Int.random(in: 0...4, using: &generator)) / 2)
         case 4: .string(["x", "y", "z"].randomElement(using: &generator)!)
-        default: .opaque(OpaqueValue(typeName: "T", summary: "s"))
+        default: .opaque(OpaqueValue(typeName: "T", text: "s"))
         }
     }
 

@@ -92,12 +92,12 @@ struct RedactionTests {
         let before = Self.login()
         var after = before
         after.password = "hunter2-new"
-        channel.emit(.created(state: CapturedValue(before)), callSite: CallSite(), to: all)
+        channel.emit(.created(state: LoggedValue(before)), callSite: CallSite(), to: all)
         channel.emit(.willMutate, name: "typePassword", callSite: CallSite(), to: all)
-        channel.emit(.change(path: ChangedPath(\Login.password), value: CapturedValue(after.password), state: CapturedValue(after)), name: "typePassword", callSite: CallSite(), to: all)
-        channel.emit(.didMutate(duration: .microseconds(3), state: CapturedValue(after)), name: "typePassword", callSite: CallSite(), to: all)
-        channel.emit(.activity(CapturedValue(after)), callSite: CallSite(), to: all)
-        channel.emit(.replace(state: CapturedValue(after)), callSite: CallSite(), to: all)
+        channel.emit(.change(path: ChangedPath(\Login.password), value: LoggedValue(after.password), state: LoggedValue(after)), name: "typePassword", callSite: CallSite(), to: all)
+        channel.emit(.didMutate(duration: .microseconds(3), state: LoggedValue(after)), name: "typePassword", callSite: CallSite(), to: all)
+        channel.emit(.activity(LoggedValue(after)), callSite: CallSite(), to: all)
+        channel.emit(.replace(state: LoggedValue(after)), callSite: CallSite(), to: all)
 
         var outputs = printed.withLock { $0 } + handler.lines + hooks.lines
         outputs += memory.events.compactMap { $0.kind.state?.tree().description }
@@ -131,13 +131,13 @@ struct RedactionTests {
         let all = MultiplexLogger([user, journal])
         let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "LoginViewModel"))
         var login = Self.login()
-        channel.emit(.created(state: CapturedValue(login)), callSite: CallSite(), to: all)
-        channel.emit(.willDispatch(input: CapturedValue(Action.setToken("tok-456"))), name: "setToken", callSite: CallSite(), to: all)
+        channel.emit(.created(state: LoggedValue(login)), callSite: CallSite(), to: all)
+        channel.emit(.willDispatch(input: LoggedValue(Action.setToken("tok-456"))), name: "setToken", callSite: CallSite(), to: all)
         login.accessToken = "tok-789"
         // A plain string written at a secret path: only the path says it is secret.
-        channel.emit(.change(path: ChangedPath(\Login.accessToken), value: CapturedValue(login.accessToken), state: CapturedValue(login)), callSite: CallSite(), to: all)
-        channel.emit(.change(path: ChangedPath(name: "profile.pin"), value: CapturedValue(1234), state: nil), callSite: CallSite(), to: all)
-        channel.emit(.activity(CapturedValue(CodableAction.setPin(9911))), callSite: CallSite(), to: all)
+        channel.emit(.change(path: ChangedPath(\Login.accessToken), value: LoggedValue(login.accessToken), state: LoggedValue(login)), callSite: CallSite(), to: all)
+        channel.emit(.change(path: ChangedPath(name: "profile.pin"), value: LoggedValue(1234), state: nil), callSite: CallSite(), to: all)
+        channel.emit(.activity(LoggedValue(CodableAction.setPin(9911))), callSite: CallSite(), to: all)
         journal.close()
         let recorded = try JournalReader(path: directory.file("session.rewind")).events().map { event in
             [event.value?.description ?? "", event.stateRecord.map { "\($0)" } ?? ""].joined(separator: " ")
@@ -158,11 +158,11 @@ extension RedactionTests {
         let journal = try JournalLogger(path: path)
         let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "LoginViewModel"))
         var login = Self.login()
-        channel.emit(.created(state: CapturedValue(login)), callSite: CallSite(), to: journal)
+        channel.emit(.created(state: LoggedValue(login)), callSite: CallSite(), to: journal)
         func write(_ token: String, password: String? = nil) {
             login.accessToken = token
             if let password { login.password = password }
-            channel.emit(.change(path: ChangedPath(\Login.accessToken), value: CapturedValue(token), state: CapturedValue(login)), callSite: CallSite(), to: journal)
+            channel.emit(.change(path: ChangedPath(\Login.accessToken), value: LoggedValue(token), state: LoggedValue(login)), callSite: CallSite(), to: journal)
         }
         write("tok-456")                       // the value it had: unchanged
         write("tok-999", password: "hunter3")  // signed in again: both secrets changed
@@ -175,9 +175,9 @@ extension RedactionTests {
         let values = changes.compactMap(\.value)
         #expect(values.map(\.description) == ["<redacted> (string)", "<redacted 2> (string)", "<redacted> (string)"])
         let before = try reader.state(of: changes[0].source.instanceID, at: changes[0].sequence - 1)?[.key("accessToken")]
-        #expect(changes[0].summary(old: .value(try #require(before))) == "accessToken = <redacted> (string)" + RecordedEvent.unchangedMark)
-        #expect(changes[1].summary(old: .value(values[0])) == "accessToken: <redacted> (string) → <redacted 2> (string)")
-        #expect(changes[2].summary(old: .value(values[1])) == "accessToken: <redacted 2> (string) → <redacted> (string)")
+        #expect(changes[0].rowText(old: .value(try #require(before))) == "accessToken = <redacted> (string)" + RecordedEvent.unchangedMark)
+        #expect(changes[1].rowText(old: .value(values[0])) == "accessToken: <redacted> (string) → <redacted 2> (string)")
+        #expect(changes[2].rowText(old: .value(values[1])) == "accessToken: <redacted 2> (string) → <redacted> (string)")
         // The states say so too: the password, a `Secret`, took a second value at the second write.
         let passwords = try changes.map { try reader.state(of: $0.source.instanceID, at: $0.sequence)?[.key("password")]?.description }
         #expect(passwords == ["<redacted> (Secret<String>)", "<redacted 2> (Secret<String>)", "<redacted 2> (Secret<String>)"])
@@ -193,7 +193,7 @@ final class TreeLogger: CycleLogging {
     private let printed = Mutex<[String]>([])
     var lines: [String] { printed.withLock { $0 } }
     func log(_ event: Event) {
-        let values: [CapturedValue?] = switch event.kind {
+        let values: [LoggedValue?] = switch event.kind {
         case .willDispatch(let input): [input]
         case .change(_, let value, let state): [value, state]
         case .activity(let value), .replace(let value), .didMutate(_, let value): [value]

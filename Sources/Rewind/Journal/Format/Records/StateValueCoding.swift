@@ -38,7 +38,7 @@ enum StateValueCoding {
         case .opaque(let leaf):
             writer.byte(Tag.opaque.rawValue)
             writer.varint(strings.reference(leaf.typeName))
-            writer.varint(strings.reference(leaf.summary))
+            writer.varint(strings.reference(leaf.text))
         }
     }
 
@@ -71,7 +71,7 @@ enum StateValueCoding {
             }
             return .object(fields)
         case .opaque:
-            return .opaque(OpaqueValue(typeName: try string(from: &reader, strings), summary: try string(from: &reader, strings)))
+            return .opaque(OpaqueValue(typeName: try string(from: &reader, strings), text: try string(from: &reader, strings)))
         }
     }
 

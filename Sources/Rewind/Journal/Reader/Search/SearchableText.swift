@@ -1,22 +1,22 @@
 extension RecordedEvent {
     /// The texts of the event that a search looks at — the one definition behind `rewind log --grep`
     /// and the viewer's `/` (which match these) and the blocks' search filters (made from
-    /// ``searchableTexts``, these and more): its name, source and description, the summary on its
-    /// row, and the row as the screen shows it (`isOn true`: the name, then the summary), so that
+    /// ``searchableTexts``, these and more): its name, source and description, the text on its
+    /// row, and the row as the screen shows it (`isOn true`: the name, then that text), so that
     /// what is typed from the screen is found; with `old` known, a change's row as its move
     /// (`nextID: 1 → 2`) too.
     package func searchedTexts(old: ValueBefore = .unknown) -> [String] {
-        let summary = summary()
-        var texts = [name, source.description, description, summary, Self.row(name, summary)]
+        let text = rowText()
+        var texts = [name, source.description, description, text, Self.row(name, text)]
         if old.isKnown {
-            let move = self.summary(old: old)
+            let move = self.rowText(old: old)
             texts += [move, Self.row(name, move)]
         }
         return texts
     }
 
-    private static func row(_ name: String, _ summary: String) -> String {
-        summary.isEmpty ? name : name.isEmpty ? summary : name + " " + summary
+    private static func row(_ name: String, _ text: String) -> String {
+        text.isEmpty ? name : name.isEmpty ? text : name + " " + text
     }
 
     /// What a block's ``NGramFilter`` is made from: ``searchedTexts(old:)`` without a move, which
@@ -25,9 +25,9 @@ extension RecordedEvent {
     /// no text matches, never "no" where one does.
     var searchableTexts: [String] {
         var texts = searchedTexts()
-        // Kept from the filters' first version (the row with a space even when the summary is
+        // Kept from the filters' first version (the row with a space even when its text is
         // empty), so that filters saved beside journals stay the ones a reader makes today.
-        texts.append(name + " " + summary())
+        texts.append(name + " " + rowText())
         if let path { texts.append(path) }
         if let value { texts.append(value.description) }
         return texts

@@ -9,7 +9,7 @@ extension JournalEncoder {
     /// the redaction check for a path that does not name its fields captures the state after the
     /// change; that capture is the state here too, rather than being taken twice — and, compared
     /// with the state before, it tells which element the subscript wrote.
-    func changeStep(_ changedPath: ChangedPath, value changedValue: CapturedValue, state: CapturedValue?, track: inout SourceTrack) -> EncodedStep {
+    func changeStep(_ changedPath: ChangedPath, value changedValue: LoggedValue, state: LoggedValue?, track: inout SourceTrack) -> EncodedStep {
         let options = configuration.captureOptions
         let shape = shapes.shape(of: changedPath)
         if !track.keepsLiveState, shape.throughSubscript || shapes.isList(changedValue.value) { track.keepsLiveState = true }
@@ -41,7 +41,7 @@ extension JournalEncoder {
         // A list or object is written as a diff from the recorded state, which a running commit
         // may have borrowed: it is given back first.
         if !isScalar || track.commitDepth == 0 { track.reclaimState() }
-        let body: EventRecord.Body = diffFromRecordedState(captured, at: path, track: track)
+        let body: WireRecord.Body = diffFromRecordedState(captured, at: path, track: track)
             .map { .changeFromState(path: text, diff: $0) } ?? .change(path: text, value: captured)
         // A hidden value says nothing about the state (the state's own capture hides it under
         // another name), so such a change leaves the state to be captured.
@@ -95,7 +95,7 @@ extension JournalEncoder {
     /// A change's new value, when it is a list that shares its front and back with the list it
     /// replaced, captured by taking the shared elements' trees from the state before the change:
     /// what a list that grew by one item costs is capturing that item.
-    private func capture(_ value: CapturedValue, at path: StatePath, reusing track: SourceTrack) -> StateValue? {
+    private func capture(_ value: LoggedValue, at path: StatePath, reusing track: SourceTrack) -> StateValue? {
         guard shapes.isList(value.value), let elements = value.value as? any LiveElements,
               let previousTree = track.stateBeforeChange?[path],
               let previous = track.liveState.flatMap({ LiveValue.value(at: path, in: $0) }) else { return nil }

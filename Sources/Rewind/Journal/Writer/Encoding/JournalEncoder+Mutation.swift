@@ -15,7 +15,7 @@ extension JournalEncoder {
     /// side effects — keyframes included, which a large state needs at the start of every block.
     /// Every ``captureInterval`` state records the real state is captured all the same: writes the
     /// changes did not show (inside a class instance the state holds) are then in the journal too.
-    func mutationEnds(duration: Duration, state: CapturedValue, track: inout SourceTrack) -> EncodedStep {
+    func mutationEnds(duration: Duration, state: LoggedValue, track: inout SourceTrack) -> EncodedStep {
         track.commitDepth = max(0, track.commitDepth - 1)
         track.liveState = state.value
         var step = EncodedStep(body: .duration(duration))
@@ -45,7 +45,7 @@ extension JournalEncoder {
     }
 }
 
-extension EventRecord.Body {
+extension WireRecord.Body {
     /// A `didDispatch`'s or `didMutate`'s duration, in whole nanoseconds (a negative one as 0).
     static func duration(_ duration: Duration) -> Self {
         .duration(UInt64(max(0, duration.nanoseconds)))

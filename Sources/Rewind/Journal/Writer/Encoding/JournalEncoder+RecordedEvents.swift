@@ -36,22 +36,22 @@ extension Event {
     /// The live form of a recorded event, for the encoder; `nil` for a run of dropped events, and
     /// for a state-carrying event whose whole state the record does not hold.
     init?(recorded: RecordedEvent, source: EventSource) {
-        var state: CapturedValue?
-        if case .keyframe(let tree) = recorded.stateRecord { state = CapturedValue(tree) }
+        var state: LoggedValue?
+        if case .keyframe(let tree) = recorded.stateRecord { state = LoggedValue(tree) }
         let kind: Kind
         switch recorded.kind {
-        case .willDispatch: kind = .willDispatch(input: recorded.value.map { CapturedValue($0) })
+        case .willDispatch: kind = .willDispatch(input: recorded.value.map { LoggedValue($0) })
         case .didDispatch: kind = .didDispatch(duration: recorded.duration ?? .zero)
         case .willMutate: kind = .willMutate
         case .didMutate:
             guard let state else { return nil }
             kind = .didMutate(duration: recorded.duration ?? .zero, state: state)
         case .change:
-            kind = .change(path: ChangedPath(name: recorded.path ?? ""), value: CapturedValue(recorded.value ?? .null), state: state)
+            kind = .change(path: ChangedPath(name: recorded.path ?? ""), value: LoggedValue(recorded.value ?? .null), state: state)
         case .replace:
             guard let state else { return nil }
             kind = .replace(state: state)
-        case .activity: kind = .activity(CapturedValue(recorded.value ?? .null))
+        case .activity: kind = .activity(LoggedValue(recorded.value ?? .null))
         case .created: kind = .created(state: state)
         case .released: kind = .released
         case .dropped: return nil

@@ -1,6 +1,6 @@
 extension JournalEncoder {
     /// `replace` and `created` with a state: the whole state, captured.
-    func snapshotStep(_ state: CapturedValue, track: inout SourceTrack) -> EncodedStep {
+    func snapshotStep(_ state: LoggedValue, track: inout SourceTrack) -> EncodedStep {
         track.reclaimState()
         track.liveState = state.value
         let tree = state.tree(options: configuration.captureOptions, reusing: track.lists)

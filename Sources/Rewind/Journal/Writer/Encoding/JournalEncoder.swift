@@ -65,7 +65,7 @@ final class JournalEncoder {
         // Told from the case once: looking at an event's kind copies it.
         let kind = recorded.kind.category
         let state = step(recorded, kind: kind, reportingSizeOf: event.source, track: &tracks[sourceID, default: SourceTrack()])
-        var record = EventRecord(recorded, kind: kind, sequence: sequence, time: time, body: state.body, state: state.record)
+        var record = WireRecord(recorded, kind: kind, sequence: sequence, time: time, body: state.body, state: state.record)
         // A unit's first record says what its state's type was: a replay on a later build compares it.
         if kind == .created, record.description.isEmpty, case .created(let state?) = recorded.kind {
             record.description = TypeSchema(of: state.value).recordedText
@@ -96,10 +96,10 @@ final class JournalEncoder {
     /// is ever written that a reader refuses: the block records a gap in its place (readers show
     /// one event dropped), its unit's next state is recorded whole, and the refusal is reported
     /// (``JournalConfiguration/onRefusal``, ``JournalLogger/Statistics/eventsRefused``).
-    private func refuse(_ record: EventRecord, size: BlockBuilder.RecordSize, source: EventSource, sourceID: UInt64) throws(JournalWriteError) {
+    private func refuse(_ record: WireRecord, size: BlockBuilder.RecordSize, source: EventSource, sourceID: UInt64) throws(JournalWriteError) {
         eventsRefused += 1
         builder.appendUnchecked(
-            EventRecord(dropped: DroppedRange(count: 1, sequences: record.sequence...record.sequence), time: record.time),
+            WireRecord(dropped: DroppedRange(count: 1, sequences: record.sequence...record.sequence), time: record.time),
             source: source, sourceID: sourceID
         )
         // The reader's state of the unit is the one before the refused record, and no summary
@@ -120,7 +120,7 @@ final class JournalEncoder {
 
     /// What an event's record holds besides its fixed fields — its body and its state record —
     /// by the step for its kind; updates the source's track.
-    private func step(_ event: Event, kind: Event.Category, reportingSizeOf source: EventSource, track: inout SourceTrack) -> (body: EventRecord.Body, record: StateRecord?) {
+    private func step(_ event: Event, kind: Event.Category, reportingSizeOf source: EventSource, track: inout SourceTrack) -> (body: WireRecord.Body, record: StateRecord?) {
         defer {
             if let measured = track.measuredStateBytes {
                 source.measuredStateBytes.store(measured, ordering: .relaxed)
@@ -148,7 +148,7 @@ final class JournalEncoder {
 
     /// Records that a writer in drop mode dropped events.
     func encodeDropped(_ dropped: DroppedRange, source: EventSource) throws(JournalWriteError) {
-        builder.appendUnchecked(EventRecord(dropped: dropped, time: .now()), source: source, sourceID: source.instanceID)
+        builder.appendUnchecked(WireRecord(dropped: dropped, time: .now()), source: source, sourceID: source.instanceID)
         // The reader's states after a gap are not what the writer followed: no summary vouches
         // for this block.
         builder.isSummarized = false

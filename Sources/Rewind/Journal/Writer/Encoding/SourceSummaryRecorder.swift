@@ -6,7 +6,7 @@
 /// (or its first state, when it had none): fields reached through objects only, and `.count` of
 /// lists. A path that appears later in the block is not tracked, so the summary never claims what
 /// a path held at steps it did not watch. Each tracked path's value is read by the reader's own
-/// rule (``Condition/lookUp(_:in:)``), at every step that can move it — or taken straight from
+/// rule (``FollowedPath/lookUp(in:)``), at every step that can move it — or taken straight from
 /// the change that set it.
 ///
 /// It runs for every event the journal records, so it keeps small arrays searched by equality
@@ -83,21 +83,21 @@ struct SourceSummaryRecorder {
                 if case .changed(_, let value) = change.operation, Self.isPath(tracked[index].keys, exactly: change.path.components) {
                     tracked[index].span.add(value)
                 } else {
-                    tracked[index].span.add(Condition.lookUp(tracked[index].followed, in: state))
+                    tracked[index].span.add(tracked[index].followed.lookUp(in: state))
                 }
             }
             return
         }
         guard let fields = changedFields else { return addAll(from: state) }
         for index in tracked.indices where !tracked[index].isWide && fields.contains(tracked[index].root) {
-            tracked[index].span.add(Condition.lookUp(tracked[index].followed, in: state))
+            tracked[index].span.add(tracked[index].followed.lookUp(in: state))
         }
     }
 
     /// Every tracked path's value in `state`.
     private mutating func addAll(from state: StateValue) {
         for index in tracked.indices where !tracked[index].isWide {
-            tracked[index].span.add(Condition.lookUp(tracked[index].followed, in: state))
+            tracked[index].span.add(tracked[index].followed.lookUp(in: state))
         }
     }
 
@@ -116,7 +116,7 @@ struct SourceSummaryRecorder {
             let keys = tracked[index].keys
             if Self.keys(keys, startWith: path.components) {
                 let rest = keys.count - path.components.count
-                tracked[index].span.add(rest == 0 ? value : Condition.lookUp(FollowedPath(components: keys.suffix(rest).map { .key($0) }), in: value))
+                tracked[index].span.add(rest == 0 ? value : FollowedPath(components: keys.suffix(rest).map { .key($0) }).lookUp(in: value))
             } else if keys.last == "count", path.components.count == keys.count,
                       Self.keys(keys.dropLast(), startWith: path.components.dropLast()),
                       case .index = path.components[keys.count - 1] {
@@ -139,7 +139,7 @@ struct SourceSummaryRecorder {
 
     /// A kind's bit in the mask: the bit of its journal code, as the summary writes it.
     private static func bit(of kind: Event.Category) -> UInt16 {
-        UInt16(1) << UInt16(EventRecord.KindCode.code(of: kind))
+        UInt16(1) << UInt16(WireRecord.KindCode.code(of: kind))
     }
 
     private mutating func noteChanged(_ field: String) {
@@ -171,7 +171,7 @@ struct SourceSummaryRecorder {
         Self.collectPaths(fields, prefix: [], into: &chosen)
         for keys in chosen {
             var path = TrackedPath(keys: keys)
-            path.span.add(Condition.lookUp(path.followed, in: state))
+            path.span.add(path.followed.lookUp(in: state))
             if missingBefore { path.span.holdsNil = true }
             tracked.append(path)
         }

@@ -131,7 +131,7 @@ struct SourceTrack {
 /// What one event adds to its record besides the fields every record has: its body, and the
 /// whole state after it when it carries one (from which the state record is made).
 struct EncodedStep {
-    var body: EventRecord.Body = .none
+    var body: WireRecord.Body = .none
     var newState: StateValue?
     /// What changed from the source's last state to `newState`, when the step knows it — the
     /// state record is then made from it rather than by comparing the two trees whole.

@@ -1,4 +1,4 @@
-extension EventRecord {
+extension WireRecord {
     /// The journal's code for each event kind: the low four bits of a record's first byte, and the
     /// kind's bit in a block summary's kind mask (docs/JOURNAL_FORMAT.md, "Event record").
     ///

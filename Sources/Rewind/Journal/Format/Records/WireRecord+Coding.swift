@@ -6,7 +6,7 @@
 ///
 /// Strings are references into the block's string table; Δ fields are zigzag varints from the
 /// previous record (``RecordClock``).
-extension EventRecord {
+extension WireRecord {
     /// The first byte: the kind in the low four bits (``KindCode``), flags in the high four.
     enum Flags {
         static let hasParent: UInt8 = 0x10
@@ -78,8 +78,8 @@ extension EventRecord {
     /// source's values, not every tree in the block.
     static func read(
         from reader: inout ByteReader, strings: [String], clock: inout RecordClock, sourceCount: Int,
-        keepingValues: (_ record: EventRecord, _ carriesState: Bool) -> Bool = { _, _ in true }
-    ) throws(JournalFormatError) -> EventRecord {
+        keepingValues: (_ record: WireRecord, _ carriesState: Bool) -> Bool = { _, _ in true }
+    ) throws(JournalFormatError) -> WireRecord {
         let start = reader.offset
         let first = try reader.byte()
         guard let kind = KindCode.kind(first) else { throw .malformed("unknown event kind \(first & 0x0F)", at: start) }
@@ -93,7 +93,7 @@ extension EventRecord {
         let function = try StateValueCoding.string(from: &reader, strings)
         let line = try reader.varint()
         let parent = first & Flags.hasParent != 0 ? sequence &- UInt64(bitPattern: try reader.signedVarint()) : nil
-        var record = EventRecord(
+        var record = WireRecord(
             kind: kind, sequence: sequence, time: time, sourceIndex: sourceIndex, name: name, description: description,
             file: .text(file), function: .text(function), line: UInt(clamping: line), parent: parent, body: .none, state: nil
         )
@@ -202,7 +202,7 @@ struct RecordClock {
 }
 
 extension StringTable {
-    mutating func reference(_ text: EventRecord.RecordedText) -> Int {
+    mutating func reference(_ text: WireRecord.RecordedText) -> Int {
         switch text {
         case .text(let string): reference(string)
         case .callSite(let staticString): reference(staticString)

@@ -1,8 +1,8 @@
 /// One event record of a block payload, with the fields the format stores (docs/JOURNAL_FORMAT.md,
 /// "Event record"). The writer makes one from each ``Event`` it encodes, and from each run of
 /// dropped events; readers get one back per record and turn it into a ``RecordedEvent``.
-/// `EventRecord+Coding.swift` is the one place the record's bytes are written and read.
-struct EventRecord {
+/// `WireRecord+Coding.swift` is the one place the record's bytes are written and read.
+struct WireRecord {
     var kind: Event.Category
     var sequence: UInt64
     var time: EventTime
@@ -35,7 +35,7 @@ struct EventRecord {
         /// Events a writer in drop mode could not keep.
         case dropped(DroppedRange)
         /// Values the reader stepped over without building them (see
-        /// ``EventRecord/read(from:strings:clock:sourceCount:keepingValues:)``).
+        /// ``WireRecord/read(from:strings:clock:sourceCount:keepingValues:)``).
         case skipped
     }
 
@@ -54,7 +54,7 @@ struct EventRecord {
     }
 }
 
-extension EventRecord {
+extension WireRecord {
     /// The record of an event the writer encodes; `body` and `state` are what the writer captured.
     init(_ event: Event, kind: Event.Category? = nil, sequence: UInt64, time: EventTime, body: Body, state: StateRecord?) {
         self.init(

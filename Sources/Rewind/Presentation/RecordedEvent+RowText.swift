@@ -10,21 +10,21 @@ extension RecordedEvent {
     /// reads as the move, as the viewer's rows say it:
     ///
     /// - `quantity: 0 → -1`, an optional that was missing reading `nil`;
-    /// - a whole list or object replaced, as what changed in it (``ChangeSummary``):
+    /// - a whole list or object replaced, as what changed in it (``ChangeText``):
     ///   `items[id: 2].done: false → true`;
     /// - a write of the value already there: `isOn = true (unchanged)` (``unchangedMark``);
     /// - `path = new` when the move does not fit `valueLimit` columns, as `columns` measures text
     ///   (characters unless told: a terminal passes cell widths, where `ラ` takes two).
     ///
     /// ```swift
-    /// event.summary()                            // "count = 1"
-    /// event.summary(valueLimit: 8)               // "items = [{id: …"
-    /// event.summary(old: .value(.integer(0)))   // "count: 0 → 1"
+    /// event.rowText()                            // "count = 1"
+    /// event.rowText(valueLimit: 8)               // "items = [{id: …"
+    /// event.rowText(old: .value(.integer(0)))   // "count: 0 → 1"
     /// ```
-    @_spi(Tooling) public func summary(valueLimit: Int = .max, old: ValueBefore = .unknown, columns: (String) -> Int = { $0.count }) -> String {
+    public func rowText(valueLimit: Int = .max, old: ValueBefore = .unknown, columns: (String) -> Int = { $0.count }) -> String {
         switch kind {
         case .change:
-            return Self.changeSummary(path: path ?? "", new: value ?? .null, old: old, valueLimit: valueLimit, columns: columns)
+            return Self.changeRowText(path: path ?? "", new: value ?? .null, old: old, valueLimit: valueLimit, columns: columns)
         case .activity:
             return (value ?? .null).payloadDescription(sentAs: name, limit: valueLimit)
         case .willDispatch:
@@ -38,9 +38,9 @@ extension RecordedEvent {
         }
     }
 
-    /// A change's summary from its parts, by the rule of `summary(valueLimit:old:columns:)`: for
+    /// A change's row text from its parts, by the rule of `rowText(valueLimit:old:columns:)`: for
     /// changes that are not (yet) recorded events, as a live exporter sees them.
-    @_spi(Tooling) public static func changeSummary(
+    public static func changeRowText(
         path: String, new: StateValue, old before: ValueBefore = .unknown, valueLimit: Int = .max, columns: (String) -> Int = { $0.count }
     ) -> String {
         let path = VisibleText.escaped(path)
@@ -48,26 +48,38 @@ extension RecordedEvent {
         guard before.isKnown else { return "\(path) = \(newText)" }
         let old = before.held
         if (old ?? .null) == new { return "\(path) = \(newText)\(unchangedMark)" }
-        if let old, let summary = ChangeSummary.text(path: path, old: old, new: new, limit: valueLimit) { return summary }
+        if let old, let text = ChangeText.text(path: path, old: old, new: new, limit: valueLimit) { return text }
         let move = "\(path): \(old?.compactDescription(limit: valueLimit) ?? "nil") → \(newText)"
         return valueLimit == .max || columns(move) <= valueLimit ? move : "\(path) = \(newText)"
     }
 
-    /// The summary with the old value as a doubly optional value.
-    @available(*, deprecated, message: "pass a ValueBefore: .value(v), .absent or .unknown")
-    @_spi(Tooling) public func summary(valueLimit: Int = .max, old: StateValue??, columns: (String) -> Int = { $0.count }) -> String {
-        summary(valueLimit: valueLimit, old: ValueBefore(old), columns: columns)
+    // The names this had before "summary" kept one meaning (a block's summary): for one release.
+
+    @available(*, deprecated, renamed: "rowText(valueLimit:old:columns:)")
+    public func summary(valueLimit: Int = .max, old: ValueBefore = .unknown, columns: (String) -> Int = { $0.count }) -> String {
+        rowText(valueLimit: valueLimit, old: old, columns: columns)
     }
 
-    /// A change's summary from its parts, with the old value as a doubly optional value.
-    @available(*, deprecated, message: "pass a ValueBefore: .value(v), .absent or .unknown")
-    @_spi(Tooling) public static func changeSummary(
+    @available(*, deprecated, message: "use rowText(valueLimit:old:columns:) with a ValueBefore: .value(v), .absent or .unknown")
+    public func summary(valueLimit: Int = .max, old: StateValue??, columns: (String) -> Int = { $0.count }) -> String {
+        rowText(valueLimit: valueLimit, old: ValueBefore(old), columns: columns)
+    }
+
+    @available(*, deprecated, renamed: "changeRowText(path:new:old:valueLimit:columns:)")
+    public static func changeSummary(
+        path: String, new: StateValue, old: ValueBefore = .unknown, valueLimit: Int = .max, columns: (String) -> Int = { $0.count }
+    ) -> String {
+        changeRowText(path: path, new: new, old: old, valueLimit: valueLimit, columns: columns)
+    }
+
+    @available(*, deprecated, message: "use changeRowText(path:new:old:valueLimit:columns:) with a ValueBefore")
+    public static func changeSummary(
         path: String, new: StateValue, old: StateValue??, valueLimit: Int = .max, columns: (String) -> Int = { $0.count }
     ) -> String {
-        changeSummary(path: path, new: new, old: ValueBefore(old), valueLimit: valueLimit, columns: columns)
+        changeRowText(path: path, new: new, old: ValueBefore(old), valueLimit: valueLimit, columns: columns)
     }
 
-    /// What a change's summary ends with when it wrote the value its path already held (Ricemill
+    /// What a change's row text ends with when it wrote the value its path already held (Ricemill
     /// republishes every output): ` (unchanged)`.
     @_spi(Tooling) public static let unchangedMark = " (unchanged)"
 }

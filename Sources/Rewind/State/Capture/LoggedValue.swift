@@ -3,7 +3,7 @@
 /// Swift values are copy-on-write, so keeping one costs a reference count, not a copy: the caller's
 /// thread only wraps the value, and a logger converts it (``tree(options:)``) where conversion is
 /// cheap to afford — on the journal's background writer, for instance.
-public struct CapturedValue: @unchecked Sendable {
+public struct LoggedValue: @unchecked Sendable {
     // Unchecked: the wrapped value is only ever read after it is captured. Value types are safe to
     // read from another thread because the captured copy is immutable; a state that holds class
     // instances is read while its owner may mutate it, the same caveat as with any logger that runs
@@ -75,13 +75,13 @@ public struct CapturedValue: @unchecked Sendable {
     }
 
     /// This value as the new value of a change at `path`, leaving `state` as the state after it.
-    func changed(at path: ChangedPath, in state: CapturedValue?) -> CapturedValue {
-        context == nil ? CapturedValue(value, context: .change(ChangeContext(path: path, state: state))) : self
+    func changed(at path: ChangedPath, in state: LoggedValue?) -> LoggedValue {
+        context == nil ? LoggedValue(value, context: .change(ChangeContext(path: path, state: state))) : self
     }
 
     /// This value as the payload of a dispatch, input, output or activity named `name`.
-    func sent(as name: String) -> CapturedValue {
-        context == nil && !name.isEmpty ? CapturedValue(value, context: .named(name)) : self
+    func sent(as name: String) -> LoggedValue {
+        context == nil && !name.isEmpty ? LoggedValue(value, context: .named(name)) : self
     }
 
     private enum Context: Sendable {
@@ -91,11 +91,16 @@ public struct CapturedValue: @unchecked Sendable {
 
     private final class ChangeContext: Sendable {
         let path: ChangedPath
-        let state: CapturedValue?
+        let state: LoggedValue?
 
-        init(path: ChangedPath, state: CapturedValue?) {
+        init(path: ChangedPath, state: LoggedValue?) {
             self.path = path
             self.state = state
         }
     }
 }
+
+/// The name ``LoggedValue`` had, which said the opposite of what it is (the value *before* it is
+/// captured into a tree): for one release.
+@available(*, deprecated, renamed: "LoggedValue")
+public typealias CapturedValue = LoggedValue

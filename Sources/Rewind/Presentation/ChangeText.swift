@@ -5,10 +5,10 @@
 /// which blame follows), others by position.
 ///
 /// ```swift
-/// ChangeSummary.text(path: "items", old: before, new: after, limit: 60)
+/// ChangeText.text(path: "items", old: before, new: after, limit: 60)
 /// // "items[id: 2].done: false → true"
 /// ```
-package enum ChangeSummary {
+package enum ChangeText {
     /// The summary, cut with `…` after about `limit` characters; `nil` when `old` and `new` are
     /// not both lists or both objects (a scalar's `old → new` says it already).
     package static func text(path: String, old: StateValue, new: StateValue, limit: Int) -> String? {
