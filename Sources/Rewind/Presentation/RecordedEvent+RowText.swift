@@ -1,7 +1,7 @@
 extension RecordedEvent {
     /// What the event carries, on one line, as `rewind log` and the viewer's rows show it: a
     /// change's `path = value`, a dispatch's input and an activity's value (an enum case as its
-    /// payload: see ``StateValue/payloadDescription(sentAs:limit:)``), a mutation's or dispatch's
+    /// payload), a mutation's or dispatch's
     /// duration, a dropped range. Values are cut with `…` after about `valueLimit` characters;
     /// control characters are shown escaped.
     ///
@@ -10,9 +10,9 @@ extension RecordedEvent {
     /// reads as the move, as the viewer's rows say it:
     ///
     /// - `quantity: 0 → -1`, an optional that was missing reading `nil`;
-    /// - a whole list or object replaced, as what changed in it (``ChangeText``):
+    /// - a whole list or object replaced, as what changed in it:
     ///   `items[id: 2].done: false → true`;
-    /// - a write of the value already there: `isOn = true (unchanged)` (``unchangedMark``);
+    /// - a write of the value already there: `isOn = true (unchanged)`;
     /// - `path = new` when the move does not fit `valueLimit` columns, as `columns` measures text
     ///   (characters unless told: a terminal passes cell widths, where `ラ` takes two).
     ///
