@@ -98,7 +98,7 @@ public struct MissingSecret: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The key a test supplies it under.
-    public var key: String { path.isRoot ? input : "\(input).\(path)" }
+    package var key: String { path.isRoot ? input : "\(input).\(path)" }
 
     public var description: String {
         let what = path.isRoot ? "input '\(input)'" : "'\(path)' of input '\(input)'"

@@ -16,7 +16,7 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         let reader = try JournalOpening.open(file, warnAboutDamage: false)
         let report: JournalVerification
-        do { report = try reader.verify(checkingSummaries: deep) } catch { throw CommandFailure(error) }
+        do { report = try reader.verify(holdingSummaries: deep) } catch { throw CommandFailure(error) }
         let output = Output()
         if json {
             output.line(Self.json(report, file: file))

@@ -38,7 +38,7 @@ public struct EventFilter: Sendable {
     }
 
     /// Whether an event matches.
-    package func matches(_ event: RecordedEvent) -> Bool {
+    public func matches(_ event: RecordedEvent) -> Bool {
         if let sequences, !sequences.contains(event.sequence) { return false }
         if let wallTimes, !wallTimes.contains(event.wallNanoseconds) { return false }
         if let sourceIDs, !sourceIDs.contains(event.source.instanceID) { return false }

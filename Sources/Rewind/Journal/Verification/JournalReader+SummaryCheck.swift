@@ -3,9 +3,9 @@ extension JournalReader {
     /// (by ``StateWalker``) and held against its block's summary — the kinds, names and changed
     /// fields it lists, and the values of its tracked paths before and after each step. A writer
     /// never makes such a summary; a crafted one would make a query pass over a real match.
-    /// Blocks that do not read back are left to ``verify(checkingSummaries:)``'s damage report.
+    /// Blocks that do not read back are left to ``verify(holdingSummaries:)``'s damage report.
     ///
-    /// It reads and folds every event: several times the cost of ``verify(checkingSummaries:)`` alone.
+    /// It reads and folds every event: several times the cost of ``verify(holdingSummaries:)`` alone.
     package func untrueSummaries() -> [UntrueSummary] {
         var walker = StateWalker()
         var untrue: [UntrueSummary] = []

@@ -15,7 +15,7 @@ public struct JournalVerification: Sendable, Equatable {
     /// altered (the writer makes every diff from the very state before it).
     public var unbuildableStates: [UnbuildableState] = []
 
-    /// Whether the block summaries were held against every step (``JournalReader/verify(checkingSummaries:)``).
+    /// Whether the block summaries were held against every step (`rewind verify --deep`).
     package var summariesChecked = false
     /// Block summaries that say something untrue of their blocks, when they were checked: a
     /// crafted file's, since a writer never makes one (a query would pass over a real match).
@@ -44,15 +44,19 @@ public struct UnbuildableState: Sendable, Equatable, CustomStringConvertible {
 extension JournalReader {
     /// Checks the whole file: walks every block from the header regardless of the index, checks each
     /// one's CRC, decompresses and decodes it, and compares the index (if any) with what the walk
-    /// found. With `checkingSummaries`, also holds every block summary against every step's state
-    /// (`rewind verify --deep`), which folds every step and takes several times as long.
+    /// found; rebuilds every step's state from the records, and lists what cannot be rebuilt.
     public func verify() throws(JournalReadError) -> JournalVerification {
-        try verify(checkingSummaries: false)
+        try verify(holdingSummaries: false)
     }
 
-    /// ``verify()``, and with `checkingSummaries` every block summary held against the steps it
-    /// describes too (`rewind verify --deep`).
-    package func verify(checkingSummaries: Bool) throws(JournalReadError) -> JournalVerification {
+    @available(*, deprecated, message: "use verify(); rewind verify --deep checks the block summaries, which are not API")
+    public func verify(checkingSummaries: Bool) throws(JournalReadError) -> JournalVerification {
+        try verify(holdingSummaries: checkingSummaries)
+    }
+
+    /// ``verify()``, and with `holdingSummaries` every block summary held against the steps it
+    /// describes too (`rewind verify --deep`), which folds every step and takes several times as long.
+    package func verify(holdingSummaries: Bool) throws(JournalReadError) -> JournalVerification {
         var states = StateRebuildCheck()
         let walk = try JournalReader(path: path, ignoringIndex: true) { states.check(source: $0, sequence: $1, record: $2) }
         var indexProblem: String?
@@ -76,7 +80,7 @@ extension JournalReader {
             goodBlocks: walk.blocks.count, goodEvents: walk.eventCount, damage: walk.damage + walk.unreadableSummaries(), indexProblem: indexProblem,
             unbuildableStates: states.problems(afterDamage: !walk.damage.isEmpty)
         )
-        if checkingSummaries {
+        if holdingSummaries {
             verification.summariesChecked = true
             verification.untrueSummaries = walk.untrueSummaries()
         }

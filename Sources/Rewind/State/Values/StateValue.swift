@@ -49,7 +49,10 @@ public struct OpaqueValue: Hashable, Sendable {
 
     /// The name ``text`` had ("summary" now means a block's summary only): for one release.
     @available(*, deprecated, renamed: "text")
-    public var summary: String { text }
+    public var summary: String {
+        get { text }
+        set { text = newValue }
+    }
 
     /// Creates an opaque leaf.
     package init(typeName: String, text: String) {
@@ -64,7 +67,7 @@ public struct OpaqueValue: Hashable, Sendable {
 
     /// Whether this leaf replaced a secret: `<redacted>`, or `<redacted 2>` for the second value
     /// the secret took in a recording (`<redacted ?>` past the values a journal tells apart).
-    package var isRedacted: Bool {
+    public var isRedacted: Bool {
         guard text != Self.redactedText else { return true }
         guard text.hasPrefix("<redacted "), text.hasSuffix(">") else { return false }
         let version = text.dropFirst("<redacted ".count).dropLast()

@@ -183,7 +183,7 @@ struct BlockSummaryTests {
         #expect(Array(damagedReader.steps(where: condition)).count == Array(reader.steps(where: condition)).count)
         // Damage anywhere is damage: verify names the summary's bytes, and loses no event.
         #expect(try reader.verify().damage.isEmpty)
-        let verification = try damagedReader.verify(checkingSummaries: true)
+        let verification = try damagedReader.verify(holdingSummaries: true)
         let summaryLength = JournalFormat.frameHeaderLength + Int(try #require(BlockFrame.decode(Array(bytes[offset..<(offset + 60)]), at: 0)).compressedLength)
         #expect(verification.damage.map(\.byteRange) == [offset..<(offset + summaryLength)], "\(verification.damage)")
         #expect(verification.damage.first?.reason.contains("summary") == true && verification.damage.first?.lostEventCount == 0)
@@ -230,11 +230,11 @@ struct BlockSummaryTests {
         #expect(Array(craftedReader.steps(where: condition)).isEmpty, "the lie hides the match")
         #expect(!Array(reader.steps(where: condition)).isEmpty)
         #expect(try craftedReader.verify().isClean, "without --deep, summaries are not held against steps")
-        let deep = try craftedReader.verify(checkingSummaries: true)
+        let deep = try craftedReader.verify(holdingSummaries: true)
         #expect(!deep.isClean && deep.summariesChecked)
         #expect(deep.untrueSummaries.map(\.blockOffset) == [reader.blocks[index].offset])
         #expect(deep.untrueSummaries.first?.reason == "it says count never holds \(Int(counts.lowerBound) + 1)")
-        #expect(try reader.verify(checkingSummaries: true).isClean)
+        #expect(try reader.verify(holdingSummaries: true).isClean)
     }
 
     @Test("the codec reads back what it writes, and refuses bytes that do not end where it does")

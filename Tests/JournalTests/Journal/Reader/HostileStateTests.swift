@@ -153,11 +153,9 @@ extension HostileStateTests {
     @Test("the fuzzer's structural mutations of the fixtures' blocks read without a crash or a hang", .timeLimit(.minutes(2)))
     func structuralMutations() throws {
         let directory = TemporaryDirectory()
-        let fixtures = URL(fileURLWithPath: HostileInputTests.regressions).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures").path
         var payloads: [[UInt8]] = []
         for name in ["todo", "demo", "flask"] {
-            payloads += try JournalFuzzing.payloads(ofJournalAt: fixtures + "/\(name).rewind")
+            payloads += try JournalFuzzing.payloads(ofJournalAt: Repository.fixture(name))
         }
         var mutated = 0
         for seed in 0..<48 as Range<UInt32> {

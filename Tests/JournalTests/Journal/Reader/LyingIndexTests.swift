@@ -51,7 +51,7 @@ struct LyingIndexTests {
         let directory = TemporaryDirectory()
         let output = directory.file("copy.rewind")
         try Self.copy(try Self.genuine(in: directory), to: output) { _, _ in }
-        let verification = try JournalReader(path: output).verify(checkingSummaries: true)
+        let verification = try JournalReader(path: output).verify(holdingSummaries: true)
         #expect(verification.isClean, "\(verification)")
     }
 
@@ -99,7 +99,7 @@ struct LyingIndexTests {
             summary.sources[notes]?.changedFields = ["count"]
         }
         for path in [text, removed] {
-            let verification = try JournalReader(path: path).verify(checkingSummaries: true)
+            let verification = try JournalReader(path: path).verify(holdingSummaries: true)
             #expect(!verification.untrueSummaries.isEmpty, "\(path): \(verification)")
         }
     }
@@ -182,7 +182,7 @@ struct LyingIndexTests {
             answersDiffer = answersDiffer || its != everyone
             guard answersDiffer else { continue }
             misled += 1
-            let verification = try JournalReader(path: path).verify(checkingSummaries: true)
+            let verification = try JournalReader(path: path).verify(holdingSummaries: true)
             #expect(!verification.isClean, "\(told.first { $0 != "none" } ?? ""), and verify --deep says clean")
         }
         // A lie that changes no answer proves nothing here (an index entry's: readers that read

@@ -90,7 +90,7 @@ struct RecordSizeLimitTests {
         let reader = try JournalReader(path: path)
         #expect(reader.damage.isEmpty, "\(reader.damage)")
         // Every summary after the refusal starts from a state readers had, not the refused one.
-        let verification = try reader.verify(checkingSummaries: true)
+        let verification = try reader.verify(holdingSummaries: true)
         #expect(verification.isClean && verification.untrueSummaries.isEmpty, "\(verification)")
         let events = Array(reader.events())
         // The refused events are shown as dropped, where they were.

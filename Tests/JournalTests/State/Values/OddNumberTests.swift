@@ -71,7 +71,7 @@ struct OddNumberTests {
         let path = directory.file("gauge.rewind")
         let source = try Self.record(to: path)
         let reader = try JournalReader(path: path)
-        let verification = try reader.verify(checkingSummaries: true)
+        let verification = try reader.verify(holdingSummaries: true)
         #expect(verification.isClean, "\(verification)")
         #expect(reader.untrueSummaries().isEmpty)
         let commits = reader.events().filter { $0.kind == .didMutate }
