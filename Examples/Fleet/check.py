@@ -95,11 +95,10 @@ def same(a, b):
 
 
 def readme_blocks_in_files():
-    """Every ```sql block of the README's fleet section, line for line, in one of the SQL files."""
-    with open(os.path.join(HERE, "..", "..", "README.md")) as file:
-        readme = file.read()
-    section = readme.split("## Query a fleet of recordings", 1)[1].split("\n## ", 1)[0]
-    blocks = [block.split("```", 1)[0].strip() for block in section.split("```sql\n")[1:]]
+    """Every ```sql block of the fleet article (the DocC catalog's FleetSQL), line for line, in one of the SQL files."""
+    with open(os.path.join(HERE, "..", "..", "Sources", "Rewind", "Rewind.docc", "FleetSQL.md")) as file:
+        article = file.read()
+    blocks = [block.split("```", 1)[0].strip() for block in article.split("```sql\n")[1:]]
     files = []
     for engine in ("clickhouse", "duckdb"):
         for name in glob.glob(os.path.join(HERE, "sql", engine, "*.sql")):
@@ -107,7 +106,7 @@ def readme_blocks_in_files():
                 files.append("\n".join(line for line in file.read().splitlines() if not line.startswith("--")).strip())
     missing = [block for block in blocks if not any(block in text for text in files)]
     for block in missing:
-        print(f"fleet-check: the README's SQL is in no file under Examples/Fleet/sql:\n{block}")
+        print(f"fleet-check: the FleetSQL article's SQL is in no file under Examples/Fleet/sql:\n{block}")
     return bool(blocks) and not missing
 
 
