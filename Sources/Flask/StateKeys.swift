@@ -3,15 +3,10 @@
 /// A substance state as Flask compares it: a tree with internal (`_`-prefixed) properties removed,
 /// and the dotted keys (`info`, `info.nest.foo`) that changed between two such trees.
 enum StateKeys {
-    /// `state` captured, without internal properties at any depth.
-    static func tree<T: State>(of state: T) -> StateValue {
-        withoutInternal(StateCapture.capture(state))
-    }
-
     static func withoutInternal(_ tree: StateValue) -> StateValue {
         switch tree {
         case .object(let fields):
-            var kept = fields.filter { !$0.key.hasPrefix("_") }
+            var kept = fields.filter { !isInternal($0.key) }
             for key in kept.keys { kept[key] = withoutInternal(kept[key]!) }
             return .object(kept)
         case .array(let elements):
@@ -21,18 +16,19 @@ enum StateKeys {
         }
     }
 
-    /// Every dotted key whose value differs between `old` and `new`, with both values: a changed
-    /// nested field also changes each key above it (`info.counter` changes `info`).
-    static func changes(from old: StateValue, to new: StateValue) -> [String: KeyChange] {
-        var changes: [String: KeyChange] = [:]
-        collect(old, new, prefix: "", into: &changes)
-        return changes
-    }
+    /// Whether a property is internal to the substance (`_`-prefixed): reactions never see it.
+    static func isInternal(_ key: String) -> Bool { key.hasPrefix("_") }
 
-    /// ``changes(from:to:)`` between two states, each change with the live values at its key (the
-    /// objects a tree cannot hold: a ``FlaskRef``, an object inside a ``FlaskDictRef``).
-    static func changes<T: State>(from old: T, to new: T) -> [String: KeyChange] {
-        var changes = changes(from: tree(of: old), to: tree(of: new))
+    /// Every dotted key whose value differs between two captured states, internal properties left
+    /// out at any depth, each with both trees and the live values at its key (the objects a tree
+    /// cannot hold: a ``FlaskRef``, an object inside a ``FlaskDictRef``). A changed nested field
+    /// also changes each key above it (`info.counter` changes `info`).
+    ///
+    /// The trees are the captures a mix already has (see `Substance.commitMix`), compared in one
+    /// pass: nothing is captured or copied here but the changed keys' live values.
+    static func changes<T: State>(from old: T, _ oldTree: StateValue, to new: T, _ newTree: StateValue) -> [String: KeyChange] {
+        var changes: [String: KeyChange] = [:]
+        collect(oldTree, newTree, prefix: "", into: &changes)
         for key in changes.keys {
             changes[key]?.oldLive = liveValue(at: key, in: old)
             changes[key]?.newLive = liveValue(at: key, in: new)
@@ -40,12 +36,39 @@ enum StateKeys {
         return changes
     }
 
-    private static func collect(_ old: StateValue?, _ new: StateValue?, prefix: String, into changes: inout [String: KeyChange]) {
-        guard old != new else { return }
-        if !prefix.isEmpty { changes[prefix] = KeyChange(old: old, new: new) }
-        guard case .object(let oldFields)? = old ?? .object([:]), case .object(let newFields)? = new ?? .object([:]) else { return }
-        for key in Set(oldFields.keys).union(newFields.keys) {
-            collect(oldFields[key], newFields[key], prefix: prefix.isEmpty ? key : "\(prefix).\(key)", into: &changes)
+    /// Records each key under `prefix` whose visible value differs; returns whether `old` and `new`
+    /// differ once internal properties are left out.
+    @discardableResult
+    private static func collect(_ old: StateValue?, _ new: StateValue?, prefix: String, into changes: inout [String: KeyChange]) -> Bool {
+        let differs: Bool
+        if case .object(let oldFields) = old ?? .object([:]), case .object(let newFields) = new ?? .object([:]) {
+            var childDiffers = false
+            for key in Set(oldFields.keys).union(newFields.keys) where !isInternal(key) {
+                if collect(oldFields[key], newFields[key], prefix: prefix.isEmpty ? key : "\(prefix).\(key)", into: &changes) {
+                    childDiffers = true
+                }
+            }
+            differs = childDiffers || (old == nil) != (new == nil)
+        } else {
+            differs = differsVisibly(old, new)
+        }
+        if differs && !prefix.isEmpty { changes[prefix] = KeyChange(capturedOld: old, capturedNew: new) }
+        return differs
+    }
+
+    /// Whether two trees differ once internal properties are left out, at any depth.
+    private static func differsVisibly(_ old: StateValue?, _ new: StateValue?) -> Bool {
+        switch (old, new) {
+        case (.object(let oldFields)?, .object(let newFields)?):
+            for (key, value) in oldFields where !isInternal(key) {
+                if differsVisibly(value, newFields[key]) { return true }
+            }
+            return newFields.keys.contains { !isInternal($0) && oldFields[$0] == nil }
+        case (.array(let oldElements)?, .array(let newElements)?):
+            guard oldElements.count == newElements.count else { return true }
+            return zip(oldElements, newElements).contains { differsVisibly($0, $1) }
+        default:
+            return old != new
         }
     }
 
@@ -102,11 +125,17 @@ enum StateKeys {
 }
 
 /// One changed key: its old and new values as trees, and as the live values where the state has
-/// them (see ``StateKeys/changes(from:to:)-(T,T)``).
+/// them (see ``StateKeys/changes(from:_:to:_:)``).
 struct KeyChange: @unchecked Sendable {
     // Unchecked: immutable once made; live values are only handed back to reactions.
-    var old: StateValue?
-    var new: StateValue?
+    /// The trees at the key as the mix captured them, internal properties included: they are left
+    /// out when a reaction asks (``old``, ``new``), since most changed keys are never asked for.
+    var capturedOld: StateValue?
+    var capturedNew: StateValue?
+    /// The old value at the key, without internal properties.
+    var old: StateValue? { capturedOld.map(StateKeys.withoutInternal) }
+    /// The new value at the key, without internal properties.
+    var new: StateValue? { capturedNew.map(StateKeys.withoutInternal) }
     var oldLive: Any?
     var newLive: Any?
 }

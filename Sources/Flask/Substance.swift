@@ -76,7 +76,12 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
     private let archiving = Locked(ArchiveSchedule())
     /// The store this substance archives to: `Flask.archiveStore` when it was made.
     private let archiveStore: any ArchiveStore = Flask.archiveStore
-    private var mixStartTree: StateValue?
+    /// The committed state captured as a tree (internal properties included), kept from one mix
+    /// to the next: a mix compares it with the new state's capture, and captures only that one —
+    /// and of it only the list elements that changed (``ListMemory``). Touched on the flux only;
+    /// `nil` until the first mix.
+    private var committedTree: (tree: StateValue, redaction: Redaction)?
+    private let committedLists = ListMemory()
     private var mixStartTime: EventTime?
 
     /// Whether changes are archived (after ``archiveDelay()``) to the archive store (`Flask.archiveStore`
@@ -151,10 +156,7 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
 
     override func beginMix() {
         mixing.withLock { $0 = $0 ?? state }
-        if channel.logger != nil {
-            mixStartTree = StateCapture.capture(state)
-            mixStartTime = .now()
-        }
+        if channel.logger != nil { mixStartTime = .now() }
     }
 
     override func commitMix(callSite: CallSite) -> MixOutcome {
@@ -167,25 +169,34 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
             return MixOutcome(keyChanges: [:], logged: false)
         }
         committed.withLock { $0 = new }
-        let keyChanges = StateKeys.changes(from: old, to: new)
+        // Rules set since the last mix would show a difference that is only the rules'.
+        let options = CaptureOptions.current
+        let oldTree = committedTree.flatMap { $0.redaction == options.redaction ? $0.tree : nil } ?? capture(old, options: options)
+        let newTree = capture(new, options: options)
+        committedTree = (newTree, options.redaction)
+        let keyChanges = StateKeys.changes(from: old, oldTree, to: new, newTree)
         lastMixChanges.withLock { $0 = keyChanges }
-        let logged = logMutation(named: name, to: new, callSite: callSite)
+        let logged = logMutation(named: name, from: oldTree, to: newTree, callSite: callSite)
         if !keyChanges.isEmpty { scheduleArchive() }
         return MixOutcome(keyChanges: keyChanges, logged: logged)
     }
 
+    /// A state of this substance as a tree, taking the trees of list elements that did not change
+    /// from the last capture (on the flux only, like `committedTree`).
+    private func capture(_ state: T, options: CaptureOptions) -> StateValue {
+        StateCapture.capture(state, options: options, reusing: committedLists)
+    }
+
     override func abortMix() {
         mixing.withLock { $0 = nil }
-        mixStartTree = nil
         mixStartTime = nil
     }
 
     /// Logs a committed mix: `willMutate`, a change per changed path (internal properties too: they
     /// are part of the state the journal rebuilds), `didMutate` with the state.
-    private func logMutation(named name: String, to new: T, callSite: CallSite) -> Bool {
-        defer { mixStartTree = nil; mixStartTime = nil }
-        guard let oldTree = mixStartTree, let start = mixStartTime, let logger = announcedLogger() else { return false }
-        let newTree = StateCapture.capture(new)
+    private func logMutation(named name: String, from oldTree: StateValue, to newTree: StateValue, callSite: CallSite) -> Bool {
+        defer { mixStartTime = nil }
+        guard let start = mixStartTime, let logger = announcedLogger() else { return false }
         channel.emit(.willMutate, name: name, callSite: callSite, at: start, to: logger)
         for change in StateDiff(from: oldTree, to: newTree).loggedChanges(in: newTree) {
             channel.emit(

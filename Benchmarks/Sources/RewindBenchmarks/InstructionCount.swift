@@ -37,7 +37,7 @@ enum InstructionCount {
         case .flask: 5_000
         case .todo: 4_000
         case .wideToggle: 1_000
-        case .wide, .closureToggle: 300
+        case .wide, .closureToggle, .flaskBoard: 300
         }
     }
 

@@ -24,6 +24,10 @@ enum Workload: String, CaseIterable {
     case ricemill
     /// 1,000,000 mixes of a Flask substance's counter (a chain reaction of one mix).
     case flask
+    /// 2,000 mixes of a Flask board of 600 cards, each changing one card's points: what a kanban
+    /// board's edit does. Flask compares the states before and after every mix, with or without
+    /// a logger.
+    case flaskBoard = "flask-board"
 
     var commits: Int {
         // For profiling under callgrind, where a million commits take too long.
@@ -35,6 +39,7 @@ enum Workload: String, CaseIterable {
         case .wideToggle: 100_000
         case .closureToggle: 20_000
         case .ricemill, .flask: 1_000_000
+        case .flaskBoard: 2_000
         }
     }
 
@@ -89,6 +94,11 @@ enum Workload: String, CaseIterable {
             substance.set(logger: logger)
             let reactor = Flask.getReactor(attachedTo: substance)
             return (substance, { _ in reactor.mix(substance) { $0.prop.count += 1 }.react() })
+        case .flaskBoard:
+            let substance = Flask.newSubstance(definedBy: FlaskBoardState.self, named: "board")
+            substance.set(logger: logger)
+            let reactor = Flask.getReactor(attachedTo: substance)
+            return (substance, { index in reactor.mix(substance) { $0.prop.cards[(index * 7) % 600].points += 1 }.react() })
         case .todo:
             let model = TodoModel()
             model.set(logger: logger)
@@ -149,4 +159,10 @@ struct FlaskCounterState: State {
     var count = 0
     var step = 1
     var isEnabled = true
+}
+
+struct FlaskBoardState: State {
+    struct Card: Codable { var id: Int; var title: String; var column: String; var points: Int }
+    var cards = (0..<600).map { Card(id: $0, title: "Card number \($0)", column: ["todo", "doing", "done"][$0 % 3], points: 1) }
+    var selected = 0
 }

@@ -4,14 +4,17 @@
 /// A list at the same place whose elements have the same bytes front and back as last time takes
 /// those elements' trees from last time (``LiveElements``): toggling one item of a 1,000-item list
 /// in a commit closure captures one item. Only lists reached through named fields are kept (not
-/// lists inside list elements), and only lists whose elements hold no objects. Used by the
-/// journal's writer, one memory per source, on its thread only.
-final class ListMemory {
+/// lists inside list elements), and only lists whose elements hold no objects. One memory serves
+/// one state, on one thread at a time: the journal's writer keeps one per source, a Flask
+/// substance one for its committed state.
+package final class ListMemory {
     /// Each list by its coding path (`items`, `board.columns`): the live list, and its tree.
     private var lists: [String: (live: Any, tree: StateValue)] = [:]
 
     /// The lists seen in the capture running now, which replace `lists` when it ends.
     private var seen: [String: (live: Any, tree: StateValue)] = [:]
+
+    package init() {}
 
     /// The tree of `value` (a list at `path`) from the one captured last time at the same place,
     /// with only its changed elements captured; `nil` when there is none to start from.

@@ -20,7 +20,7 @@ public enum StateCapture {
 
     /// Captures a state as a tree, taking the trees of list elements that did not change from the
     /// last capture of the same state (see ``ListMemory``).
-    static func capture(_ value: Any, options: CaptureOptions, reusing lists: ListMemory) -> StateValue {
+    package static func capture(_ value: Any, options: CaptureOptions, reusing lists: ListMemory) -> StateValue {
         defer { lists.captureEnded() }
         return CaptureSession(options: options, lists: lists).capture(value, depth: 0)
     }
