@@ -2,11 +2,13 @@ import Foundation
 @_spi(Tooling) import Rewind
 
 // Usage:
-//   rewind-benchmarks [--output FILE] [--workload counter|todo|wide|wide-toggle|closure-toggle|ricemill|flask[,…]]
+//   rewind-benchmarks [--output FILE] [--workload counter|todo|wide|wide-toggle|closure-toggle|ricemill|flask|flask-board[,…]]
 //                     [--contender NAME[,…]] [--repeat N] [--keep DIR] [--replay-only] [--no-instructions]
 //   rewind-benchmarks --stress [--output FILE]
-//   rewind-benchmarks --shrink [--output FILE]   (Replay.shrink on a 10,000-input session)
 //     eight threads × a million events into one journal, waiting and dropping, every event accounted for.
+//   rewind-benchmarks --instruction-check Benchmarks/instruction-thresholds.json
+//     CI's check: callgrind's instructions per event (counter, todo) against the committed thresholds.
+//   rewind-benchmarks --shrink [--output FILE]   (Replay.shrink on a 10,000-input session)
 //   rewind-benchmarks --reading [--rewind PATH] [--repeat N] [--output FILE]
 //     reads through a 3 M-event counter journal and a 300 k-event todo journal with the release
 //     `rewind` (default: the repository's .build/release/rewind): verify, log, export, blame, log --grep, viewer /.
@@ -93,6 +95,25 @@ if arguments.contains("--stress") {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     try encoder.encode(results).write(to: URL(fileURLWithPath: option("--output") ?? "stress-results.json"))
     exit(results.allSatisfy(\.passes) ? 0 : 1)
+}
+
+if let thresholds = option("--instruction-check") {
+    // CI's check: instructions per event against the committed thresholds (see InstructionCheck).
+    guard InstructionCount.isAvailable else {
+        FileHandle.standardError.write(Data("--instruction-check needs callgrind: apt-get install valgrind\n".utf8))
+        exit(2)
+    }
+    let scratch = NSTemporaryDirectory() + "rewind-instructions-\(getpid())"
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let verdicts = try InstructionCheck.run(thresholdsPath: thresholds, scratch: scratch)
+    print(InstructionCheck.table(verdicts))
+    let over = verdicts.filter { !$0.passes }
+    if !over.isEmpty {
+        print("\n\(over.count) figure(s) above their threshold (\(thresholds)): recording got more expensive")
+        exit(1)
+    }
+    exit(0)
 }
 
 if let run = option("--run") {

@@ -55,10 +55,20 @@ public final class OpenTelemetryLogger: CycleLogging, Sendable {
     /// Queues the event for export, or drops and counts it when the queue is full. Never blocks
     /// on the receiver.
     public func log(_ event: Event) {
-        if finishing.load(ordering: .relaxed) || !queue.push(event) && queue.isClosed {
-            refused.add(1, ordering: .relaxed)
-        }
+        record(EventRecord(event))
     }
+
+    /// Queues a unit's event as the unit made it: the `Event` is made on the exporter's thread.
+    public func record(_ record: consuming EventRecord) {
+        guard !finishing.load(ordering: .relaxed) else {
+            refused.add(1, ordering: .relaxed)
+            return
+        }
+        if !queue.push(consume record) && queue.isClosed { refused.add(1, ordering: .relaxed) }
+    }
+
+    /// The exporter takes records as they are.
+    public var takesRecords: Bool { true }
 
     /// Exports what is queued, ends the spans still open, flushes swift-otel and stops; says what
     /// reached the receiver. Events logged afterwards are dropped. Call it once the session ends:
@@ -89,11 +99,11 @@ public final class OpenTelemetryLogger: CycleLogging, Sendable {
         var mapping = TelemetryMapping(
             backend: backend, recordingID: JournalHeader.text(ofRecordingID: recordingID), attributeValueLimit: configuration.attributeValueLimit
         )
-        var batch: [Event] = []
+        var batch: [EventRecord] = []
         while true {
             let finished = finishing.load(ordering: .sequentiallyConsistent)
             queue.take(into: &batch)
-            for event in batch { mapping.record(TelemetryEvent(event, options: configuration.captureOptions)) }
+            for record in batch { mapping.record(TelemetryEvent(Event(record), options: configuration.captureOptions)) }
             let tookAny = !batch.isEmpty
             batch.removeAll(keepingCapacity: true)
             if tookAny { continue }

@@ -10,8 +10,9 @@ import Synchronization
 /// journal.close()                     // writes the index; a journal that is never closed still opens
 /// ```
 ///
-/// The caller's thread only puts the event — with its values uncaptured, since Swift values are
-/// copy-on-write — into an ``EventQueue``, without a lock. A background thread captures states into trees, diffs them
+/// The caller's thread only moves the event — as the unit made it (an ``EventRecord``: no `Event`
+/// is made for the journal), its values uncaptured, since Swift values are copy-on-write — into an
+/// ``EventQueue``, without a lock. A background thread captures states into trees, diffs them
 /// against each source's previous state, frames, compresses and writes blocks (see
 /// docs/JOURNAL_FORMAT.md). A block is written when it holds `blockSize` bytes of records or
 /// `flushInterval` after its first event; ``flush()`` and ``sync()`` force it.
@@ -96,14 +97,25 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
 
     // MARK: Producer side
 
+    /// Queues an event a user's code made (a logger that forwards to the journal).
     public func log(_ event: Event) {
+        record(EventRecord(event))
+    }
+
+    /// Queues a unit's event as the unit made it: the app's thread moves it into the queue, and
+    /// the writer makes what it records of it.
+    public func record(_ record: consuming EventRecord) {
         var bytes = Self.eventBytes
-        if event.kind.carriesState {
-            let measured = event.source.measuredStateBytes.load(ordering: .relaxed)
+        // Told from the kind: looking into the optional value copies it, on the app's thread.
+        if record.category.carriesState {
+            let measured = record.source.measuredStateBytes.load(ordering: .relaxed)
             bytes += measured == 0 ? Self.unmeasuredStateBytes : measured
         }
-        queue.push(event, bytes: bytes)
+        queue.push(consume record, bytes: bytes)
     }
+
+    /// The journal takes records as they are.
+    public var takesRecords: Bool { true }
 
     /// Logs `event` as if made at `callSite`, a call site a journal recorded: a re-record sends a
     /// recorded input from Rewind's code, and writes it where the app had sent it from.
@@ -231,9 +243,13 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     /// `condition` held.
     private var hasRequests: Bool { flushRequested != flushCompleted || closing }
 
+    /// The most events the writer takes from the queue at once: a producer waiting for room in a
+    /// full queue waits for one batch, not for the whole ring.
+    static let batchLimit = 1_024
+
     private func runWriter() {
-        var batch: [Event] = []
-        batch.reserveCapacity(queue.capacity)
+        var batch: [EventRecord] = []
+        batch.reserveCapacity(min(queue.capacity, Self.batchLimit))
         while true {
             let requests = condition.withLock {
                 Requests(flushTicket: flushRequested, sync: syncRequested > flushCompleted, closing: closing)
@@ -289,8 +305,8 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
 
     /// Takes what is queued and encodes it (sorted by sequence number, since producers on several
     /// threads can queue out of order), then the drops after it; `false` when there was nothing.
-    private func takeAndEncode(_ batch: inout [Event], round: inout Round) -> Bool {
-        let dropped = queue.take(into: &batch)
+    private func takeAndEncode(_ batch: inout [EventRecord], round: inout Round) -> Bool {
+        let dropped = queue.take(into: &batch, limit: Self.batchLimit)
         defer { batch.removeAll(keepingCapacity: true) }
         guard !batch.isEmpty || dropped != nil else { return false }
         guard failure == nil && round.error == nil else {
@@ -302,11 +318,11 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
         let encodedBefore = encoder.eventsEncoded + encoder.eventsRefused
         do {
             if hasCallSiteStandIns.load(ordering: .acquiring) {
-                for event in batch {
-                    try encoder.encode(event, recordedCallSite: callSiteStandIns.withLock { $0.removeValue(forKey: event.sequence) })
+                for record in batch {
+                    try encoder.encode(record, recordedCallSite: callSiteStandIns.withLock { $0.removeValue(forKey: record.sequence) })
                 }
             } else {
-                for event in batch { try encoder.encode(event) }
+                for record in batch { try encoder.encode(record) }
             }
             if let (range, source) = dropped { try encoder.encodeDropped(range, source: source) }
         } catch {
@@ -338,7 +354,7 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
         }
     }
 
-    private func isSorted(_ batch: [Event]) -> Bool {
+    private func isSorted(_ batch: [EventRecord]) -> Bool {
         for index in batch.indices.dropFirst() where batch[index - 1].sequence > batch[index].sequence {
             return false
         }

@@ -95,7 +95,9 @@ public final class EventChannel: Sendable {
         lifecycle.withLock { $0.isReleased }
     }
 
-    /// Records one event and hands it to `logger`; returns its sequence number.
+    /// Records one event and hands it to `logger` (its ``CycleLogging/record(_:)``, as an
+    /// ``EventRecord``: a logger that wants an ``Event`` gets one made from it); returns its
+    /// sequence number.
     ///
     /// - Parameter kind: what happened, with its values.
     /// - Parameter name: the dispatch's, commit's or activity's name.
@@ -110,13 +112,13 @@ public final class EventChannel: Sendable {
     /// - Parameter logger: the logger that receives it.
     @discardableResult
     public func emit(
-        _ kind: Event.Kind, name: String = "", description: String = "", callSite: CallSite,
+        _ kind: consuming Event.Kind, name: String = "", description: String = "", callSite: CallSite,
         parent: UInt64? = DispatchScope.currentDispatch, at time: EventTime = .now(), sequence: UInt64? = nil,
         to logger: any CycleLogging
     ) -> UInt64 {
         let sequence = sequence ?? EventSequence.next()
-        logger.log(Event(
-            sequence: sequence, time: time, source: source, kind: kind, name: name,
+        logger.record(EventRecord(
+            sequence: sequence, time: time, source: source, kind: consume kind, name: name,
             description: description, callSite: callSite, parent: parent
         ))
         return sequence

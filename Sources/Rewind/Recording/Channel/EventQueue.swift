@@ -2,16 +2,17 @@ import Foundation
 import Synchronization
 
 /// The hand-over from the app's threads to a logger's own thread — the journal's writer, the
-/// OpenTelemetry exporter: a bounded queue of events with many producers and one consumer.
+/// OpenTelemetry exporter: a bounded queue of events (as ``EventRecord``s, moved in as the unit
+/// made them) with many producers and one consumer.
 ///
 /// ```swift
 /// let queue = EventQueue(capacity: 4096, overflow: .drop)
-/// // the app's threads, in `log(_:)`:
-/// queue.push(event)
+/// // the app's threads, in `record(_:)`:
+/// queue.push(record)
 /// // the logger's thread:
-/// var batch: [Event] = []
+/// var batch: [EventRecord] = []
 /// while true {
-///     let dropped = queue.take(into: &batch)
+///     let dropped = queue.take(into: &batch, limit: 4096)
 ///     …  // handle `batch` (and `dropped`), then
 ///     batch.removeAll(keepingCapacity: true)
 ///     if !queue.hasQueuedEvents { queue.sleep(seconds: 1) { false } }
@@ -54,7 +55,7 @@ public final class EventQueue: @unchecked Sendable {
     /// is not an access to the memory other threads read turns from. A place holds an initialized
     /// event only between its publication and its take: no `Optional`, whose copy goes through
     /// a generic witness (measured: ~100 instructions per event).
-    let events: UnsafeMutablePointer<Event>
+    let events: UnsafeMutablePointer<EventRecord>
     let eventBytes: UnsafeMutablePointer<Int>
     let mask: Int
     /// The next position a producer claims.
@@ -132,12 +133,12 @@ public final class EventQueue: @unchecked Sendable {
     /// was dropped — the queue full in ``Overflow/drop`` mode, or closed. In ``Overflow/wait`` mode
     /// a full queue makes the caller wait until the consumer has taken events.
     @discardableResult
-    @_spi(Tooling) public func push(_ event: Event, bytes: Int = 0) -> Bool {
+    @_spi(Tooling) public func push(_ event: consuming EventRecord, bytes: Int = 0) -> Bool {
         while true {
             if closed.load(ordering: .relaxed) { return false }
             if let position = claim(bytes: bytes) {
                 let place = position & mask
-                (events + place).initialize(to: event)
+                (events + place).initialize(to: consume event)
                 eventBytes[place] = bytes
                 if bytes != 0 { queuedBytes.add(bytes, ordering: .sequentiallyConsistent) }
                 turns[place].store(position &+ 1, ordering: .releasing)
@@ -145,7 +146,7 @@ public final class EventQueue: @unchecked Sendable {
                 return true
             }
             guard overflow == .wait else {
-                recordDrop(of: event)
+                recordDrop(sequence: event.sequence, source: event.source)
                 return false
             }
             waitForRoom(bytes: bytes)
@@ -176,17 +177,17 @@ public final class EventQueue: @unchecked Sendable {
         }
     }
 
-    private func recordDrop(of event: Event) {
+    private func recordDrop(sequence: UInt64, source: EventSource) {
         droppedTotal.add(1, ordering: .relaxed)
         let position = enqueuePosition.load(ordering: .sequentiallyConsistent)
         pendingDrops.withLock { drops in
             if drops.last?.position != position {
-                drops.append(PendingDrops(position: position, count: 0, lowest: .max, highest: 0, source: event.source))
+                drops.append(PendingDrops(position: position, count: 0, lowest: .max, highest: 0, source: source))
                 hasPendingDrops.store(true, ordering: .releasing)
             }
             drops[drops.count - 1].count += 1
-            drops[drops.count - 1].lowest = min(drops[drops.count - 1].lowest, event.sequence)
-            drops[drops.count - 1].highest = max(drops[drops.count - 1].highest, event.sequence)
+            drops[drops.count - 1].lowest = min(drops[drops.count - 1].lowest, sequence)
+            drops[drops.count - 1].highest = max(drops[drops.count - 1].highest, sequence)
         }
         // Full in bytes, the queue may hold fewer events than wake a sleeping consumer.
         if consumerSleeping.load(ordering: .sequentiallyConsistent) { wake() }
@@ -199,12 +200,14 @@ public final class EventQueue: @unchecked Sendable {
     /// returns the drops that happened after the last of them, if any. Only one thread may take.
     ///
     /// A batch stops where drops happened, so that what the consumer does with the drops comes
-    /// between the events before them and those after.
+    /// between the events before them and those after; and after `limit` events, so that a
+    /// producer waiting for room in a full queue gets it back a batch at a time rather than after
+    /// the consumer has handled the whole ring.
     @discardableResult
-    @_spi(Tooling) public func take(into batch: inout [Event]) -> (range: DroppedRange, source: EventSource)? {
+    @_spi(Tooling) public func take(into batch: inout [EventRecord], limit: Int = .max) -> (range: DroppedRange, source: EventSource)? {
         var drops: PendingDrops?
         let start = dequeuePosition.load(ordering: .relaxed)
-        var end = Int.max
+        var end = start &+ max(1, min(limit, mask &+ 1))
         var position = start
         var freedBytes = 0
         while position < end {

@@ -63,6 +63,13 @@ public protocol CycleLogging: MutableStorageLogging {
     func didMutate(name: String, description: String, file: StaticString, function: StaticString, line: UInt, on cycler: AnyCyclerType)
     /// Receives one event with all its fields. The default implementation calls the hook methods.
     func log(_ event: Event)
+    /// Receives one event as the unit made it (see ``EventRecord``). The default implementation
+    /// makes the ``Event`` and calls ``log(_:)``; the journal and the OpenTelemetry exporter queue
+    /// the record as it is, so that the app's thread makes no `Event` for them.
+    func record(_ record: consuming EventRecord)
+    /// Whether ``record(_:)`` takes the record as it is rather than making an ``Event`` of it:
+    /// ``MultiplexLogger`` makes the `Event` once for the children that do not.
+    var takesRecords: Bool { get }
 }
 
 extension MutableStorageLogging {
@@ -71,6 +78,12 @@ extension MutableStorageLogging {
 }
 
 extension CycleLogging {
+    public func record(_ record: consuming EventRecord) {
+        log(Event(record))
+    }
+
+    public var takesRecords: Bool { false }
+
     public func didEmit(activity: Any, file: StaticString, function: StaticString, line: UInt, on cycler: AnyCyclerType) {}
     public func willDispatch(name: String, description: String, file: StaticString, function: StaticString, line: UInt, on cycler: AnyCyclerType) {}
     public func didDispatch(name: String, description: String, file: StaticString, function: StaticString, line: UInt, on cycler: AnyCyclerType) {}

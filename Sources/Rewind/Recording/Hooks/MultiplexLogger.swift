@@ -3,13 +3,19 @@
 /// ```swift
 /// viewModel.set(logger: MultiplexLogger([ConsoleLogger(), try JournalLogger(path: "run.rewind")]))
 /// ```
+///
+/// A unit's event is made into an ``Event`` once, for the children that want one; a journal
+/// among them takes the unit's record as it is and pays nothing for the others.
 public struct MultiplexLogger: CycleLogging {
     /// The loggers, in the order they receive events.
     public let loggers: [any CycleLogging]
+    /// Which of `loggers` take records as they are, by position (asked once, not per event).
+    private let takes: [Bool]
 
     /// Creates a logger that forwards to all of `loggers`.
     public init(_ loggers: [any CycleLogging]) {
         self.loggers = loggers
+        takes = loggers.map(\.takesRecords)
     }
 
     public func log(_ event: Event) {
@@ -17,4 +23,20 @@ public struct MultiplexLogger: CycleLogging {
             logger.log(event)
         }
     }
+
+    public func record(_ record: consuming EventRecord) {
+        let record = copy record
+        var event: Event?
+        for index in loggers.indices {
+            if takes[index] {
+                loggers[index].record(record)
+            } else {
+                if event == nil { event = Event(record) }
+                loggers[index].log(event!)
+            }
+        }
+    }
+
+    /// A multiplexer makes the ``Event`` for its own children.
+    public var takesRecords: Bool { true }
 }

@@ -105,6 +105,34 @@ struct EventChannelTests {
         #expect(channel.logger == nil)
     }
 
+    @Test("a multiplexer hands a record-taking child the unit's record, and its other children one event made from it, redacted alike")
+    func multiplexerSplitsRecordsAndEvents() throws {
+        let keeper = RecordKeeper(), first = InMemoryLogger(), second = InMemoryLogger()
+        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "SignIn"))
+        let logger = MultiplexLogger([first, keeper, second])
+        channel.emit(.change(path: ChangedPath(name: "password"), value: LoggedValue("hunter2"), state: nil), name: "type", callSite: .unknown, to: logger)
+        channel.emit(.willMutate, name: "submit", callSite: .unknown, to: logger)
+
+        let records = keeper.records.withLock { $0 }
+        #expect(records.map(\.category) == [.change, .willMutate])
+        // The record holds the value as the unit had it: a record taker redacts on its own thread,
+        // by the rule every event is redacted by.
+        #expect(records[0].value?.value as? String == "hunter2")
+        #expect(records[0].path?.description == "password")
+        #expect(first.events.count == 2 && second.events.count == 2)
+        var trees: [StateValue] = []
+        for event in [first.events[0], second.events[0], Event(records[0])] {
+            guard case .change(_, let value, _) = event.kind else {
+                Issue.record("not a change: \(event.kind.category)")
+                continue
+            }
+            trees.append(value.tree())
+        }
+        #expect(trees.count == 3 && trees.allSatisfy { $0.containsRedaction && $0 == trees[0] })
+        #expect(first.events.map(\.sequence) == records.map(\.sequence))
+        #expect(logger.takesRecords && !first.takesRecords)
+    }
+
     @Test("sources are numbered uniquely and named without their module")
     func sources() {
         struct Local {}
@@ -250,4 +278,16 @@ struct SourceNameTests {
         struct Local {}
         #expect(EventSource.shortTypeName(Local.self) == "SourceNameTests.Local", "without the function's `(unknown context at $…)`")
     }
+}
+
+/// A logger that takes the units' records as they are, and keeps them.
+private final class RecordKeeper: CycleLogging, Sendable {
+    let records = Locked<[EventRecord]>([])
+
+    func record(_ record: consuming EventRecord) {
+        let kept = record
+        records.withLock { $0.append(kept) }
+    }
+
+    var takesRecords: Bool { true }
 }

@@ -7,8 +7,8 @@ import Testing
 struct EventQueueTests {
     private static let source = EventSource(framework: .cycler, typeName: "QueueProbe")
 
-    private static func event(_ sequence: UInt64) -> Event {
-        Event(
+    private static func event(_ sequence: UInt64) -> EventRecord {
+        EventRecord(
             sequence: sequence, time: EventTime(wallNanoseconds: 0, monotonicNanoseconds: 0), source: source,
             kind: .willMutate, name: "", description: "", callSite: .unknown, parent: nil
         )
@@ -17,7 +17,7 @@ struct EventQueueTests {
     @Test("events come out in the order they went in, across laps of the ring")
     func fifoAcrossLaps() {
         let queue = EventQueue(capacity: 4)
-        var batch: [Event] = []
+        var batch: [EventRecord] = []
         var taken: [UInt64] = []
         for lap in 0..<5 {
             for offset in 1...3 { #expect(queue.push(Self.event(UInt64(lap * 3 + offset)))) }
@@ -29,6 +29,18 @@ struct EventQueueTests {
         #expect(!queue.hasQueuedEvents)
     }
 
+    @Test("a take moves at most its limit, and the next take goes on where it stopped")
+    func boundedTake() {
+        let queue = EventQueue(capacity: 16)
+        for sequence in 1...10 { #expect(queue.push(Self.event(UInt64(sequence)))) }
+        var batch: [EventRecord] = []
+        #expect(queue.take(into: &batch, limit: 4) == nil)
+        #expect(batch.map(\.sequence) == [1, 2, 3, 4])
+        batch.removeAll()
+        #expect(queue.take(into: &batch, limit: 100) == nil)
+        #expect(batch.map(\.sequence) == Array(5...10))
+    }
+
     @Test("capacity is rounded up to a power of two, and a full queue in drop mode drops and counts")
     func dropWhenFull() throws {
         let queue = EventQueue(capacity: 3, overflow: .drop)
@@ -37,7 +49,7 @@ struct EventQueueTests {
         #expect(!queue.push(Self.event(5)))
         #expect(!queue.push(Self.event(6)))
         #expect(queue.droppedCount == 2)
-        var batch: [Event] = []
+        var batch: [EventRecord] = []
         let drops = try #require(queue.take(into: &batch))
         #expect(batch.map(\.sequence) == [1, 2, 3, 4])
         #expect(drops.range == DroppedRange(count: 2, sequences: 5...6))
@@ -48,7 +60,7 @@ struct EventQueueTests {
     func dropsKeepTheirPlace() throws {
         // The byte bound drops the second event while the ring still has room for the third.
         let queue = EventQueue(capacity: 8, byteLimit: 1_000, overflow: .drop)
-        var batch: [Event] = []
+        var batch: [EventRecord] = []
         #expect(queue.push(Self.event(1), bytes: 600))
         #expect(!queue.push(Self.event(2), bytes: 600))
         #expect(queue.push(Self.event(3), bytes: 100))
@@ -63,7 +75,7 @@ struct EventQueueTests {
     @Test("drops with events queued between them are reported apart, each at its own place")
     func dropsApartStayApart() throws {
         let queue = EventQueue(capacity: 8, byteLimit: 1_000, overflow: .drop)
-        var batch: [Event] = []
+        var batch: [EventRecord] = []
         #expect(queue.push(Self.event(1), bytes: 600))
         #expect(!queue.push(Self.event(2), bytes: 600))
         #expect(queue.push(Self.event(3), bytes: 100))
@@ -84,7 +96,7 @@ struct EventQueueTests {
     @Test("drops are reported after the events queued before them, not with the events after")
     func dropsReportedInOrder() throws {
         let queue = EventQueue(capacity: 2, overflow: .drop)
-        var batch: [Event] = []
+        var batch: [EventRecord] = []
         #expect(queue.push(Self.event(1)))
         #expect(queue.push(Self.event(2)))
         #expect(!queue.push(Self.event(3)))
@@ -105,7 +117,7 @@ struct EventQueueTests {
         #expect(queue.push(Self.event(1), bytes: 600))
         #expect(queue.push(Self.event(2), bytes: 400))
         #expect(!queue.push(Self.event(3), bytes: 1))
-        var batch: [Event] = []
+        var batch: [EventRecord] = []
         _ = queue.take(into: &batch)
         #expect(batch.map(\.sequence) == [1, 2])
         // Taken events no longer count: a state larger than the whole bound still goes in.
@@ -121,7 +133,7 @@ struct EventQueueTests {
         let taken = Locked<[UInt64]>([])
         let consumerDone = DispatchSemaphore(value: 0)
         let consumer = Thread {
-            var batch: [Event] = []
+            var batch: [EventRecord] = []
             var seen: [UInt64] = []
             while seen.count < producers * perProducer {
                 queue.take(into: &batch)
@@ -164,7 +176,7 @@ struct EventQueueTests {
         #expect(queue.isClosed)
         #expect(!queue.push(Self.event(2)))
         #expect(queue.droppedCount == 0)
-        var batch: [Event] = []
+        var batch: [EventRecord] = []
         _ = queue.take(into: &batch)
         #expect(batch.map(\.sequence) == [1])
     }

@@ -1,5 +1,5 @@
 /// One event record of a block payload, with the fields the format stores (docs/JOURNAL_FORMAT.md,
-/// "Event record"). The writer makes one from each ``Event`` it encodes, and from each run of
+/// "Event record"). The writer makes one from each ``EventRecord`` it encodes, and from each run of
 /// dropped events; readers get one back per record and turn it into a ``RecordedEvent``.
 /// `WireRecord+Coding.swift` is the one place the record's bytes are written and read.
 struct WireRecord {
@@ -56,9 +56,9 @@ struct WireRecord {
 
 extension WireRecord {
     /// The record of an event the writer encodes; `body` and `state` are what the writer captured.
-    init(_ event: Event, kind: Event.Category? = nil, sequence: UInt64, time: EventTime, body: Body, state: StateRecord?) {
+    init(_ event: EventRecord, sequence: UInt64, time: EventTime, body: Body, state: StateRecord?) {
         self.init(
-            kind: kind ?? event.kind.category, sequence: sequence, time: time, sourceIndex: 0, name: event.name,
+            kind: event.category, sequence: sequence, time: time, sourceIndex: 0, name: event.name,
             description: event.description, file: .callSite(event.callSite.file), function: .callSite(event.callSite.function),
             line: event.callSite.line, parent: event.parent, body: body, state: state
         )

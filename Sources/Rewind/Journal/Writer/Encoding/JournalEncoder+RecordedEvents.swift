@@ -26,7 +26,7 @@ extension JournalEncoder {
             )
             sources[id] = source
             guard let event = Event(recorded: recorded, source: source) else { continue }
-            try encoder.encode(event, recordedCallSite: RecordedCallSite(recorded))
+            try encoder.encode(EventRecord(event), recordedCallSite: RecordedCallSite(recorded))
         }
         try encoder.finish()
     }

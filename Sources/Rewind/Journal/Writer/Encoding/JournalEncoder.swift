@@ -1,4 +1,5 @@
-/// Turns events into block records on the writer's thread: captures values into trees, decides
+/// Turns events — as the units made them (``EventRecord``s): no ``Event`` is made on the journal's
+/// path — into block records on the writer's thread: captures values into trees, decides
 /// between keyframes and diffs per source, seals blocks by size, and rotates files.
 ///
 /// Each kind of event is one step, in a file of its own: mutations (`JournalEncoder+Mutation`),
@@ -52,7 +53,7 @@ final class JournalEncoder {
     /// Encodes `event`; `recordedCallSite` stands in for its call site when the event is one a journal
     /// recorded, written again (a shrunk recording, an input a re-record sent), whose call site is
     /// text rather than the compiler's static strings.
-    func encode(_ event: Event, recordedCallSite: RecordedCallSite? = nil) throws(JournalWriteError) {
+    func encode(_ event: EventRecord, recordedCallSite: RecordedCallSite? = nil) throws(JournalWriteError) {
         var sequence = event.sequence
         var time = event.time
         var sourceID = event.source.instanceID
@@ -60,14 +61,13 @@ final class JournalEncoder {
             (sequence, time, sourceID) = renumbering!.map(event)
         }
         let recorded = renumbering.map { $0.deterministicCopy(of: event, sequence: sequence) } ?? event
+        let kind = recorded.category
         // The track is modified in place, in one access: copying it out and back would copy its
         // state tree, and each lookup hashes.
-        // Told from the case once: looking at an event's kind copies it.
-        let kind = recorded.kind.category
-        let state = step(recorded, kind: kind, reportingSizeOf: event.source, track: &tracks[sourceID, default: SourceTrack()])
-        var record = WireRecord(recorded, kind: kind, sequence: sequence, time: time, body: state.body, state: state.record)
+        let state = step(recorded, reportingSizeOf: event.source, track: &tracks[sourceID, default: SourceTrack()])
+        var record = WireRecord(recorded, sequence: sequence, time: time, body: state.body, state: state.record)
         // A unit's first record says what its state's type was: a replay on a later build compares it.
-        if kind == .created, record.description.isEmpty, case .created(let state?) = recorded.kind {
+        if kind == .created, record.description.isEmpty, let state = recorded.state {
             record.description = TypeSchema(of: state.value).recordedText
         }
         if let recordedCallSite {
@@ -78,7 +78,7 @@ final class JournalEncoder {
         if let size = builder.append(record, source: event.source, sourceID: sourceID) {
             return try refuse(record, size: size, source: event.source, sourceID: sourceID)
         }
-        if case .released = event.kind {
+        if kind == .released {
             // The released source's state is let go; a reader keeps it, so the source's next
             // block cannot start its summary from it. This block's summary goes on.
             var released = SourceTrack()
@@ -120,7 +120,12 @@ final class JournalEncoder {
 
     /// What an event's record holds besides its fixed fields — its body and its state record —
     /// by the step for its kind; updates the source's track.
-    private func step(_ event: Event, kind: Event.Category, reportingSizeOf source: EventSource, track: inout SourceTrack) -> (body: WireRecord.Body, record: StateRecord?) {
+    ///
+    /// Values are bound here, on the writer's thread, to what their redaction depends on besides
+    /// themselves (a change's path and state, an input's or activity's name), as ``Event``'s
+    /// initializer binds them for the loggers that get events.
+    private func step(_ event: EventRecord, reportingSizeOf source: EventSource, track: inout SourceTrack) -> (body: WireRecord.Body, record: StateRecord?) {
+        let kind = event.category
         defer {
             if let measured = track.measuredStateBytes {
                 source.measuredStateBytes.store(measured, ordering: .relaxed)
@@ -129,15 +134,20 @@ final class JournalEncoder {
         }
         if !track.summary.isStarted { track.startSummary() }
         track.summary.saw(kind, name: event.name)
-        let step: EncodedStep = switch event.kind {
+        let missing = LoggedValue(Optional<Int>.none as Any)
+        let step: EncodedStep = switch kind {
         case .willMutate: mutationBegins(track: &track)
-        case .didMutate(let duration, let state): mutationEnds(duration: duration, state: state, track: &track)
-        case .change(let path, let value, let state): changeStep(path, value: value, state: state, track: &track)
-        case .replace(let state), .created(.some(let state)): snapshotStep(state, track: &track)
-        case .activity(let value): payloadStep(value)
-        case .willDispatch(let input): input.map(payloadStep) ?? EncodedStep()
-        case .didDispatch(let duration): EncodedStep(body: .duration(duration))
-        case .created(.none), .released: EncodedStep()
+        case .didMutate: mutationEnds(duration: event.duration, state: event.state ?? missing, track: &track)
+        case .change:
+            changeStep(
+                event.path ?? ChangedPath(name: ""), value: (event.value ?? missing).changed(at: event.path ?? ChangedPath(name: ""), in: event.state),
+                state: event.state, track: &track
+            )
+        case .replace, .created: event.state.map { snapshotStep($0, track: &track) } ?? EncodedStep()
+        case .activity: payloadStep((event.value ?? missing).sent(as: event.name))
+        case .willDispatch: event.value.map { payloadStep($0.sent(as: event.name)) } ?? EncodedStep()
+        case .didDispatch: EncodedStep(body: .duration(event.duration))
+        case .released, .dropped: EncodedStep()
         }
         let record = step.newState.flatMap { stateRecord(for: &track, newState: $0, knownChanges: step.knownChanges) }
         // Without a record of its own, a change is put into the state by its reader.
@@ -239,7 +249,7 @@ struct Renumbering {
     private var instances: [UInt64: UInt64] = [:]
     private var nextSequence: UInt64 = 1
 
-    mutating func map(_ event: Event) -> (UInt64, EventTime, UInt64) {
+    mutating func map(_ event: EventRecord) -> (UInt64, EventTime, UInt64) {
         let sequence = nextSequence
         nextSequence += 1
         sequences[event.sequence] = sequence
@@ -250,15 +260,11 @@ struct Renumbering {
     }
 
     /// The event with its parent renumbered and its durations fixed.
-    func deterministicCopy(of event: Event, sequence: UInt64) -> Event {
-        let kind: Event.Kind = switch event.kind {
-        case .didDispatch: .didDispatch(duration: .zero)
-        case .didMutate(_, let state): .didMutate(duration: .zero, state: state)
-        default: event.kind
-        }
-        return Event(
-            sequence: sequence, time: event.time, source: event.source, kind: kind, name: event.name,
-            description: event.description, callSite: event.callSite, parent: event.parent.flatMap { sequences[$0] }
-        )
+    func deterministicCopy(of event: EventRecord, sequence: UInt64) -> EventRecord {
+        var copy = event
+        copy.sequence = sequence
+        copy.duration = .zero
+        copy.parent = event.parent.flatMap { sequences[$0] }
+        return copy
     }
 }
