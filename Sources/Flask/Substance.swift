@@ -76,12 +76,13 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
     private let archiving = Locked(ArchiveSchedule())
     /// The store this substance archives to: `Flask.archiveStore` when it was made.
     private let archiveStore: any ArchiveStore = Flask.archiveStore
-    /// The committed state captured as a tree (internal properties included), kept from one mix
-    /// to the next: a mix compares it with the new state's capture, and captures only that one —
-    /// and of it only the list elements that changed (``ListMemory``). Touched on the flux only;
-    /// `nil` until the first mix.
-    private var committedTree: (tree: StateValue, redaction: Redaction)?
-    private let committedLists = ListMemory()
+    /// The lists of the last state this substance captured, so that a mix's captures of the
+    /// states before and after it take the trees of unchanged list elements from there
+    /// (``ListMemory``): a mix costs what it changed, not the board's size. Both states are still
+    /// captured at the commit, so that what changed inside an object between mixes is not
+    /// blamed on this one. Kept with the redaction rules it was captured under; touched on the
+    /// flux only.
+    private var capturedLists = (memory: ListMemory(), redaction: Redaction.current)
     private var mixStartTime: EventTime?
 
     /// Whether changes are archived (after ``archiveDelay()``) to the archive store (`Flask.archiveStore`
@@ -169,11 +170,11 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
             return MixOutcome(keyChanges: [:], logged: false)
         }
         committed.withLock { $0 = new }
-        // Rules set since the last mix would show a difference that is only the rules'.
         let options = CaptureOptions.current
-        let oldTree = committedTree.flatMap { $0.redaction == options.redaction ? $0.tree : nil } ?? capture(old, options: options)
+        // Trees captured under other rules would show what the new rules hide.
+        if capturedLists.redaction != options.redaction { capturedLists = (ListMemory(), options.redaction) }
+        let oldTree = capture(old, options: options)
         let newTree = capture(new, options: options)
-        committedTree = (newTree, options.redaction)
         let keyChanges = StateKeys.changes(from: old, oldTree, to: new, newTree)
         lastMixChanges.withLock { $0 = keyChanges }
         let logged = logMutation(named: name, from: oldTree, to: newTree, callSite: callSite)
@@ -182,9 +183,9 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
     }
 
     /// A state of this substance as a tree, taking the trees of list elements that did not change
-    /// from the last capture (on the flux only, like `committedTree`).
+    /// from the last capture (on the flux only, like `capturedLists`).
     private func capture(_ state: T, options: CaptureOptions) -> StateValue {
-        StateCapture.capture(state, options: options, reusing: committedLists)
+        StateCapture.capture(state, options: options, reusing: capturedLists.memory)
     }
 
     override func abortMix() {

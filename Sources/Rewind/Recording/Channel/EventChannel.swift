@@ -46,6 +46,14 @@ public final class EventChannel: Sendable {
         return CycleLoggingSystem.defaultLogger
     }
 
+    /// Whether the logger events go to now takes records (``CycleLogging/takesRecords``), as it
+    /// said when it was set: two loads.
+    @inline(__always)
+    private var loggerTakesRecords: Bool {
+        if hasOwnLogger.load(ordering: .acquiring), let own = ownLogger.takesRecords { return own }
+        return CycleLoggingSystem.defaultLoggerTakesRecords
+    }
+
     /// The logger to send the unit's events to now, after announcing the unit to it — its
     /// `created` event, with `state()` — the first time, and again after ``set(logger:)``; `nil`
     /// when nothing listens or the unit was released.
@@ -95,8 +103,8 @@ public final class EventChannel: Sendable {
         lifecycle.withLock { $0.isReleased }
     }
 
-    /// Records one event and hands it to `logger` (its ``CycleLogging/record(_:)``, as an
-    /// ``EventRecord``: a logger that wants an ``Event`` gets one made from it); returns its
+    /// Records one event and hands it to `logger` — as an ``EventRecord`` to a logger that takes
+    /// records (``CycleLogging/takesRecords``), as an ``Event`` to any other — and returns its
     /// sequence number.
     ///
     /// - Parameter kind: what happened, with its values.
@@ -117,10 +125,21 @@ public final class EventChannel: Sendable {
         to logger: any CycleLogging
     ) -> UInt64 {
         let sequence = sequence ?? EventSequence.next()
-        logger.record(EventRecord(
-            sequence: sequence, time: time, source: source, kind: consume kind, name: name,
-            description: description, callSite: callSite, parent: parent
-        ))
+        // A logger that wants events gets one made here, as it always did: making a record first
+        // would cost it a conversion. Whether it takes records is known from when it was set
+        // (`logger` is the one the unit got from this channel); were it another, either call
+        // still delivers the event — `record(_:)` makes the `Event`, `log(_:)` the record.
+        if loggerTakesRecords {
+            logger.record(EventRecord(
+                sequence: sequence, time: time, source: source, kind: consume kind, name: name,
+                description: description, callSite: callSite, parent: parent
+            ))
+        } else {
+            logger.log(Event(
+                sequence: sequence, time: time, source: source, kind: consume kind, name: name,
+                description: description, callSite: callSite, parent: parent
+            ))
+        }
         return sequence
     }
 }

@@ -29,7 +29,7 @@ import Synchronization
 /// queue again while it handles them.
 ///
 /// In ``Overflow/drop`` mode a producer that finds the queue full drops the event and counts it;
-/// `take(into:)` reports the drops at the place in the stream where they happened, so a
+/// `take(into:limit:)` reports the drops at the place in the stream where they happened, so a
 /// consumer can record that what follows them missed something.
 public final class EventQueue: @unchecked Sendable {
     // Unchecked: a slot's `event` is written only by the producer that claimed the slot, before it
@@ -274,7 +274,7 @@ public final class EventQueue: @unchecked Sendable {
         turns[position & mask].load(ordering: .acquiring) == position &+ 1
     }
 
-    /// Whether ``take(into:)`` has anything to take (or is about to: a producer is between
+    /// Whether ``take(into:limit:)`` has anything to take (or is about to: a producer is between
     /// claiming its place and publishing it).
     @_spi(Tooling) public var hasQueuedEvents: Bool {
         enqueuePosition.load(ordering: .sequentiallyConsistent) != dequeuePosition.load(ordering: .relaxed)
@@ -290,7 +290,7 @@ public final class EventQueue: @unchecked Sendable {
     @_spi(Tooling) public var isClosed: Bool { closed.load(ordering: .relaxed) }
 
     /// Refuses events from now on (they are counted as dropped) and releases producers waiting
-    /// for room. Events queued before stay for ``take(into:)``.
+    /// for room. Events queued before stay for ``take(into:limit:)``.
     @_spi(Tooling) public func close() {
         condition.lock()
         closed.store(true, ordering: .sequentiallyConsistent)

@@ -7,9 +7,7 @@
 /// made from it, once (``MultiplexLogger`` makes it once for all its children that want it). The
 /// redaction rules are applied where the record becomes an ``Event`` — on the logger's own thread
 /// for a logger that takes records — so every logger still sees the same redacted values.
-public struct EventRecord: @unchecked Sendable {
-    // Unchecked: the values are `LoggedValue`s, read only after they are handed over (see there).
-
+public struct EventRecord: Sendable {
     /// The event's place in the process-wide order.
     public var sequence: UInt64
     /// When it happened.
@@ -88,28 +86,29 @@ public struct EventRecord: @unchecked Sendable {
         )
     }
 
-    /// What happened, with the values involved, as an ``Event`` says it.
-    public var kind: Event.Kind {
-        switch category {
-        case .willDispatch: .willDispatch(input: value)
-        case .didDispatch: .didDispatch(duration: duration)
-        case .willMutate: .willMutate
-        case .didMutate: .didMutate(duration: duration, state: state ?? LoggedValue(Optional<Int>.none as Any))
-        case .change: .change(path: path ?? ChangedPath(name: ""), value: value ?? LoggedValue(Optional<Int>.none as Any), state: state)
-        case .replace: .replace(state: state ?? LoggedValue(Optional<Int>.none as Any))
-        case .activity: .activity(value ?? LoggedValue(Optional<Int>.none as Any))
-        case .created: .created(state: state)
-        case .released, .dropped: .released
-        }
-    }
+    /// What stands in for a value a kind needs and a record made by hand left out: `nil`.
+    static let missing = LoggedValue(Optional<Int>.none as Any)
 }
 
 extension Event {
     /// The event a record describes, with its values bound to their redaction context (see
-    /// ``Event/init(sequence:time:source:kind:name:description:callSite:parent:)``).
-    public init(_ record: EventRecord) {
+    /// ``Event/init(sequence:time:source:kind:name:description:callSite:parent:)``); the values
+    /// are moved out of the record.
+    public init(_ record: consuming EventRecord) {
+        let kind: Kind = switch record.category {
+        case .willDispatch: .willDispatch(input: record.value.take())
+        case .didDispatch: .didDispatch(duration: record.duration)
+        case .willMutate: .willMutate
+        case .didMutate: .didMutate(duration: record.duration, state: record.state.take() ?? EventRecord.missing)
+        case .change:
+            .change(path: record.path.take() ?? ChangedPath(name: ""), value: record.value.take() ?? EventRecord.missing, state: record.state.take())
+        case .replace: .replace(state: record.state.take() ?? EventRecord.missing)
+        case .activity: .activity(record.value.take() ?? EventRecord.missing)
+        case .created: .created(state: record.state.take())
+        case .released, .dropped: .released
+        }
         self.init(
-            sequence: record.sequence, time: record.time, source: record.source, kind: record.kind, name: record.name,
+            sequence: record.sequence, time: record.time, source: record.source, kind: kind, name: record.name,
             description: record.description, callSite: record.callSite, parent: record.parent
         )
     }

@@ -34,6 +34,11 @@ public protocol MutableStorageLogging: Sendable {
 ///   logger implements either `log(_:)` (and sees every field and every kind) or the hooks it
 ///   cares about (and sees what the original Cycler passed), never both — a `log(_:)` of your own
 ///   replaces the calls to the hooks.
+/// - **Units hand over records.** A unit calls ``record(_:)`` with an ``EventRecord`` — the event's
+///   fields and values as the unit had them — whose default implementation makes the ``Event``
+///   and calls `log(_:)`. A logger that works off the app's thread (``JournalLogger``) implements
+///   `record(_:)` and ``takesRecords`` instead, queues the record as it is and pays nothing for an
+///   `Event` (the "Recording cost" article says which logger takes which path).
 /// - **On the unit's thread, synchronously.** `log(_:)` runs on the thread that did what the event
 ///   records — the one that dispatched, committed, emitted or released — before that call returns
 ///   to the app. Events of one unit arrive in the order it did them; events of different units, or
@@ -49,7 +54,8 @@ public protocol MutableStorageLogging: Sendable {
 ///   logger that never looks at them pays nothing for them.
 /// - **Quickly.** The app waits for `log(_:)`. A logger that does real work hands the event to a
 ///   thread of its own, as ``JournalLogger`` does (the measured cost on the app's thread is in
-///   the "Recording cost" article); ``MultiplexLogger`` calls its children one after another.
+///   the "Recording cost" article); ``MultiplexLogger`` calls its children one after another,
+///   making one `Event` for those that want one.
 public protocol CycleLogging: MutableStorageLogging {
     /// An activity was emitted.
     func didEmit(activity: Any, file: StaticString, function: StaticString, line: UInt, on cycler: AnyCyclerType)
@@ -68,7 +74,9 @@ public protocol CycleLogging: MutableStorageLogging {
     /// the record as it is, so that the app's thread makes no `Event` for them.
     func record(_ record: consuming EventRecord)
     /// Whether ``record(_:)`` takes the record as it is rather than making an ``Event`` of it:
-    /// ``MultiplexLogger`` makes the `Event` once for the children that do not.
+    /// ``MultiplexLogger`` makes the `Event` once for the children that do not. A logger that
+    /// says `true` implements `record(_:)`; the default `log(_:)` then hands it the record of any
+    /// event it is given.
     var takesRecords: Bool { get }
 }
 
@@ -78,10 +86,13 @@ extension MutableStorageLogging {
 }
 
 extension CycleLogging {
+    /// Makes the ``Event`` the record describes (its values bound to their redaction context)
+    /// and calls ``log(_:)``.
     public func record(_ record: consuming EventRecord) {
         log(Event(record))
     }
 
+    /// `false`: a logger gets ``Event``s unless it says otherwise.
     public var takesRecords: Bool { false }
 
     public func didEmit(activity: Any, file: StaticString, function: StaticString, line: UInt, on cycler: AnyCyclerType) {}
@@ -90,11 +101,18 @@ extension CycleLogging {
     public func willMutate(name: String, description: String, file: StaticString, function: StaticString, line: UInt, on cycler: AnyCyclerType) {}
     public func didMutate(name: String, description: String, file: StaticString, function: StaticString, line: UInt, on cycler: AnyCyclerType) {}
 
-    /// Calls the hook method that matches the event. Values that hold a secret (a ``Secret``
+    /// Calls the hook method that matches the event (or, for a logger that takes records,
+    /// ``record(_:)`` with the event's record). Values that hold a secret (a ``Secret``
     /// property, or a field whose name the ``Redaction`` rules cover) arrive as ``RedactedValue``. Changes named by text rather than by a Swift
     /// key path (from Ricemill, Unio and Flask) have no `AnyKeyPath` to pass to `didChange`, so they
     /// reach only loggers that implement `log(_:)`.
     public func log(_ event: Event) {
+        // A logger that takes records and was handed an event (by a logger that forwards, or a
+        // unit that was given another logger than its channel's) gets its record.
+        if takesRecords {
+            record(EventRecord(event))
+            return
+        }
         let site = event.callSite
         switch event.kind {
         case .willDispatch:

@@ -20,4 +20,10 @@ public enum CycleLoggingSystem {
     public static var defaultLogger: (any CycleLogging)? {
         installed.logger
     }
+
+    /// Whether the default logger takes records (``CycleLogging/takesRecords``).
+    @inline(__always)
+    static var defaultLoggerTakesRecords: Bool {
+        installed.takesRecords ?? false
+    }
 }

@@ -10,7 +10,12 @@ final class LoggerSlot: Sendable {
     /// Holds one logger (or none) at a stable address.
     private final class Box: Sendable {
         let logger: (any CycleLogging)?
-        init(_ logger: (any CycleLogging)?) { self.logger = logger }
+        /// The logger's ``CycleLogging/takesRecords``, asked once.
+        let takesRecords: Bool
+        init(_ logger: (any CycleLogging)?) {
+            self.logger = logger
+            self.takesRecords = logger?.takesRecords ?? false
+        }
     }
 
     /// The address of the box in use (0: none), unretained: `boxes` keeps it alive.
@@ -22,6 +27,15 @@ final class LoggerSlot: Sendable {
     var logger: (any CycleLogging)? {
         guard let address = UnsafeRawPointer(bitPattern: current.load(ordering: .acquiring)) else { return nil }
         return Unmanaged<Box>.fromOpaque(address).takeUnretainedValue().logger
+    }
+
+    /// Whether the logger takes records (``CycleLogging/takesRecords``), as it said when stored;
+    /// `nil` when the slot is empty. One load, where asking the logger is a call through its
+    /// existential on every event.
+    @inline(__always)
+    var takesRecords: Bool? {
+        guard let address = UnsafeRawPointer(bitPattern: current.load(ordering: .acquiring)) else { return nil }
+        return Unmanaged<Box>.fromOpaque(address).takeUnretainedValue().takesRecords
     }
 
     /// Replaces the logger; `nil` leaves the slot empty.

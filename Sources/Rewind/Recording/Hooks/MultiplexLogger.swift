@@ -11,11 +11,13 @@ public struct MultiplexLogger: CycleLogging {
     public let loggers: [any CycleLogging]
     /// Which of `loggers` take records as they are, by position (asked once, not per event).
     private let takes: [Bool]
+    private let anyChildTakesRecords: Bool
 
     /// Creates a logger that forwards to all of `loggers`.
     public init(_ loggers: [any CycleLogging]) {
         self.loggers = loggers
         takes = loggers.map(\.takesRecords)
+        anyChildTakesRecords = takes.contains(true)
     }
 
     public func log(_ event: Event) {
@@ -24,6 +26,8 @@ public struct MultiplexLogger: CycleLogging {
         }
     }
 
+    /// Hands `record` to the children that take records, and one ``Event`` made from it to the
+    /// others, in the children's order.
     public func record(_ record: consuming EventRecord) {
         let record = copy record
         var event: Event?
@@ -37,6 +41,7 @@ public struct MultiplexLogger: CycleLogging {
         }
     }
 
-    /// A multiplexer makes the ``Event`` for its own children.
-    public var takesRecords: Bool { true }
+    /// Whether a child takes records: the multiplexer then makes the ``Event`` for the others
+    /// itself, once; otherwise it gets events, as its children would.
+    public var takesRecords: Bool { anyChildTakesRecords }
 }

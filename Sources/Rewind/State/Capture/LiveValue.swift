@@ -25,7 +25,8 @@ enum LiveValue {
     /// reflection gives for the type's field (looked up once per type and name), since a `Mirror`
     /// resolves every child's type by its mangled name on each reading (measured: about 19,000
     /// instructions per field read on the todo workload's writer, against a few hundred). Types
-    /// it does not describe (classes, enums) are read through a `Mirror`.
+    /// it does not describe (classes, enums) and types that reflect themselves are read through
+    /// a `Mirror`.
     private static func field(_ name: String, of value: Any) -> Any? {
         let type = type(of: value)
         let key = FieldKey(type: ObjectIdentifier(type), name: name)
@@ -34,7 +35,9 @@ enum LiveValue {
         if let known {
             keyPath = known
         } else {
-            keyPath = _openExistential(type, do: storedFields).keyPath(named: name)
+            // A type that reflects itself (a `Secret`, which hides what it holds) is read as its
+            // `Mirror` shows it, as every capture reads it.
+            keyPath = value is CustomReflectable ? nil : _openExistential(type, do: storedFields).keyPath(named: name)
             fieldKeyPaths.withLock { paths in
                 if paths.count < 4_096 { paths[key] = .some(keyPath) }
             }

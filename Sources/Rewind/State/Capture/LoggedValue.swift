@@ -14,8 +14,9 @@ public struct LoggedValue: @unchecked Sendable {
     /// What decides, besides the value itself, whether the redaction rules hide it: for a change's
     /// new value, where it was written and the state after it; for a dispatch's input or an
     /// activity, the name it was sent under (`setPassword`, an input named `apiKey`). Set where the
-    /// event is made (``Event``'s initializer), so that every logger — one a user writes included —
-    /// gets the same redacted tree.
+    /// event is made (``Event``'s initializer; for a logger that takes records, where it makes
+    /// what it records of one, on its own thread), so that every logger — one a user writes
+    /// included — gets the same redacted tree.
     private let context: Context?
 
     /// Wraps a value.

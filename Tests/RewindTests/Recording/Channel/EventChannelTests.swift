@@ -110,7 +110,10 @@ struct EventChannelTests {
         let keeper = RecordKeeper(), first = InMemoryLogger(), second = InMemoryLogger()
         let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "SignIn"))
         let logger = MultiplexLogger([first, keeper, second])
+        channel.set(logger: logger)
         channel.emit(.change(path: ChangedPath(name: "password"), value: LoggedValue("hunter2"), state: nil), name: "type", callSite: .unknown, to: logger)
+        // A logger other than the channel's own gets the event too, whichever form it is in.
+        channel.set(logger: nil)
         channel.emit(.willMutate, name: "submit", callSite: .unknown, to: logger)
 
         let records = keeper.records.withLock { $0 }

@@ -134,7 +134,7 @@ final class JournalEncoder {
         }
         if !track.summary.isStarted { track.startSummary() }
         track.summary.saw(kind, name: event.name)
-        let missing = LoggedValue(Optional<Int>.none as Any)
+        let missing = EventRecord.missing
         let step: EncodedStep = switch kind {
         case .willMutate: mutationBegins(track: &track)
         case .didMutate: mutationEnds(duration: event.duration, state: event.state ?? missing, track: &track)
