@@ -130,15 +130,17 @@ public final class EventChannel: Sendable {
         // (`logger` is the one the unit got from this channel); were it another, either call
         // still delivers the event — `record(_:)` makes the `Event`, `log(_:)` the record.
         if loggerTakesRecords {
-            logger.record(EventRecord(
+            let record = EventRecord(
                 sequence: sequence, time: time, source: source, kind: consume kind, name: name,
                 description: description, callSite: callSite, parent: parent
-            ))
+            )
+            logger.record(consume record)
         } else {
-            logger.log(Event(
+            let event = Event(
                 sequence: sequence, time: time, source: source, kind: consume kind, name: name,
                 description: description, callSite: callSite, parent: parent
-            ))
+            )
+            logger.log(event)
         }
         return sequence
     }

@@ -95,18 +95,19 @@ extension Event {
     /// ``Event/init(sequence:time:source:kind:name:description:callSite:parent:)``); the values
     /// are moved out of the record.
     public init(_ record: consuming EventRecord) {
-        let kind: Kind = switch record.category {
-        case .willDispatch: .willDispatch(input: record.value.take())
-        case .didDispatch: .didDispatch(duration: record.duration)
-        case .willMutate: .willMutate
-        case .didMutate: .didMutate(duration: record.duration, state: record.state.take() ?? EventRecord.missing)
-        case .change:
-            .change(path: record.path.take() ?? ChangedPath(name: ""), value: record.value.take() ?? EventRecord.missing, state: record.state.take())
-        case .replace: .replace(state: record.state.take() ?? EventRecord.missing)
-        case .activity: .activity(record.value.take() ?? EventRecord.missing)
-        case .created: .created(state: record.state.take())
-        case .released, .dropped: .released
-        }
+        let kind: Kind =
+            switch record.category {
+            case .willDispatch: .willDispatch(input: record.value.take())
+            case .didDispatch: .didDispatch(duration: record.duration)
+            case .willMutate: .willMutate
+            case .didMutate: .didMutate(duration: record.duration, state: record.state.take() ?? EventRecord.missing)
+            case .change:
+                .change(path: record.path.take() ?? ChangedPath(name: ""), value: record.value.take() ?? EventRecord.missing, state: record.state.take())
+            case .replace: .replace(state: record.state.take() ?? EventRecord.missing)
+            case .activity: .activity(record.value.take() ?? EventRecord.missing)
+            case .created: .created(state: record.state.take())
+            case .released, .dropped: .released
+            }
         self.init(
             sequence: record.sequence, time: record.time, source: record.source, kind: kind, name: record.name,
             description: record.description, callSite: record.callSite, parent: record.parent
