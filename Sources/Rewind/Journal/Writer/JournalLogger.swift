@@ -318,11 +318,12 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
         let encodedBefore = encoder.eventsEncoded + encoder.eventsRefused
         do {
             if hasCallSiteStandIns.load(ordering: .acquiring) {
-                for record in batch {
-                    try encoder.encode(record, recordedCallSite: callSiteStandIns.withLock { $0.removeValue(forKey: record.sequence) })
+                for index in batch.indices {
+                    try encoder.encode(batch[index], recordedCallSite: callSiteStandIns.withLock { $0.removeValue(forKey: batch[index].sequence) })
                 }
             } else {
-                for record in batch { try encoder.encode(record) }
+                // By index: a `for … in` loop copies each record out, retaining its values.
+                for index in batch.indices { try encoder.encode(batch[index]) }
             }
             if let (range, source) = dropped { try encoder.encodeDropped(range, source: source) }
         } catch {

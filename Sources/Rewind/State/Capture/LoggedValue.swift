@@ -52,7 +52,11 @@ public struct LoggedValue: @unchecked Sendable {
     /// `resolvedPath` is the change's path with its subscripts resolved (`items[3].done`), when the
     /// caller found them without a capture: the name rules then decide, as for any named path.
     /// `captured` is the value's tree when the caller has built it already.
-    func treeAndCapturedState(options: CaptureOptions, resolvedPath: StatePath? = nil, captured: StateValue? = nil) -> (value: StateValue, state: StateValue?) {
+    /// `pathText` is the change path's text when the caller knows it already (the journal's writer
+    /// works it out once per path), which spares printing the key path again.
+    func treeAndCapturedState(
+        options: CaptureOptions, resolvedPath: StatePath? = nil, pathText: String? = nil, captured: StateValue? = nil
+    ) -> (value: StateValue, state: StateValue?) {
         switch context {
         case nil:
             return (captured ?? StateCapture.capture(value, options: options), nil)
@@ -61,14 +65,14 @@ public struct LoggedValue: @unchecked Sendable {
         case .named?:
             return (captured ?? StateCapture.capture(value, options: options), nil)
         case .change(let change)?:
-            return changedTree(change, options: options, resolvedPath: resolvedPath, captured: captured)
+            return changedTree(change, options: options, path: resolvedPath?.description ?? pathText ?? change.path.description, captured: captured)
         }
     }
 
-    private func changedTree(_ change: ChangeContext, options: CaptureOptions, resolvedPath: StatePath?, captured: StateValue?) -> (value: StateValue, state: StateValue?) {
+    private func changedTree(_ change: ChangeContext, options: CaptureOptions, path: String, captured: StateValue?) -> (value: StateValue, state: StateValue?) {
         let tree = captured ?? StateCapture.capture(value, options: options)
         var captured: StateValue?
-        let visible = options.redaction.visibleChange(at: resolvedPath?.description ?? change.path.description, value: tree, options: options) {
+        let visible = options.redaction.visibleChange(at: path, value: tree, options: options) {
             captured = change.state?.tree(options: options)
             return captured
         }

@@ -30,7 +30,9 @@ extension JournalEncoder {
         }
         let reused = liveResolution == nil ? shape.path.flatMap { capture(changedValue, at: $0, reusing: track) } : nil
         track.liveState = state?.value
-        let (captured, capturedState) = changedValue.treeAndCapturedState(options: options, resolvedPath: liveResolution, captured: reused ?? written)
+        let (captured, capturedState) = changedValue.treeAndCapturedState(
+            options: options, resolvedPath: liveResolution, pathText: shape.text, captured: reused ?? written
+        )
         var resolved = liveResolution
         if let subscripted = shape.subscripted, liveResolution == nil, let after = capturedState, let before = track.stateBeforeChange {
             resolved = SubscriptResolution.resolve(subscripted, before: before, after: after)

@@ -54,17 +54,24 @@ final class JournalEncoder {
     /// recorded, written again (a shrunk recording, an input a re-record sent), whose call site is
     /// text rather than the compiler's static strings.
     func encode(_ event: EventRecord, recordedCallSite: RecordedCallSite? = nil) throws(JournalWriteError) {
-        var sequence = event.sequence
-        var time = event.time
-        var sourceID = event.source.instanceID
-        if renumbering != nil {
-            (sequence, time, sourceID) = renumbering!.map(event)
+        guard renumbering != nil else {
+            return try encode(event, sequence: event.sequence, time: event.time, sourceID: event.source.instanceID, recordedCallSite: recordedCallSite)
         }
-        let recorded = renumbering.map { $0.deterministicCopy(of: event, sequence: sequence) } ?? event
+        let (sequence, time, sourceID) = renumbering!.map(event)
+        let renumbered = renumbering!.deterministicCopy(of: event, sequence: sequence)
+        try encode(renumbered, sequence: sequence, time: time, sourceID: sourceID, recordedCallSite: recordedCallSite)
+    }
+
+    /// Encodes `recorded` under the given numbering (its own, or a deterministic journal's): the
+    /// record is read where it lies, not copied (a copy retains every value it holds).
+    private func encode(
+        _ recorded: EventRecord, sequence: UInt64, time: EventTime, sourceID: UInt64, recordedCallSite: RecordedCallSite?
+    ) throws(JournalWriteError) {
+        let source = recorded.source
         let kind = recorded.category
         // The track is modified in place, in one access: copying it out and back would copy its
         // state tree, and each lookup hashes.
-        let state = step(recorded, reportingSizeOf: event.source, track: &tracks[sourceID, default: SourceTrack()])
+        let state = step(recorded, reportingSizeOf: source, track: &tracks[sourceID, default: SourceTrack()])
         var record = WireRecord(recorded, sequence: sequence, time: time, body: state.body, state: state.record)
         // A unit's first record says what its state's type was: a replay on a later build compares it.
         if kind == .created, record.description.isEmpty, let state = recorded.state {
@@ -75,8 +82,8 @@ final class JournalEncoder {
             record.function = .text(recordedCallSite.function)
             record.line = recordedCallSite.line
         }
-        if let size = builder.append(record, source: event.source, sourceID: sourceID) {
-            return try refuse(record, size: size, source: event.source, sourceID: sourceID)
+        if let size = builder.append(record, source: source, sourceID: sourceID) {
+            return try refuse(record, size: size, source: source, sourceID: sourceID)
         }
         if kind == .released {
             // The released source's state is let go; a reader keeps it, so the source's next
