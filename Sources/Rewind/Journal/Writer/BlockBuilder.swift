@@ -119,14 +119,13 @@ struct BlockBuilder {
         lastSequence = max(lastSequence, record.sequence)
         firstWall = min(firstWall, record.time.wallNanoseconds)
         lastWall = max(lastWall, record.time.wallNanoseconds)
-        var placed = record
-        placed.sourceIndex = localIndex(of: source, id: sourceID, firstSequence: record.sequence)
-        let summaryBefore = summaries[placed.sourceIndex]
-        summaries[placed.sourceIndex].add(record.sequence)
+        let index = localIndex(of: source, id: sourceID, firstSequence: record.sequence)
+        let summaryBefore = summaries[index]
+        summaries[index].add(record.sequence)
         let start = records.count
-        placed.write(to: &records, strings: &strings, clock: &clock)
+        record.write(to: &records, strings: &strings, clock: &clock, sourceIndex: index)
         if case .keyframe = record.state { keyframeRecordBytes += records.count - start }
-        return (placed.sourceIndex, summaryBefore)
+        return (index, summaryBefore)
     }
 
     private mutating func localIndex(of source: EventSource, id: UInt64, firstSequence: UInt64) -> Int {

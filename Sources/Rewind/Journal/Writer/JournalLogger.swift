@@ -322,8 +322,11 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
                     try encoder.encode(batch[index], recordedCallSite: callSiteStandIns.withLock { $0.removeValue(forKey: batch[index].sequence) })
                 }
             } else {
-                // By index: a `for … in` loop copies each record out, retaining its values.
-                for index in batch.indices { try encoder.encode(batch[index]) }
+                // Borrowed from the buffer: a `for … in` loop, or a subscript of the array the
+                // loop may change, copies each record out, retaining its values.
+                try batch.withUnsafeBufferPointer { (records) throws(JournalWriteError) in
+                    for index in records.indices { try encoder.encode(records[index]) }
+                }
             }
             if let (range, source) = dropped { try encoder.encodeDropped(range, source: source) }
         } catch {

@@ -53,10 +53,16 @@ public struct LoggedValue: @unchecked Sendable {
     /// caller found them without a capture: the name rules then decide, as for any named path.
     /// `captured` is the value's tree when the caller has built it already.
     /// `pathText` is the change path's text when the caller knows it already (the journal's writer
-    /// works it out once per path), which spares printing the key path again.
+    /// works it out once per path), which spares printing the key path again; `pathIsShownByName`
+    /// says that the caller found that text names every field and no secret's (as the writer does
+    /// once per path), which spares asking the rules again.
     func treeAndCapturedState(
-        options: CaptureOptions, resolvedPath: StatePath? = nil, pathText: String? = nil, captured: StateValue? = nil
+        options: CaptureOptions, resolvedPath: StatePath? = nil, pathText: String? = nil, pathIsShownByName: Bool = false,
+        captured: StateValue? = nil
     ) -> (value: StateValue, state: StateValue?) {
+        if pathIsShownByName, resolvedPath == nil, case .change? = context {
+            return (captured ?? StateCapture.capture(value, options: options), nil)
+        }
         switch context {
         case nil:
             return (captured ?? StateCapture.capture(value, options: options), nil)

@@ -15,7 +15,9 @@ import Foundation
 public enum StateCapture {
     /// Captures a value as a tree.
     public static func capture(_ value: Any, options: CaptureOptions = .current) -> StateValue {
-        CaptureSession(options: options).capture(value, depth: 0)
+        // A leaf (most changed values) needs no session, which is an object to allocate.
+        if let leaf = CaptureSession.captureLeaf(value) { return leaf }
+        return CaptureSession(options: options).capture(value, depth: 0)
     }
 
     /// Captures a state as a tree, taking the trees of list elements that did not change from the

@@ -6,7 +6,7 @@ extension Redaction {
     /// `wrappedValue` — is checked against the redacted state instead: the value is shown only if
     /// that state already shows it. `state` is asked for only in that second case.
     func visibleChange(at path: String, value: StateValue, options: CaptureOptions, state: () -> StateValue?) -> StateValue {
-        let named = !path.isEmpty && !path.unicodeScalars.contains("…")
+        let named = Self.namesEveryField(path)
         // The common case first: looking through a large value for redactions costs its size.
         if named, !redacts(path: path) { return value }
         if value.containsRedaction { return value }
@@ -15,6 +15,12 @@ extension Redaction {
         guard !named else { return hidden() }
         guard let state = state() else { return hidden() }
         return state.contains(subtree: value) ? value : hidden()
+    }
+
+    /// Whether a change path names each of its fields: not empty, and no `…` where a key path
+    /// did not tell its step (a computed property, a subscript).
+    static func namesEveryField(_ path: String) -> Bool {
+        !path.isEmpty && !path.unicodeScalars.contains("…")
     }
 
     /// The name of the field a change path ends in (`profile.pin` → `pin`, `tokens[2]` →

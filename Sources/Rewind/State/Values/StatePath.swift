@@ -66,6 +66,20 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible, Expressibl
     }
 
     static func isPlainIdentifier(_ key: String) -> Bool {
+        // ASCII names (most) are told by their bytes: a scalar's Unicode properties are a table
+        // lookup each, and writers and readers print a path at every change.
+        var isFirst = true
+        for byte in key.utf8 {
+            guard byte < 0x80 else { return isPlainUnicodeIdentifier(key) }
+            let isDigit = (0x30...0x39).contains(byte)
+            let isLetter = (0x61...0x7A).contains(byte | 0x20)
+            guard isLetter || byte == 0x5F || (isDigit && !isFirst) else { return false }
+            isFirst = false
+        }
+        return !isFirst
+    }
+
+    private static func isPlainUnicodeIdentifier(_ key: String) -> Bool {
         guard let first = key.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
         return key.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
     }

@@ -26,6 +26,12 @@ extension WireRecord {
 
     /// Appends the record. `clock` carries the previous record's sequence number and time.
     func write(to writer: inout ByteWriter, strings: inout StringTable, clock: inout RecordClock) {
+        write(to: &writer, strings: &strings, clock: &clock, sourceIndex: sourceIndex)
+    }
+
+    /// Appends the record as one of the block's source number `sourceIndex` — the writer's way,
+    /// which places a record without copying it to set its field.
+    func write(to writer: inout ByteWriter, strings: inout StringTable, clock: inout RecordClock, sourceIndex: Int) {
         var flags: UInt8 = 0
         if parent != nil { flags |= Flags.hasParent }
         if !description.isEmpty { flags |= Flags.hasDescription }

@@ -31,7 +31,8 @@ extension JournalEncoder {
         let reused = liveResolution == nil ? shape.path.flatMap { capture(changedValue, at: $0, reusing: track) } : nil
         track.liveState = state?.value
         let (captured, capturedState) = changedValue.treeAndCapturedState(
-            options: options, resolvedPath: liveResolution, pathText: shape.text, captured: reused ?? written
+            options: options, resolvedPath: liveResolution, pathText: shape.text, pathIsShownByName: shape.isShownByName,
+            captured: reused ?? written
         )
         var resolved = liveResolution
         if let subscripted = shape.subscripted, liveResolution == nil, let after = capturedState, let before = track.stateBeforeChange {

@@ -29,13 +29,14 @@ final class JournalEncoder {
     @exclusivity(unchecked) private(set) var eventsRefused = 0
 
     /// Change paths seen so far, and their parsed forms.
-    @exclusivity(unchecked) var shapes = ChangeShapes()
+    @exclusivity(unchecked) var shapes: ChangeShapes
 
     init(path: String, configuration: JournalConfiguration, header: JournalHeader) throws(JournalWriteError) {
         var configuration = configuration
         // Each journal numbers its secrets' values from the first it sees.
         configuration.captureOptions.secretVersions = SecretVersions()
         self.configuration = configuration
+        self.shapes = ChangeShapes(redaction: configuration.captureOptions.redaction)
         self.basePath = path
         self.header = header
         self.file = try JournalFile(path: path, header: header, replaceExisting: configuration.replaceExisting, sizeLimit: configuration.sizeLimitForTesting)
@@ -71,8 +72,8 @@ final class JournalEncoder {
         let kind = recorded.category
         // The track is modified in place, in one access: copying it out and back would copy its
         // state tree, and each lookup hashes.
-        let state = step(recorded, reportingSizeOf: source, track: &tracks[sourceID, default: SourceTrack()])
-        var record = WireRecord(recorded, sequence: sequence, time: time, body: state.body, state: state.record)
+        var record = WireRecord(recorded, sequence: sequence, time: time, body: .none, state: nil)
+        step(recorded, reportingSizeOf: source, track: &tracks[sourceID, default: SourceTrack()], into: &record)
         // A unit's first record says what its state's type was: a replay on a later build compares it.
         if kind == .created, record.description.isEmpty, let state = recorded.state {
             record.description = TypeSchema(of: state.value).recordedText
@@ -126,12 +127,13 @@ final class JournalEncoder {
     }
 
     /// What an event's record holds besides its fixed fields — its body and its state record —
-    /// by the step for its kind; updates the source's track.
+    /// by the step for its kind, set into `record` (a returned pair would be copied through the
+    /// runtime's generic witnesses); updates the source's track.
     ///
     /// Values are bound here, on the writer's thread, to what their redaction depends on besides
     /// themselves (a change's path and state, an input's or activity's name), as ``Event``'s
     /// initializer binds them for the loggers that get events.
-    private func step(_ event: EventRecord, reportingSizeOf source: EventSource, track: inout SourceTrack) -> (body: WireRecord.Body, record: StateRecord?) {
+    private func step(_ event: EventRecord, reportingSizeOf source: EventSource, track: inout SourceTrack, into wire: inout WireRecord) {
         let kind = event.category
         defer {
             if let measured = track.measuredStateBytes {
@@ -156,11 +158,11 @@ final class JournalEncoder {
         case .didDispatch: EncodedStep(body: .duration(event.duration))
         case .released, .dropped: EncodedStep()
         }
-        let record = step.newState.flatMap { stateRecord(for: &track, newState: $0, knownChanges: step.knownChanges) }
+        if let newState = step.newState { wire.state = stateRecord(for: &track, newState: newState, knownChanges: step.knownChanges) }
         // Without a record of its own, a change is put into the state by its reader.
-        if record == nil, let change = step.change { track.summary.changed(change.path, to: change.value) }
-        track.noteReaderStep(recorded: record != nil, changed: step.change != nil)
-        return (step.body, record)
+        if wire.state == nil, let change = step.change { track.summary.changed(change.path, to: change.value) }
+        track.noteReaderStep(recorded: wire.state != nil, changed: step.change != nil)
+        wire.body = step.body
     }
 
     /// Records that a writer in drop mode dropped events.

@@ -18,6 +18,9 @@ struct SourceTrack {
     /// the values the changes replaced, to give it back (``reclaimState()``). `nil` when `state`
     /// is the source's own.
     private(set) var lentStateUndo: [(path: StatePath, old: StateValue)]?
+    /// The undo list of the last commit, emptied, kept for the next one's: a new list per commit
+    /// allocates at its first change.
+    private var spareUndo: [(path: StatePath, old: StateValue)] = []
     /// The live state as of the last event that carried one, to resolve a subscript change's
     /// index and to capture a list-valued change by comparing live values rather than trees.
     /// Kept only for sources whose changes need it (`keepsLiveState`): holding a state keeps its
@@ -94,7 +97,8 @@ struct SourceTrack {
         derivedIsReaderView = true
         guard state != nil else { return }
         state = nil
-        lentStateUndo = []
+        lentStateUndo = spareUndo
+        spareUndo = []
     }
 
     /// Sets `value` at `path` in the lent state, in place; `false` (nothing changed) when the
@@ -109,16 +113,19 @@ struct SourceTrack {
     /// Gives the recorded state back, if it was lent: the derived state with the values its
     /// changes replaced put back (which copies the containers along their paths).
     mutating func reclaimState() {
-        guard let undo = lentStateUndo else { return }
-        lentStateUndo = nil
+        guard var undo = lentStateUndo.take() else { return }
         var previous = derivedState
         for (path, old) in undo.reversed() { _ = previous?.exchange(old, at: path.components[...]) }
         state = previous
+        undo.removeAll(keepingCapacity: true)
+        spareUndo = undo
     }
 
     /// Ends the lending: the state recorded after the commit replaces the lent one.
     mutating func endLending() {
-        lentStateUndo = nil
+        guard var undo = lentStateUndo.take() else { return }
+        undo.removeAll(keepingCapacity: true)
+        spareUndo = undo
     }
 
     /// The state the source's next change applies to: the commit's so far inside a commit, the
