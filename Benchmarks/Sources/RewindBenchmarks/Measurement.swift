@@ -10,6 +10,10 @@ enum Measurement {
         /// Caller-thread time per commit, nanoseconds.
         var callerCommitP50: Double
         var callerCommitP99: Double
+        /// The longest a commit kept the caller's thread, nanoseconds: in `.wait` mode, how long the
+        /// app stalls when the writer falls behind (its takes are bounded, so that it frees room
+        /// in steps).
+        var callerCommitMax: Double? = nil
         /// Events kept per second from the first commit until everything is durably on disk (or, for
         /// the in-memory contender, until the last commit returns).
         var eventsPerSecond: Double
@@ -34,6 +38,8 @@ enum Measurement {
             var result = runs[0]
             result.callerCommitP50 = middle(runs.map(\.callerCommitP50))
             result.callerCommitP99 = middle(runs.map(\.callerCommitP99))
+            // The longest stall of all the runs, not a typical one.
+            result.callerCommitMax = runs.compactMap(\.callerCommitMax).max()
             result.eventsPerSecond = middle(runs.map(\.eventsPerSecond))
             result.bytesOnDisk = middle(runs.map(\.bytesOnDisk))
             result.peakResidentKilobytes = middle(runs.map(\.peakResidentKilobytes))
@@ -111,6 +117,7 @@ enum Measurement {
         return Result(
             workload: workload.rawValue, contender: contender.rawValue, commits: workload.commits, events: events,
             callerCommitP50: Double(samples[samples.count / 2]), callerCommitP99: Double(samples[samples.count * 99 / 100]),
+            callerCommitMax: Double(samples.last ?? 0),
             eventsPerSecond: Double(events - Int(dropped ?? 0)) / (Double(end - start) / 1e9), bytesOnDisk: size,
             peakResidentKilobytes: Int(usage.ru_maxrss),
             appCommitsPerSecond: Double(workload.commits) / (Double(loopEnd - start) / 1e9),
@@ -151,7 +158,7 @@ enum Measurement {
         var machine: String
 
         func table() -> String {
-            var lines = ["workload        contender   caller ns/event p50   p99   overhead p50   app speed   events/s to disk   bytes/event   peak RSS MB   close ms   dropped"]
+            var lines = ["workload        contender   caller ns/event p50   p99   overhead p50   app speed   events/s to disk   bytes/event   peak RSS MB   close ms   longest stall ms   dropped"]
             for result in results {
                 let baseline = results.first { $0.workload == result.workload && $0.contender == "none" }
                 let overhead = baseline.map { result.callerEventP50 - $0.callerEventP50 } ?? 0
@@ -164,7 +171,7 @@ enum Measurement {
                     String(format: "%18.0f", result.eventsPerSecond),
                     result.bytesOnDisk == 0 ? "            —" : String(format: "%13.2f", result.bytesPerEvent),
                     String(format: "%13.1f", Double(result.peakResidentKilobytes) / 1024),
-                    String(format: "%10.0f", result.closeMilliseconds ?? 0),
+                    String(format: "%10.0f", result.closeMilliseconds ?? 0), String(format: "%18.1f", (result.callerCommitMax ?? 0) / 1e6),
                     result.eventsDropped.map { String(format: "%9d", $0) } ?? "        —",
                 ].joined(separator: " "))
             }

@@ -56,9 +56,21 @@ enum LiveValue {
 
     /// The value inside an optional (`nil` for none); any other value as it is.
     private static func unwrapped(_ value: Any) -> Any? {
-        guard let optional = value as? any OptionalValue else { return value }
+        let type = ObjectIdentifier(Swift.type(of: value))
+        // Most values met are not optionals, and a cast that fails costs a conformance lookup
+        // (thousands of instructions on the todo workload's writer); the type's answer is kept.
+        if nonOptionalTypes.withLock({ $0.contains(type) }) { return value }
+        guard let optional = value as? any OptionalValue else {
+            nonOptionalTypes.withLock { types in
+                if types.count < 4_096 { types.insert(type) }
+            }
+            return value
+        }
         return optional.wrappedValue.flatMap(unwrapped)
     }
+
+    /// Types a value was found not to be an optional of.
+    private static let nonOptionalTypes = Locked<Set<ObjectIdentifier>>([])
 }
 
 /// An optional seen through `Any` (a cast is far cheaper than a `Mirror`).

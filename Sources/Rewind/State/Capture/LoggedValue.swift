@@ -49,18 +49,16 @@ public struct LoggedValue: @unchecked Sendable {
     /// change (a path that does not name its fields, such as `items[…].done`) — that state's tree,
     /// so that a logger which needs the state too does not capture it a second time.
     ///
-    /// `resolvedPath` is the change's path with its subscripts resolved (`items[3].done`), when the
-    /// caller found them without a capture: the name rules then decide, as for any named path.
-    /// `captured` is the value's tree when the caller has built it already.
-    /// `pathText` is the change path's text when the caller knows it already (the journal's writer
-    /// works it out once per path), which spares printing the key path again; `pathIsShownByName`
-    /// says that the caller found that text names every field and no secret's (as the writer does
-    /// once per path), which spares asking the rules again.
+    /// `pathText` is the change path's text when the caller knows it already — the journal's
+    /// writer works it out once per path, with its subscripts resolved (`items[3].done`) when it
+    /// found them without a capture, and the name rules then decide as for any named path — which
+    /// spares printing the key path again; `pathIsShownByName` says that the caller found that
+    /// text names every field and no secret's (as the writer does once per path), which spares
+    /// asking the rules again. `captured` is the value's tree when the caller has built it already.
     func treeAndCapturedState(
-        options: CaptureOptions, resolvedPath: StatePath? = nil, pathText: String? = nil, pathIsShownByName: Bool = false,
-        captured: StateValue? = nil
+        options: CaptureOptions, pathText: String? = nil, pathIsShownByName: Bool = false, captured: StateValue? = nil
     ) -> (value: StateValue, state: StateValue?) {
-        if pathIsShownByName, resolvedPath == nil, case .change? = context {
+        if pathIsShownByName, case .change? = context {
             return (captured ?? StateCapture.capture(value, options: options), nil)
         }
         switch context {
@@ -71,7 +69,7 @@ public struct LoggedValue: @unchecked Sendable {
         case .named?:
             return (captured ?? StateCapture.capture(value, options: options), nil)
         case .change(let change)?:
-            return changedTree(change, options: options, path: resolvedPath?.description ?? pathText ?? change.path.description, captured: captured)
+            return changedTree(change, options: options, path: pathText ?? change.path.description, captured: captured)
         }
     }
 

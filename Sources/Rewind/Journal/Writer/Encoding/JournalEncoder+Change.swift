@@ -30,16 +30,17 @@ extension JournalEncoder {
         }
         let reused = liveResolution == nil ? shape.path.flatMap { capture(changedValue, at: $0, reusing: track) } : nil
         track.liveState = state?.value
+        // The resolved path's text is made once: the redaction rules and the record both need it.
+        var text = liveResolution?.description ?? shape.text
         let (captured, capturedState) = changedValue.treeAndCapturedState(
-            options: options, resolvedPath: liveResolution, pathText: shape.text, pathIsShownByName: shape.isShownByName,
-            captured: reused ?? written
+            options: options, pathText: text, pathIsShownByName: liveResolution == nil && shape.isShownByName, captured: reused ?? written
         )
         var resolved = liveResolution
         if let subscripted = shape.subscripted, liveResolution == nil, let after = capturedState, let before = track.stateBeforeChange {
             resolved = SubscriptResolution.resolve(subscripted, before: before, after: after)
+            if let resolved { text = resolved.description }
         }
         let path = resolved ?? shape.path
-        let text = resolved?.description ?? shape.text
         let isScalar = !captured.isContainer
         // A list or object is written as a diff from the recorded state, which a running commit
         // may have borrowed: it is given back first.
