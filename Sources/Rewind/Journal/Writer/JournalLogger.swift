@@ -302,9 +302,9 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     }
 
     /// Takes what is queued and encodes it, a paced batch at a time (``BatchPacing``: each take
-    /// frees room for a waiting producer), up to the largest batch's worth of events in one round of
-    /// the writer (whose bookkeeping after it costs the same for 64 events as for 1,024); `false`
-    /// when there was nothing.
+    /// frees room for a waiting producer), until about the largest batch's worth of events is
+    /// encoded in this round of the writer (whose bookkeeping after it costs the same for 64 events
+    /// as for 1,024); `false` when there was nothing.
     private func takeAndEncode(_ batch: inout [EventRecord], pacing: inout BatchPacing, round: inout Round) -> Bool {
         var taken = 0
         var tookAny = false

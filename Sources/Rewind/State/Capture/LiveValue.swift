@@ -61,8 +61,13 @@ enum LiveValue {
         // (thousands of instructions on the todo workload's writer); the type's answer is kept.
         if nonOptionalTypes.withLock({ $0.contains(type) }) { return value }
         guard let optional = value as? any OptionalValue else {
-            nonOptionalTypes.withLock { types in
-                if types.count < 4_096 { types.insert(type) }
+            // Only a type whose every value answers alike: a cast looks inside an `AnyHashable`
+            // and a class's bridging box, so one of those may hold an optional the next time.
+            let dynamicType = Swift.type(of: value)
+            if dynamicType != AnyHashable.self, !(dynamicType is AnyObject.Type) {
+                nonOptionalTypes.withLock { types in
+                    if types.count < 4_096 { types.insert(type) }
+                }
             }
             return value
         }

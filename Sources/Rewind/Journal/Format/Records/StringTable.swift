@@ -54,9 +54,9 @@ struct StringTable {
     var isEmpty: Bool { strings.isEmpty }
 }
 
-/// The strings a table looked up last: for texts, two per set of the same length (the length is
-/// the one key a string gives for free; its bytes cost more to read than a hash saves), the
-/// newer first; for static strings, one per slot of their address.
+/// The strings a table looked up last: for texts, two per set of lengths alike modulo 32 (the
+/// length is the one key a string gives for free; its bytes cost more to read than a hash saves),
+/// the newer first; for static strings, one per slot of their address.
 private struct RecentStrings {
     private static let slots = 64
     private var texts = [String](repeating: "", count: slots)
