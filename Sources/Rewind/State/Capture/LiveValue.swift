@@ -56,14 +56,14 @@ enum LiveValue {
 
     /// The value inside an optional (`nil` for none); any other value as it is.
     private static func unwrapped(_ value: Any) -> Any? {
-        let type = ObjectIdentifier(Swift.type(of: value))
+        let dynamicType = Swift.type(of: value)
+        let type = ObjectIdentifier(dynamicType)
         // Most values met are not optionals, and a cast that fails costs a conformance lookup
         // (thousands of instructions on the todo workload's writer); the type's answer is kept.
         if nonOptionalTypes.withLock({ $0.contains(type) }) { return value }
         guard let optional = value as? any OptionalValue else {
             // Only a type whose every value answers alike: a cast looks inside an `AnyHashable`
             // and a class's bridging box, so one of those may hold an optional the next time.
-            let dynamicType = Swift.type(of: value)
             if dynamicType != AnyHashable.self, !(dynamicType is AnyObject.Type) {
                 nonOptionalTypes.withLock { types in
                     if types.count < 4_096 { types.insert(type) }

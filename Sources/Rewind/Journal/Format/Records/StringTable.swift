@@ -3,7 +3,8 @@
 /// The writer refers to the same few strings in record after record — an event's name, its call
 /// site's file and function, a change's path — and hashing a string for a dictionary was a
 /// tenth of its cost per event. So each lookup first tries a small direct-mapped cache, keyed by
-/// what is cheap to read (a string's length, a static string's address), and hashes only when the cache misses.
+/// what is cheap to read (a string's length, a static string's address), and hashes only when
+/// the cache misses.
 struct StringTable {
     private(set) var strings: [String] = []
     private var positions: [String: Int] = [:]
