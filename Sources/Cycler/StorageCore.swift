@@ -11,7 +11,7 @@ struct RunningCommit {
     /// Whether a commit is running: the fields below are its.
     var isRunning = false
     var name = ""
-    var logger: (any CycleLogging)?
+    var logger: LoggerHandle?
     var parent: UInt64?
     /// When the commit started: its changes carry this time rather than reading the clock again
     /// (one reading serves the commit; the clock is a measurable part of an event's cost).
@@ -115,9 +115,9 @@ final class StorageCore<Value>: @unchecked Sendable {
     /// The logger to use now, after announcing the unit to it (see
     /// ``EventChannel/announcedLogger(callSite:state:)``). With a unit type, the unit's channel is
     /// made if it does not exist yet. Call with `lock` held.
-    func activeLogger(unitType: Any.Type? = nil, callSite: CallSite) -> (any CycleLogging)? {
+    func activeLogger(unitType: Any.Type? = nil, callSite: CallSite) -> LoggerHandle? {
         if let unitType { _ = channelMadeIfNeeded(for: unitType) }
-        return channel?.announcedLogger(callSite: callSite) { LoggedValue(value) }
+        return channel?.announcedHandle(callSite: callSite) { LoggedValue(value) }
     }
 
     // MARK: Mutation

@@ -76,7 +76,7 @@ public final class ChainReaction: @unchecked Sendable {
         (steps.first?.substance.scope ?? .current).bus.perform {
             for substance in Self.run(steps) {
                 substance.abortMix()
-                if let logger = substance.channel.logger {
+                if let logger = substance.channel.handle {
                     substance.channel.emit(.activity(LoggedValue(StateFields([("mixer", "chain")]))), name: "abort", callSite: .unknown, to: logger)
                 }
             }

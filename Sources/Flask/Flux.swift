@@ -134,7 +134,7 @@ public final class Flux: @unchecked Sendable {
     }
 
     private func log(_ name: String, _ lock: FluxLock) {
-        guard let logger = channel.logger else { return }
+        guard let logger = channel.handle else { return }
         var fields: [(name: String, value: Any)] = [("lock", lock.number)]
         if let mixer = lock.mixerName { fields.append(("mixer", mixer)) }
         channel.emit(.activity(LoggedValue(StateFields(fields))), name: name, callSite: .unknown, to: logger)

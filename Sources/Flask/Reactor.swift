@@ -152,7 +152,7 @@ final class Reactors: Sendable {
         }
         let reaction = FlaskReaction(substance: substance, changes: outcome.keyChanges, lock: lock)
         for reactor in reactors where reactor.isAlive {
-            if let logger = substance.channel.logger {
+            if let logger = substance.channel.handle {
                 let value = StateFields([("reactor", reactor.ownerTypeName), ("keys", reaction.changedKeys)])
                 substance.channel.emit(.activity(LoggedValue(value)), name: "reaction", callSite: .unknown, to: logger)
             }

@@ -38,7 +38,7 @@ open class SubstanceConcrete: Hashable, @unchecked Sendable {
     func abortMix() {}
     /// The logger to use now, after announcing the substance to it with its state (see
     /// ``EventChannel/announcedLogger(callSite:state:)``).
-    func announcedLogger() -> (any CycleLogging)? { nil }
+    func announcedLogger() -> LoggerHandle? { nil }
     /// Archives now if no later change was scheduled since `generation` (a delayed archive firing).
     func archiveIfLatest(_ generation: Int) {}
 
@@ -157,7 +157,7 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
 
     override func beginMix() {
         mixing.withLock { $0 = $0 ?? state }
-        if channel.logger != nil { mixStartTime = .now() }
+        if channel.handle != nil { mixStartTime = .now() }
     }
 
     override func commitMix(callSite: CallSite) -> MixOutcome {
@@ -211,8 +211,8 @@ open class Substance<T: State>: SubstanceConcrete, @unchecked Sendable {
         return true
     }
 
-    override func announcedLogger() -> (any CycleLogging)? {
-        channel.announcedLogger { LoggedValue(self.state) }
+    override func announcedLogger() -> LoggerHandle? {
+        channel.announcedHandle { LoggedValue(self.state) }
     }
 
     deinit {

@@ -45,14 +45,14 @@ package final class UnitRecorder: @unchecked Sendable {
                     isCurrent = false
                     return
                 }
-                guard held.channel.logger != nil else { return }
+                guard held.channel.handle != nil else { return }
                 held.log(PendingEvent(
                     order: index, kind: .change(path: ChangedPath(name: property.name), value: LoggedValue(value), state: nil),
                     name: "", time: .now()
                 ))
             }
         }
-        _ = channel.announcedLogger(state: stateNow)
+        _ = channel.announcedHandle(state: stateNow)
     }
 
     /// Learns the output's property order, for ordering its activities (see ``PendingEvent``), and
@@ -75,7 +75,7 @@ package final class UnitRecorder: @unchecked Sendable {
     /// the unit to it with its state now.
     package func set(logger: (any CycleLogging)?) {
         channel.set(logger: logger)
-        _ = channel.announcedLogger(state: stateNow)
+        _ = channel.announcedHandle(state: stateNow)
     }
 
     /// The unit's state now, as logged.
@@ -104,7 +104,7 @@ package final class UnitRecorder: @unchecked Sendable {
     }
 
     private func dispatch(value: Any?, callSite: CallSite, nameKnownBefore: Bool, send: () -> Void, name: () -> String) {
-        guard let logger = channel.announcedLogger(state: stateNow) else { return send() }
+        guard let logger = channel.announcedHandle(state: stateNow) else { return send() }
         let start = EventTime.now()
         let input = value.map(LoggedValue.init)
         let sequence = nameKnownBefore
@@ -125,7 +125,7 @@ package final class UnitRecorder: @unchecked Sendable {
 
     /// Logs a value an output publisher delivered.
     package func outputValue(_ value: Any, name: String) {
-        guard channel.logger != nil else { return }
+        guard channel.handle != nil else { return }
         let activity = PendingEvent(
             order: stateProperties.count + (outputOrder[name] ?? outputOrder.count), kind: .activity(LoggedValue(value)),
             name: name, time: .now()
@@ -207,7 +207,7 @@ private final class HeldEvents: @unchecked Sendable {
                 return
             }
         }
-        guard let logger = channel.announcedLogger(state: state) else { return }
+        guard let logger = channel.announcedHandle(state: state) else { return }
         channel.emit(event.kind, name: event.name, callSite: .unknown, parent: DispatchScope.currentDispatch, at: event.time, to: logger)
     }
 
@@ -218,7 +218,7 @@ private final class HeldEvents: @unchecked Sendable {
     }
 
     private func logHeld(_ events: [UnitRecorder.PendingEvent], cause parent: UInt64?) {
-        guard let logger = channel.announcedLogger(state: state) else { return }
+        guard let logger = channel.announcedHandle(state: state) else { return }
         let name = parent.flatMap { sequence in dispatchNames.withLock { $0[sequence] } } ?? "effect"
         var changed: [Int] = []
         var start: EventTime?

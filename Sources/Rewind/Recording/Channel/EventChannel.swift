@@ -40,18 +40,16 @@ public final class EventChannel: Sendable {
     /// nothing listens.
     @inline(__always)
     public var logger: (any CycleLogging)? {
-        if hasOwnLogger.load(ordering: .acquiring) {
-            return ownLogger.logger ?? CycleLoggingSystem.defaultLogger
-        }
-        return CycleLoggingSystem.defaultLogger
+        handle?.logger
     }
 
-    /// Whether the logger events go to now takes records (``CycleLogging/takesRecords``), as it
-    /// said when it was set: two loads.
+    /// The logger events go to now, as units hold it (see ``LoggerHandle``).
     @inline(__always)
-    private var loggerTakesRecords: Bool {
-        if hasOwnLogger.load(ordering: .acquiring), let own = ownLogger.takesRecords { return own }
-        return CycleLoggingSystem.defaultLoggerTakesRecords
+    package var handle: LoggerHandle? {
+        if hasOwnLogger.load(ordering: .acquiring) {
+            return ownLogger.handle ?? CycleLoggingSystem.defaultHandle
+        }
+        return CycleLoggingSystem.defaultHandle
     }
 
     /// The logger to send the unit's events to now, after announcing the unit to it — its
@@ -68,19 +66,26 @@ public final class EventChannel: Sendable {
     /// ```
     @inline(__always)
     public func announcedLogger(callSite: CallSite = .unknown, state: () -> LoggedValue?) -> (any CycleLogging)? {
-        guard let logger else { return nil }
-        if isAnnounced.load(ordering: .acquiring) { return logger }
-        return announce(to: logger, callSite: callSite, state: state)
+        announcedHandle(callSite: callSite, state: state)?.logger
     }
 
-    private func announce(to logger: any CycleLogging, callSite: CallSite, state: () -> LoggedValue?) -> (any CycleLogging)? {
+    /// ``announcedLogger(callSite:state:)``, as units hold the logger (see ``LoggerHandle``): the
+    /// frameworks' path.
+    @inline(__always)
+    package func announcedHandle(callSite: CallSite = .unknown, state: () -> LoggedValue?) -> LoggerHandle? {
+        guard let handle else { return nil }
+        if isAnnounced.load(ordering: .acquiring) { return handle }
+        return announce(to: handle, callSite: callSite, state: state)
+    }
+
+    private func announce(to handle: LoggerHandle, callSite: CallSite, state: () -> LoggedValue?) -> LoggerHandle? {
         lifecycle.withLock { lifecycle in
             guard !lifecycle.isReleased else { return nil }
             if !isAnnounced.load(ordering: .acquiring) {
-                emit(.created(state: state()), callSite: callSite, parent: nil, to: logger)
+                emit(.created(state: state()), callSite: callSite, parent: nil, to: handle)
                 isAnnounced.store(true, ordering: .releasing)
             }
-            return logger
+            return handle
         }
     }
 
@@ -90,8 +95,8 @@ public final class EventChannel: Sendable {
         lifecycle.withLock { lifecycle in
             guard !lifecycle.isReleased else { return }
             lifecycle.isReleased = true
-            if isAnnounced.load(ordering: .acquiring), let logger {
-                emit(.released, callSite: .unknown, parent: nil, to: logger)
+            if isAnnounced.load(ordering: .acquiring), let handle {
+                emit(.released, callSite: .unknown, parent: nil, to: handle)
             }
             isAnnounced.store(false, ordering: .releasing)
         }
@@ -124,12 +129,33 @@ public final class EventChannel: Sendable {
         parent: UInt64? = DispatchScope.currentDispatch, at time: EventTime = .now(), sequence: UInt64? = nil,
         to logger: any CycleLogging
     ) -> UInt64 {
+        // `logger` is, in every unit written as documented, the one this channel gave it: what it
+        // said about records when it was set holds. Were it another, either call still delivers
+        // the event (`record(_:)` makes the `Event`, `log(_:)` the record).
+        deliver(kind, name: name, description: description, callSite: callSite, parent: parent, at: time, sequence: sequence, to: logger, takesRecords: handle?.takesRecords ?? false)
+    }
+
+    /// ``emit(_:name:description:callSite:parent:at:sequence:to:)``, to a logger as units hold it
+    /// (see ``LoggerHandle``): the frameworks' path.
+    @discardableResult
+    @inline(__always)
+    package func emit(
+        _ kind: consuming Event.Kind, name: String = "", description: String = "", callSite: CallSite,
+        parent: UInt64? = DispatchScope.currentDispatch, at time: EventTime = .now(), sequence: UInt64? = nil,
+        to handle: LoggerHandle
+    ) -> UInt64 {
+        deliver(kind, name: name, description: description, callSite: callSite, parent: parent, at: time, sequence: sequence, to: handle.logger, takesRecords: handle.takesRecords)
+    }
+
+    @inline(__always)
+    private func deliver(
+        _ kind: consuming Event.Kind, name: String, description: String, callSite: CallSite, parent: UInt64?, at time: EventTime,
+        sequence: UInt64?, to logger: any CycleLogging, takesRecords: Bool
+    ) -> UInt64 {
         let sequence = sequence ?? EventSequence.next()
         // A logger that wants events gets one made here, as it always did: making a record first
-        // would cost it a conversion. Whether it takes records is known from when it was set
-        // (`logger` is the one the unit got from this channel); were it another, either call
-        // still delivers the event — `record(_:)` makes the `Event`, `log(_:)` the record.
-        if loggerTakesRecords {
+        // would cost it a conversion.
+        if takesRecords {
             let record = EventRecord(
                 sequence: sequence, time: time, source: source, kind: consume kind, name: name,
                 description: description, callSite: callSite, parent: parent

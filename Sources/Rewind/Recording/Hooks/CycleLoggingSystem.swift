@@ -18,12 +18,12 @@ public enum CycleLoggingSystem {
     /// The default logger, if one is installed.
     @inline(__always)
     public static var defaultLogger: (any CycleLogging)? {
-        installed.logger
+        installed.handle?.logger
     }
 
-    /// Whether the default logger takes records (``CycleLogging/takesRecords``).
+    /// The default logger as units hold it (see ``LoggerHandle``).
     @inline(__always)
-    static var defaultLoggerTakesRecords: Bool {
-        installed.takesRecords ?? false
+    package static var defaultHandle: LoggerHandle? {
+        installed.handle
     }
 }
