@@ -132,7 +132,10 @@ public final class EventChannel: Sendable {
         // `logger` is, in every unit written as documented, the one this channel gave it: what it
         // said about records when it was set holds. Were it another, either call still delivers
         // the event (`record(_:)` makes the `Event`, `log(_:)` the record).
-        deliver(kind, name: name, description: description, callSite: callSite, parent: parent, at: time, sequence: sequence, to: logger, takesRecords: handle?.takesRecords ?? false)
+        deliver(
+            kind, name: name, description: description, callSite: callSite, parent: parent, at: time, sequence: sequence,
+            to: logger, takesRecords: handle?.takesRecords ?? false
+        )
     }
 
     /// ``emit(_:name:description:callSite:parent:at:sequence:to:)``, to a logger as units hold it
@@ -144,7 +147,10 @@ public final class EventChannel: Sendable {
         parent: UInt64? = DispatchScope.currentDispatch, at time: EventTime = .now(), sequence: UInt64? = nil,
         to handle: LoggerHandle
     ) -> UInt64 {
-        deliver(kind, name: name, description: description, callSite: callSite, parent: parent, at: time, sequence: sequence, to: handle.logger, takesRecords: handle.takesRecords)
+        deliver(
+            kind, name: name, description: description, callSite: callSite, parent: parent, at: time, sequence: sequence,
+            to: handle.logger, takesRecords: handle.takesRecords
+        )
     }
 
     @inline(__always)
