@@ -12,6 +12,17 @@ enum JournalFormat {
     /// summaries may hold NaN anywhere). A file of an earlier version is a file of this one without
     /// what came later, so every version up to this one reads.
     static let version: UInt16 = 5
+    /// The signature of a flight recorder's ring file (``RingFile``): `\x89RWRG\r\n\x1A`. A ring
+    /// is read as a journal of the blocks that survive in it; a reader that does not know rings
+    /// says it is not a journal rather than reading its laps out of order.
+    static let ringMagic: [UInt8] = [0x89, 0x52, 0x57, 0x52, 0x47, 0x0D, 0x0A, 0x1A]
+
+    /// The bits of a ring file's header flags.
+    enum RingFlags {
+        /// The recorder closed the ring: the process did not end without closing it (a crash,
+        /// `kill -9`, an exit that skipped it).
+        static let closed: UInt32 = 1
+    }
     /// The header's fixed part; from version 4 the header's extension follows it, and the header
     /// length field says where the first block starts.
     static let fixedHeaderLength = 48
@@ -69,13 +80,17 @@ struct BlockFrame: Equatable, Sendable {
     var firstWallNanoseconds: Int64
     var lastWallNanoseconds: Int64
     var payloadCRC: UInt32
+    /// In a flight recorder's ring file, the lap of the ring the block was written in (1, 2, …,
+    /// 24 bits, wrapping to 1): what orders the blocks that survive there (``RingFile``). 0 in a
+    /// journal, whose blocks are in file order.
+    var lap: UInt32 = 0
 
     func encoded() -> [UInt8] {
         var writer = ByteWriter(capacity: JournalFormat.frameHeaderLength)
         writer.append(JournalFormat.blockMagic)
         writer.byte(type.rawValue)
-        writer.byte(0)
-        writer.fixed(UInt16(0))
+        writer.byte(UInt8(truncatingIfNeeded: lap))
+        writer.fixed(UInt16(truncatingIfNeeded: lap >> 8))
         writer.fixed(compressedLength)
         writer.fixed(uncompressedLength)
         writer.fixed(eventCount)
@@ -96,7 +111,7 @@ struct BlockFrame: Equatable, Sendable {
         let headerBytes = Array(bytes[offset..<(offset + JournalFormat.frameHeaderLength - 4)])
         var reader = ByteReader(bytes, offset: offset + 4, end: offset + JournalFormat.frameHeaderLength)
         guard let typeByte = try? reader.byte(), let type = JournalFormat.BlockType(rawValue: typeByte),
-              (try? reader.skip(3)) != nil,
+              let lapLow = try? reader.byte(), let lapHigh = try? reader.fixed(UInt16.self),
               let compressed = try? reader.fixed(UInt32.self), let uncompressed = try? reader.fixed(UInt32.self),
               let count = try? reader.fixed(UInt32.self), let first = try? reader.fixed(UInt64.self),
               let last = try? reader.fixed(UInt64.self), let firstWall = try? reader.fixed(Int64.self),
@@ -108,7 +123,7 @@ struct BlockFrame: Equatable, Sendable {
         return BlockFrame(
             type: type, compressedLength: compressed, uncompressedLength: uncompressed, eventCount: count,
             firstSequence: first, lastSequence: last, firstWallNanoseconds: firstWall, lastWallNanoseconds: lastWall,
-            payloadCRC: payloadCRC
+            payloadCRC: payloadCRC, lap: UInt32(lapLow) | UInt32(lapHigh) << 8
         )
     }
 

@@ -10,11 +10,23 @@ extension JournalHeader {
         case recordingID = 1
         /// UTF-8, at most ``JournalHeader/maximumAppVersionLength`` bytes.
         case appVersion = 2
+        /// A flight recorder's dump (``JournalHeader/Dump``): what triggered it, UTF-8.
+        case dumpTrigger = 3
+        /// The reason the program gave, UTF-8, at most ``JournalHeader/Dump/maximumReasonLength`` bytes.
+        case dumpReason = 4
+        /// The step that fired the trigger, varint.
+        case dumpStep = 5
+        /// The signal, varint.
+        case dumpSignal = 6
+        /// When the dump was made, wall ns, 8 bytes.
+        case dumpTime = 7
+        // The next free tag: 8.
     }
 
-    /// The header's bytes; before format version 4 (a test's old file), the fixed part alone.
-    func encoded() -> [UInt8] {
-        guard formatVersion >= 4 else { return fixedPart(length: JournalFormat.fixedHeaderLength) }
+    /// The header's bytes; before format version 4 (a test's old file), the fixed part alone. A
+    /// ring file's header has the ring's signature and its flags.
+    func encoded(signature: [UInt8] = JournalFormat.magic, flags: UInt32 = 0) -> [UInt8] {
+        guard formatVersion >= 4 else { return fixedPart(length: JournalFormat.fixedHeaderLength, signature: signature, flags: flags) }
         var fields = ByteWriter()
         fields.byte(ExtensionTag.recordingID.rawValue)
         fields.varint(16)
@@ -23,16 +35,19 @@ extension JournalHeader {
             fields.byte(ExtensionTag.appVersion.rawValue)
             fields.string(appVersion)
         }
+        if let dump {
+            dump.encode(into: &fields)
+        }
         fields.fixed(Zlib.crc32(fields.bytes))
-        return fixedPart(length: JournalFormat.fixedHeaderLength + fields.bytes.count) + fields.bytes
+        return fixedPart(length: JournalFormat.fixedHeaderLength + fields.bytes.count, signature: signature, flags: flags) + fields.bytes
     }
 
-    private func fixedPart(length: Int) -> [UInt8] {
+    private func fixedPart(length: Int, signature: [UInt8], flags: UInt32) -> [UInt8] {
         var writer = ByteWriter(capacity: JournalFormat.fixedHeaderLength)
-        writer.append(JournalFormat.magic)
+        writer.append(signature)
         writer.fixed(formatVersion)
         writer.fixed(UInt16(length))
-        writer.fixed(UInt32(0))
+        writer.fixed(flags)
         writer.fixed(createdWallNanoseconds)
         writer.fixed(createdMonotonicNanoseconds)
         var version = Array(writerVersion.utf8.prefix(JournalFormat.writerVersionLength))
@@ -51,18 +66,24 @@ extension JournalHeader {
         var isIntact: Bool
         /// Where the first block starts: the header's length field, for an intact version 4 header.
         var length: Int
+        /// Whether the file is a flight recorder's ring (its signature says so).
+        var isRing = false
+        /// The header's flags (a ring's ``JournalFormat/RingFlags``); 0 when the header is damaged.
+        var flags: UInt32 = 0
     }
 
     /// Reads the fixed part; a damaged one with an intact signature still yields a header (its
     /// fields unknown) so that the blocks after it can be read.
     static func decodeFixedPart(_ bytes: [UInt8]) -> Result<FixedPart, DecodingProblem> {
-        guard bytes.count >= JournalFormat.magic.count, Array(bytes.prefix(8)) == JournalFormat.magic else { return .failure(.notAJournal) }
+        let signature = Array(bytes.prefix(8))
+        let isRing = signature == JournalFormat.ringMagic
+        guard bytes.count >= JournalFormat.magic.count, signature == JournalFormat.magic || isRing else { return .failure(.notAJournal) }
         guard bytes.count >= JournalFormat.fixedHeaderLength else { return .failure(.damaged) }
         var reader = ByteReader(bytes, offset: 8, end: JournalFormat.fixedHeaderLength)
         do {
             let version = try reader.fixed(UInt16.self)
             let length = try reader.fixed(UInt16.self)
-            _ = try reader.fixed(UInt32.self)
+            let flags = try reader.fixed(UInt32.self)
             let wall = try reader.fixed(Int64.self)
             let monotonic = try reader.fixed(UInt64.self)
             let versionBytes = bytes[reader.offset..<(reader.offset + JournalFormat.writerVersionLength)].prefix { $0 != 0 }
@@ -70,7 +91,7 @@ extension JournalHeader {
             let storedCRC = try reader.fixed(UInt32.self)
             guard storedCRC == Zlib.crc32(Array(bytes[0..<(JournalFormat.fixedHeaderLength - 4)])) else {
                 let unknown = JournalHeader(formatVersion: JournalFormat.version, createdWallNanoseconds: 0, createdMonotonicNanoseconds: 0, writerVersion: "unknown")
-                return .success(FixedPart(header: unknown, isIntact: false, length: JournalFormat.fixedHeaderLength))
+                return .success(FixedPart(header: unknown, isIntact: false, length: JournalFormat.fixedHeaderLength, isRing: isRing))
             }
             if version > JournalFormat.version { return .failure(.newerVersion(version)) }
             let header = JournalHeader(
@@ -80,7 +101,8 @@ extension JournalHeader {
             // Before version 4 the length was always 48; from it, the extension must at least hold its CRC.
             let extended = version >= 4 && Int(length) >= JournalFormat.fixedHeaderLength + 4
                 && Int(length) <= JournalFormat.maximumHeaderLength
-            return .success(FixedPart(header: header, isIntact: true, length: extended ? Int(length) : JournalFormat.fixedHeaderLength))
+            return .success(
+                FixedPart(header: header, isIntact: true, length: extended ? Int(length) : JournalFormat.fixedHeaderLength, isRing: isRing, flags: flags))
         } catch {
             return .failure(.damaged)
         }
@@ -105,6 +127,7 @@ extension JournalHeader {
                 switch ExtensionTag(rawValue: tag) {
                 case .recordingID where length == 16: decoded.recordingID = UUID(uuid: value.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) })
                 case .appVersion: decoded.appVersion = String(decoding: value.prefixOfWholeScalars(Self.maximumAppVersionLength), as: UTF8.self)
+                case .dumpTrigger, .dumpReason, .dumpStep, .dumpSignal, .dumpTime: decoded.decodeDumpField(ExtensionTag(rawValue: tag)!, value)
                 default: break
                 }
             }

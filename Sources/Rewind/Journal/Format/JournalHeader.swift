@@ -22,6 +22,8 @@ public struct JournalHeader: Sendable, Equatable {
     /// The version of the app that recorded the file (``JournalConfiguration/appVersion``), when
     /// the app said it.
     public var appVersion: String?
+    /// Why a flight recorder wrote this file, when it is a dump (``FlightRecorder/dump(reason:)``).
+    public var dump: Dump?
 
     /// ``recordingID`` as text, in lower case as OpenTelemetry, ClickHouse and DuckDB print UUIDs:
     /// what `rewind info` and `rewind export` write (`recording_id`).

@@ -36,6 +36,9 @@ public final class JournalReader: @unchecked Sendable {
     public internal(set) var damage: [JournalDamage] = []
     /// The file's size when last read.
     package internal(set) var fileSize: Int
+    /// What a flight recorder's ring file holds, when the file is one: the reader reads the
+    /// blocks that survive in it as a journal (offsets in ``damage`` are then the journal's).
+    public internal(set) var ring: RingWindow?
 
     let descriptor: Int32
     var sourceTable: [UInt64: RecordedSource] = [:]
@@ -86,16 +89,32 @@ public final class JournalReader: @unchecked Sendable {
             throw .notARegularFile(path, kind: FileKind.describe(openedStatus.st_mode))
         }
         status = openedStatus
-        descriptor = opened
-        fileSize = Int(status.st_size)
-        guard fileSize > 0 else { close(opened); throw .empty(path) }
-        let headerBytes = Self.read(opened, at: 0, count: JournalFormat.fixedHeaderLength)
+        guard status.st_size > 0 else { close(opened); throw .empty(path) }
+        // A flight recorder's ring is read as the journal of the blocks that survive in it, in the
+        // order they were written (``RingScan``), made in a private temporary file.
+        let ringImage: (descriptor: Int32, size: Int, window: RingWindow)?
+        do {
+            ringImage = try Self.ringImage(of: opened, path: path, size: Int(status.st_size))
+        } catch {
+            close(opened)
+            throw error
+        }
+        if let ring = ringImage {
+            close(opened)
+            descriptor = ring.descriptor
+            fileSize = ring.size
+            self.ring = ring.window
+        } else {
+            descriptor = opened
+            fileSize = Int(status.st_size)
+        }
+        let headerBytes = Self.read(descriptor, at: 0, count: JournalFormat.fixedHeaderLength)
         switch JournalHeader.decodeFixedPart(headerBytes) {
         case .failure(.notAJournal):
-            close(opened)
+            close(descriptor)
             throw .notAJournal(path)
         case .failure(.newerVersion(let version)):
-            close(opened)
+            close(descriptor)
             throw .newerFormat(path, version: version)
         case .failure(.damaged):
             header = JournalHeader(formatVersion: JournalFormat.version, createdWallNanoseconds: 0, createdMonotonicNanoseconds: 0, writerVersion: "unknown")
@@ -107,7 +126,7 @@ public final class JournalReader: @unchecked Sendable {
             if !fixed.isIntact {
                 damage.append(JournalDamage(byteRange: 0..<JournalFormat.fixedHeaderLength, sequences: nil, reason: "the file header's checksum does not match (creation time and writer unknown)"))
             } else if fixed.length > JournalFormat.fixedHeaderLength {
-                let extensionBytes = Self.read(opened, at: JournalFormat.fixedHeaderLength, count: fixed.length - JournalFormat.fixedHeaderLength)
+                let extensionBytes = Self.read(descriptor, at: JournalFormat.fixedHeaderLength, count: fixed.length - JournalFormat.fixedHeaderLength)
                 if !header.decodeExtension(extensionBytes) {
                     headerIsIntact = false
                     damage.append(JournalDamage(

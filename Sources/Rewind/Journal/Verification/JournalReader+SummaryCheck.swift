@@ -44,12 +44,14 @@ private struct SummaryCheck {
 
     /// What the summary says that the step contradicts, if anything. The values of the state
     /// before the step are held against it only with `checkingBefore` (the source's first step in
-    /// the block: the state it entered with).
+    /// the block: the state it entered with). A state the file does not tell (`nil`: no keyframe
+    /// of the source before it, as at the start of a flight recorder's window or of a rotated
+    /// file) contradicts nothing: the writer, which knew it, summarised it.
     func contradiction(by event: RecordedEvent, before: StateValue?, after: StateValue?, checkingBefore: Bool) -> String? {
         if !steps.kinds.contains(event.kind) { return "it lists no \(event.kind.word) step" }
         if let names = steps.names, !names.contains(event.name) { return "it lists no step named \"\(VisibleText.escaped(event.name))\"" }
         for (path, span) in paths {
-            for state in checkingBefore ? [before, after] : [after] {
+            for state in checkingBefore ? [before, after] : [after] where state != nil {
                 let value = path.lookUp(in: state)
                 if !span.mayEqual(value) { return "it says \(path) never holds \(value.compactDescription(limit: 40))" }
             }

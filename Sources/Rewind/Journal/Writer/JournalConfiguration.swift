@@ -73,6 +73,9 @@ public struct JournalConfiguration: Sendable {
     public var onRefusal: (@Sendable (JournalLogger.Refusal) -> Void)? = nil
     /// For tests: writes that would take a file past this many bytes fail as on a full disk.
     var sizeLimitForTesting: Int? = nil
+    /// Set by a ``FlightRecorder``: the journal is a ring file of this many bytes (``RingFile``),
+    /// and does not rotate.
+    var ringSize: Int? = nil
 
     /// The default configuration.
     public init() {}

@@ -74,4 +74,10 @@ public enum EventSequence {
     public static func next() -> UInt64 {
         counter.add(1, ordering: .relaxed).newValue
     }
+
+    /// The last sequence number taken (0 before the first): the step a flight recorder's dump
+    /// names as the one its trigger fired at.
+    package static var last: UInt64 {
+        counter.load(ordering: .relaxed)
+    }
 }

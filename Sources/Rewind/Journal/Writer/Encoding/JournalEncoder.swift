@@ -11,7 +11,7 @@
 final class JournalEncoder {
     let configuration: JournalConfiguration
     private let basePath: String
-    @exclusivity(unchecked) private var file: JournalFile
+    @exclusivity(unchecked) private var file: any BlockSink
     @exclusivity(unchecked) private var rotation = 0
     @exclusivity(unchecked) private var builder = BlockBuilder()
     /// Compresses sealed blocks on another thread, when the configuration asks for it.
@@ -39,13 +39,17 @@ final class JournalEncoder {
         self.shapes = ChangeShapes(redaction: configuration.captureOptions.redaction)
         self.basePath = path
         self.header = header
-        self.file = try JournalFile(path: path, header: header, replaceExisting: configuration.replaceExisting, sizeLimit: configuration.sizeLimitForTesting)
+        if let ringSize = configuration.ringSize {
+            self.file = try RingFile(path: path, header: header, size: ringSize, replaceExisting: configuration.replaceExisting)
+        } else {
+            self.file = try JournalFile(path: path, header: header, replaceExisting: configuration.replaceExisting, sizeLimit: configuration.sizeLimitForTesting)
+        }
         if configuration.deterministic { renumbering = Renumbering() }
         compressor = configuration.compressesOnOwnThread ? BlockCompressor() : nil
     }
 
     var currentPath: String { file.path }
-    var bytesWritten: Int { file.size }
+    var bytesWritten: Int { file.bytesWritten }
     var hasOpenBlock: Bool { !builder.isEmpty }
     /// Whether a sealed block is being compressed and is not in the file yet.
     var hasBlockInFlight: Bool { compressor?.isBusy ?? false }
@@ -216,7 +220,7 @@ final class JournalEncoder {
         }
         try file.append(block)
         eventsWritten += block.eventCount
-        if let limit = configuration.rotationSize, file.size >= limit {
+        if let limit = configuration.rotationSize, configuration.ringSize == nil, file.bytesWritten >= limit {
             try file.finish(level: configuration.compressionLevel)
             rotation += 1
             file = try JournalFile(path: Self.rotatedPath(basePath, rotation), header: header, replaceExisting: configuration.replaceExisting, sizeLimit: configuration.sizeLimitForTesting)

@@ -1,0 +1,120 @@
+import Foundation
+
+/// The blocks that survive in a flight recorder's ring file (``RingFile``), in the order they were
+/// written: what a reader and a dump make a journal of.
+///
+/// Every block is checked whole — its frame, its payload's checksum, its events decoded exactly as
+/// a journal's reader decodes them — so a block torn by a crash, or half overwritten by the next
+/// lap, is passed over, never read as something else. Blocks are ordered by their lap, then by
+/// their place in the file; a ring holds at most two laps (the writer clears what is left of
+/// a lap before starting the next), and any older lap found is left out as stale.
+struct RingScan {
+    /// One surviving events block, with its summary block when that survived too.
+    struct Block {
+        var offset: Int
+        var frame: BlockFrame
+        var payload: [UInt8]
+        var outline: BlockOutline
+        var summary: (frame: BlockFrame, payload: [UInt8])?
+    }
+
+    /// The blocks, oldest first.
+    var blocks: [Block] = []
+    /// Regions where no whole block could be read: a block torn by a crash, or the remains of
+    /// one the next lap overwrote in part. Expected in a ring; counted, not damage.
+    var skippedRegions = 0
+    /// The ring's size in bytes (the file's).
+    var size: Int
+    /// Whether the recorder closed the ring (``JournalFormat/RingFlags/closed``).
+    var wasClosed: Bool
+
+    /// Scans the ring of `descriptor`, `size` bytes, whose region starts at `regionStart`.
+    init(descriptor: Int32, size: Int, regionStart: Int, flags: UInt32) {
+        self.size = size
+        wasClosed = flags & JournalFormat.RingFlags.closed != 0
+        var found: [Block] = []
+        var offset = regionStart
+        while offset + JournalFormat.frameHeaderLength <= size {
+            let frameBytes = JournalReader.read(descriptor, at: offset, count: JournalFormat.frameHeaderLength)
+            if let frame = BlockFrame.decode(frameBytes, at: 0), frame.type != .index, frame.lap != 0, offset + frame.totalLength <= size,
+                let payload = Self.checkedPayload(descriptor, at: offset, frame: frame)
+            {
+                if frame.type == .summary {
+                    if let last = found.indices.last, found[last].offset + found[last].frame.totalLength == offset,
+                        found[last].frame.lap == frame.lap, found[last].summary == nil
+                    {
+                        found[last].summary = (frame, payload)
+                    }
+                } else if let outline = Self.outline(payload, frame: frame) {
+                    found.append(Block(offset: offset, frame: frame, payload: payload, outline: outline))
+                } else {
+                    skippedRegions += 1
+                }
+                offset += frame.totalLength
+                continue
+            }
+            skippedRegions += 1
+            offset = Self.nextMagic(descriptor, after: offset, size: size) ?? size
+        }
+        blocks = Self.ordered(found)
+    }
+
+    /// The compressed payload, when it is all there and its checksum holds.
+    private static func checkedPayload(_ descriptor: Int32, at offset: Int, frame: BlockFrame) -> [UInt8]? {
+        let payload = JournalReader.read(descriptor, at: offset + JournalFormat.frameHeaderLength, count: Int(frame.compressedLength))
+        guard payload.count == Int(frame.compressedLength), Zlib.crc32(payload) == frame.payloadCRC else { return nil }
+        return payload
+    }
+
+    /// The block's outline, when it decodes as a journal's reader accepts it: its events as many
+    /// as its frame says, within the frame's range.
+    private static func outline(_ compressed: [UInt8], frame: BlockFrame) -> BlockOutline? {
+        guard let payload = compressed.withUnsafeBytes({ Zlib.inflate($0, expectedCount: Int(frame.uncompressedLength)) }),
+            let outline = try? BlockDecoding.outline(of: payload, keepingStateRecords: false),
+            outline.eventCount == Int(frame.eventCount)
+        else { return nil }
+        if let sequences = outline.sequences, sequences.lowerBound < frame.firstSequence || sequences.upperBound > frame.lastSequence {
+            return nil
+        }
+        return outline
+    }
+
+    /// Leaves out the blocks older than `age` before the newest one's last event.
+    mutating func keepOnly(age: Duration) {
+        guard let newest = blocks.map(\.frame.lastWallNanoseconds).max() else { return }
+        let (seconds, attoseconds) = age.components
+        let span = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !span.overflow else { return }
+        let oldest = newest.subtractingReportingOverflow(span.partialValue &+ attoseconds / 1_000_000_000)
+        guard !oldest.overflow else { return }
+        blocks.removeAll { $0.frame.lastWallNanoseconds < oldest.partialValue }
+    }
+
+    /// The next place after `offset` where a block's magic starts.
+    private static func nextMagic(_ descriptor: Int32, after offset: Int, size: Int) -> Int? {
+        var position = offset + 1
+        let chunkSize = 1 << 16
+        let magic = JournalFormat.blockMagic
+        while position + magic.count <= size {
+            let chunk = JournalReader.read(descriptor, at: position, count: min(chunkSize + magic.count - 1, size - position))
+            guard chunk.count >= magic.count else { return nil }
+            for index in 0...(chunk.count - magic.count)
+            where chunk[index] == magic[0] && chunk[index + 1] == magic[1] && chunk[index + 2] == magic[2] && chunk[index + 3] == magic[3] {
+                return position + index
+            }
+            position += chunkSize
+        }
+        return nil
+    }
+
+    /// The blocks of the newest lap and the one before it, oldest first.
+    static func ordered(_ blocks: [Block]) -> [Block] {
+        let laps = Set(blocks.map(\.frame.lap))
+        // The newest lap is the one whose successor is absent (laps wrap from 0xFFFFFF to 1).
+        func next(_ lap: UInt32) -> UInt32 { lap == 0xFF_FFFF ? 1 : lap + 1 }
+        // Of several (a file made by hand), the highest, so that every read agrees.
+        guard let newest = laps.filter({ !laps.contains(next($0)) }).max() else { return blocks }
+        let previous = laps.first { next($0) == newest }
+        return blocks.filter { $0.frame.lap == previous } + blocks.filter { $0.frame.lap == newest }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// Writes the blocks that survive in a ring (``RingScan``) as a journal: the same blocks, in the
+/// order they were written, each with its summary, then an index — a file every reader opens. A
+/// dump is written under a temporary name and linked to its own only when complete, so a reader
+/// never sees half of one, and an existing file is never replaced.
+enum RingDump {
+    /// Writes `scan`'s blocks with `header` to a new file at `path` (mode 0600), atomically;
+    /// returns the number of events written.
+    @discardableResult
+    static func write(_ scan: RingScan, header: JournalHeader, to path: String) throws(JournalWriteError) -> Int {
+        let directory = (path as NSString).deletingLastPathComponent
+        let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(getpid()).partial"
+        // The temporary name is gone whether the dump was linked or failed.
+        defer { unlink(temporary) }
+        let events = try writeJournal(scan, header: header, to: temporary)
+        // link(2) fails rather than replace a file already at `path`; rename(2) would replace it.
+        guard link(temporary, path) == 0 else { throw JournalWriteError(path: path, operation: "create", code: errno) }
+        syncDirectory(of: path)
+        return events
+    }
+
+    /// Writes the journal to `path` (created with `O_EXCL`, mode 0600) and syncs it.
+    static func writeJournal(_ scan: RingScan, header: JournalHeader, to path: String) throws(JournalWriteError) -> Int {
+        var header = header
+        header.formatVersion = JournalFormat.version
+        let file = try JournalFile(path: path, header: header, replaceExisting: false)
+        var events = 0
+        for block in scan.blocks {
+            var frame = block.frame
+            frame.lap = 0
+            let summary = block.summary.map { summary -> (frame: BlockFrame, payload: [UInt8]) in
+                var summaryFrame = summary.frame
+                summaryFrame.lap = 0
+                return (summaryFrame, summary.payload)
+            }
+            try file.append(frame: frame, payload: block.payload, sources: block.outline.sources, summaries: block.outline.summaries, stepSummary: summary)
+            events += block.outline.eventCount
+        }
+        try file.finish(level: 1)
+        return events
+    }
+
+    private static func syncDirectory(of path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let descriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    /// What is at a ring's path.
+    enum Existing { case none, closed, unclosed, inUse, other }
+
+    /// What is at `path`: nothing, a ring (closed or not), or another file.
+    static func existingRing(at path: String) -> Existing {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { return errno == ENOENT ? .none : .other }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return .other }
+        guard case .success(let fixed) = JournalHeader.decodeFixedPart(JournalReader.read(descriptor, at: 0, count: JournalFormat.fixedHeaderLength)),
+            fixed.isRing
+        else { return .other }
+        guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else { return .inUse }
+        flock(descriptor, LOCK_UN)
+        return fixed.flags & JournalFormat.RingFlags.closed != 0 ? .closed : .unclosed
+    }
+
+    /// Dumps the ring at `path`: its blocks within the configured age, under a fresh name.
+    static func dump(
+        ringAt path: String, age: Duration, directory: String?, number: Int,
+        trigger: JournalHeader.Dump.Trigger, reason: String, step: UInt64?
+    ) throws(JournalWriteError) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { throw JournalWriteError(path: path, operation: "read", code: errno) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw JournalWriteError(path: path, operation: "read", code: errno) }
+        guard case .success(let fixed) = JournalHeader.decodeFixedPart(JournalReader.read(descriptor, at: 0, count: JournalFormat.fixedHeaderLength)),
+            fixed.isRing
+        else { throw JournalWriteError(path: path, operation: "read", code: EINVAL) }
+        var header = fixed.header
+        if fixed.isIntact, fixed.length > JournalFormat.fixedHeaderLength {
+            _ = header.decodeExtension(
+                JournalReader.read(descriptor, at: JournalFormat.fixedHeaderLength, count: fixed.length - JournalFormat.fixedHeaderLength))
+        }
+        var scan = RingScan(descriptor: descriptor, size: Int(status.st_size), regionStart: fixed.length, flags: fixed.flags)
+        scan.keepOnly(age: age)
+        let now = EventTime.now().wallNanoseconds
+        header.dump = JournalHeader.Dump(trigger: trigger, reason: reason, step: step, dumpedWallNanoseconds: now)
+        // A name another dump took (another process's with this pid, of an earlier boot): the next.
+        var attempt = number
+        while true {
+            let name = dumpName(ring: path, directory: directory, wallNanoseconds: now, number: attempt)
+            do {
+                try RingDump.write(scan, header: header, to: name)
+                return name
+            } catch  where error.code == EEXIST && error.path == name && attempt < number + 1_000 {
+                attempt += 1
+            }
+        }
+    }
+
+    /// `DIR/RING-20261128-101502.123-PID-N.rewind`.
+    static func dumpName(ring path: String, directory: String?, wallNanoseconds: Int64, number: Int) -> String {
+        let ringName = (path as NSString).lastPathComponent
+        let base = ringName.hasSuffix(".rewind-ring") ? String(ringName.dropLast(12)) : (ringName as NSString).deletingPathExtension
+        let folder = directory ?? (path as NSString).deletingLastPathComponent
+        var time = time_t(wallNanoseconds / 1_000_000_000)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        let milliseconds = Int(wallNanoseconds / 1_000_000 % 1_000)
+        let stamp = String(
+            format: "%04d%02d%02d-%02d%02d%02d.%03d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), milliseconds
+        )
+        return (folder.isEmpty ? "." : folder) + "/\(base)-\(stamp)-\(getpid())-\(number).rewind"
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// A flight recorder's file: a header, then a region of fixed size used as a ring of blocks
+/// (docs/JOURNAL_FORMAT.md, "Ring file"). Blocks are written one after the other; one that does
+/// not fit before the end starts the next lap at the beginning of the region, over the oldest.
+/// Every block decodes alone (its own string table, each source's first state a keyframe), so
+/// dropping the oldest costs nothing, and each frame carries its lap, which is what orders the
+/// blocks that survive. Used by the writer thread only.
+///
+/// What was written survives `kill -9`: a block is one `pwrite`, a torn one fails its checksum
+/// and is passed over by readers (``RingImage``), which read the blocks around it.
+final class RingFile: BlockSink {
+    let path: String
+    private let descriptor: Int32
+    /// Where the ring's region starts: the header's length.
+    private let regionStart: Int
+    let size: Int
+    private var position: Int
+    private var lap: UInt32 = 1
+    private let header: JournalHeader
+    private(set) var bytesWritten: Int
+    /// Blocks too large for the whole region, left out.
+    private(set) var blocksTooLarge = 0
+
+    /// The smallest ring: room for a few blocks of the writer's default size, compressed.
+    static let minimumSize = 64 << 10
+
+    /// Creates the ring file (mode 0600), `size` bytes in all, allocated now so that a full disk
+    /// is found at start rather than in the middle of a recording. A file at `path` is replaced
+    /// only when `replaceExisting` is set; a symbolic link is never followed.
+    init(path: String, header: JournalHeader, size: Int, replaceExisting: Bool) throws(JournalWriteError) {
+        self.path = path
+        self.header = header
+        let headerBytes = header.encoded(signature: JournalFormat.ringMagic, flags: 0)
+        regionStart = headerBytes.count
+        self.size = max(size, Self.minimumSize)
+        position = regionStart
+        bytesWritten = regionStart
+        // Not O_TRUNC: a ring another recorder holds must not be cut before its lock is seen.
+        let flags = O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (replaceExisting ? 0 : O_EXCL)
+        let opened = open(path, flags, 0o600)
+        guard opened >= 0 else { throw JournalWriteError(path: path, operation: "create", code: errno) }
+        var status = stat()
+        guard fstat(opened, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(opened)
+            throw JournalWriteError(path: path, operation: "create", code: ENOTSUP)
+        }
+        // Held for the recorder's life and let go by the kernel however it ends: a ring that is
+        // locked belongs to a running recorder (``RingDump/existingRing(at:)``).
+        guard flock(opened, LOCK_EX | LOCK_NB) == 0 else {
+            close(opened)
+            throw JournalWriteError(path: path, operation: "create", code: EBUSY)
+        }
+        descriptor = opened
+        fchmod(descriptor, 0o600)
+        // The region starts zeroed: no block of an earlier file at this path can be taken for
+        // one of this recording's.
+        if ftruncate(descriptor, 0) != 0 || ftruncate(descriptor, off_t(self.size)) != 0 {
+            throw JournalWriteError(path: path, operation: "create", code: errno)
+        }
+        let allocated = posix_fallocate(descriptor, 0, off_t(self.size))
+        // A file system without fallocate (EOPNOTSUPP) keeps the sparse file: writes may then find
+        // the disk full, which the writer reports as for any journal.
+        if allocated != 0 && allocated != EOPNOTSUPP && allocated != EINVAL {
+            throw JournalWriteError(path: path, operation: "create", code: allocated)
+        }
+        try write(headerBytes, at: 0)
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    private func write(_ bytes: [UInt8], at offset: Int) throws(JournalWriteError) {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + written, $0.count - written, off_t(offset + written)) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw JournalWriteError(path: path, operation: "write", code: errno)
+            }
+            written += result
+        }
+    }
+
+    func append(_ block: CompressedBlock) throws(JournalWriteError) {
+        var frame = block.frame
+        var bytes: [UInt8] = []
+        let length = frame.totalLength + (block.summary.map { $0.frame.totalLength } ?? 0)
+        guard length <= size - regionStart else {
+            blocksTooLarge += 1
+            return
+        }
+        if position + length > size {
+            // The rest of this lap's region would still hold blocks of the lap before, older than
+            // the ones this lap overwrote: cleared, so the ring holds one run of blocks.
+            try write([UInt8](repeating: 0, count: size - position), at: position)
+            position = regionStart
+            lap = lap == 0xFF_FFFF ? 1 : lap + 1
+        }
+        bytes.reserveCapacity(length)
+        frame.lap = lap
+        bytes += frame.encoded()
+        bytes += block.payload
+        if var summary = block.summary {
+            summary.frame.lap = lap
+            bytes += summary.frame.encoded()
+            bytes += summary.payload
+        }
+        try write(bytes, at: position)
+        position += length
+        bytesWritten += length
+    }
+
+    func sync() throws(JournalWriteError) {
+        guard fsync(descriptor) == 0 else { throw JournalWriteError(path: path, operation: "sync", code: errno) }
+    }
+
+    /// Marks the ring closed (a flag in its header), so that a recorder starting on it later knows
+    /// the process before ended as it meant to.
+    func finish(level: Int32) throws(JournalWriteError) {
+        try sync()
+        try write(header.encoded(signature: JournalFormat.ringMagic, flags: JournalFormat.RingFlags.closed), at: 0)
+        try sync()
+        // Nothing more is written: the next recorder may take the ring.
+        flock(descriptor, LOCK_UN)
+    }
+}

@@ -1,0 +1,186 @@
+import Cycler
+import Foundation
+@_spi(Tooling) @testable import Rewind
+import Testing
+
+@Suite("Flight recorder")
+struct FlightRecorderTests {
+    struct Shop: Codable, Equatable {
+        var orders: [String] = []
+        var total = 0
+    }
+
+    final class ShopModel: CyclerType, Sendable {
+        let state: Storage<Shop> = .init(.init())
+    }
+
+    /// A 128 KiB ring of small blocks, so that a test's few thousand commits go round it several times.
+    static func configuration(age: Duration = .seconds(300)) -> FlightRecorder.Configuration {
+        var configuration = FlightRecorder.Configuration()
+        configuration.maximumBytes = 128 << 10
+        configuration.age = age
+        configuration.journal.blockSize = 4 * 1024
+        return configuration
+    }
+
+    /// Commits `count` orders, each adding a line of text, so that the ring fills.
+    static func order(_ shop: ShopModel, count: Int, from first: Int = 0) {
+        for number in first..<(first + count) {
+            shop.commit("order") { state in
+                // Text that compresses little, as real orders' does.
+                let code = String(UInt64(number) &* 0x9E37_79B9_7F4A_7C15, radix: 36)
+                state.update(state.value.orders.suffix(20) + ["order \(number): \(code)"], \.orders)
+                state.update(state.value.total + number, \.total)
+            }
+        }
+    }
+
+    @Test("after many laps the ring holds the newest events, in order, each step's state the one a full journal recorded")
+    func ringKeepsTheNewest() throws {
+        let directory = TemporaryDirectory()
+        let ringPath = directory.file("shop.rewind-ring")
+        let recorder = try FlightRecorder(path: ringPath, configuration: Self.configuration())
+        let full = try JournalLogger(path: directory.file("full.rewind"))
+        let shop = ShopModel()
+        shop.set(logger: MultiplexLogger([recorder, full]))
+        Self.order(shop, count: 6_000)
+        recorder.close()
+        full.close()
+        #expect(recorder.statistics.bytesWritten > 2 * (128 << 10), "the ring went round more than twice")
+
+        let ring = try JournalReader(path: ringPath)
+        let window = try #require(ring.ring)
+        #expect(window.wasClosed && window.size == 128 << 10 && window.blockCount > 1)
+        let everything = try JournalReader(path: directory.file("full.rewind"))
+        let allSequences = everything.allEvents().map(\.sequence)
+        let kept = ring.allEvents().map(\.sequence)
+        // What survives is one run of steps that ends with the last one recorded: no gap, no
+        // event of an older lap, nothing out of order.
+        #expect(!kept.isEmpty && kept.count < allSequences.count)
+        #expect(Array(allSequences.suffix(kept.count)) == kept)
+        let source = try #require(ring.sources.first?.source.instanceID)
+        // Before the window's first state record (a commit's `willMutate`, say) the state is not
+        // known there, and the ring says so rather than guess; from it on, every state is known.
+        let firstKnown = try #require(try kept.first { try ring.state(of: source, at: $0) != nil })
+        #expect(firstKnown - kept.first! < 3)
+        for sequence in stride(from: firstKnown, through: kept.last!, by: max(1, kept.count / 50)) {
+            #expect(try ring.state(of: source, at: sequence) == everything.state(of: source, at: sequence), "step \(sequence)")
+        }
+        #expect(try ring.verify().isClean)
+    }
+
+    @Test("a dump is a complete journal (0600, indexed) that says why it was made, and two never share a name")
+    func dumpIsAJournal() throws {
+        let directory = TemporaryDirectory()
+        let recorder = try FlightRecorder(path: directory.file("shop.rewind-ring"), configuration: Self.configuration())
+        let full = try JournalLogger(path: directory.file("full.rewind"))
+        let shop = ShopModel()
+        shop.set(logger: MultiplexLogger([recorder, full]))
+        Self.order(shop, count: 3_000)
+        let first = try recorder.dump(reason: "negative total")
+        let second = try recorder.dump(reason: "again")
+        #expect(first != second)
+        #expect(try recorder.dump(unless: true, "never made") == nil)
+        let asserted = try #require(try recorder.dump(unless: false, "cart.total < 0"))
+        recorder.close()
+
+        var status = stat()
+        #expect(stat(first, &status) == 0 && status.st_mode & 0o777 == 0o600)
+        #expect(URL(fileURLWithPath: first).deletingLastPathComponent().path == URL(fileURLWithPath: directory.path).path)
+        #expect(URL(fileURLWithPath: first).lastPathComponent.hasPrefix("shop-"))
+        let dump = try JournalReader(path: first)
+        #expect(dump.hasIndex && dump.ring == nil && dump.damage.isEmpty)
+        let why = try #require(dump.header.dump)
+        #expect(why.trigger == .call && why.reason == "negative total")
+        // Everything logged before the call is in it, up to the step the trigger fired at (other
+        // tests number steps in this process too: that step may be theirs), with no gap.
+        full.close()
+        let events = dump.allEvents().map(\.sequence)
+        let recorded = try JournalReader(path: directory.file("full.rewind")).allEvents().map(\.sequence)
+        #expect(!events.isEmpty && events.count < recorded.count)
+        #expect(Array(recorded.suffix(events.count)) == events)
+        #expect(try #require(why.step) >= events.last!)
+        #expect(try JournalReader(path: asserted).header.dump?.trigger == .assertion)
+        #expect(try JournalReader(path: asserted).header.dump?.reason == "cart.total < 0")
+    }
+
+    @Test("a dump reaches back only as far as the configured age")
+    func dumpKeepsItsAge() throws {
+        let directory = TemporaryDirectory()
+        let recorder = try FlightRecorder(path: directory.file("shop.rewind-ring"), configuration: Self.configuration(age: .zero))
+        let shop = ShopModel()
+        shop.set(logger: recorder)
+        Self.order(shop, count: 3_000)
+        let dump = try JournalReader(path: try recorder.dump(reason: "now"))
+        recorder.close()
+        let ring = try JournalReader(path: directory.file("shop.rewind-ring"))
+        // Age zero: only the block(s) that end at the newest event's time.
+        #expect(dump.eventCount > 0 && dump.eventCount < ring.eventCount)
+        #expect(dump.allEvents().last?.sequence == ring.allEvents().last?.sequence)
+    }
+
+    @Test("a file at the ring's path that is not a ring is kept, and the recorder does not start")
+    func keepsOtherFiles() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("notes.txt")
+        try Data("my notes".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: JournalWriteError.self) { try FlightRecorder(path: path) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "my notes")
+    }
+
+    @Test("a recorder killed with SIGKILL leaves a ring the next recorder dumps, with every synced event of its window", arguments: 0..<4)
+    func killedRecorderIsDumpedAtNextStart(round: Int) throws {
+        let recorder = JournalCrashSafetyTests.recorderPath
+        try #require(FileManager.default.isExecutableFile(atPath: recorder), "build the journal-crash-recorder product first")
+        let directory = TemporaryDirectory()
+        let path = directory.file("crash.rewind-ring")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: recorder)
+        process.arguments = ["--ring", path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // Past a few laps of the 128 KiB ring, then at a moment that differs by round.
+        let syncsBeforeKill = 60 + round * 13
+        var lastSynced = 0
+        var seen = 0
+        var buffer = ""
+        while seen < syncsBeforeKill {
+            let data = output.fileHandleForReading.availableData
+            guard !data.isEmpty else { break }
+            buffer += String(decoding: data, as: UTF8.self)
+            while let newline = buffer.firstIndex(of: "\n") {
+                let line = buffer[..<newline]
+                buffer.removeSubrange(...newline)
+                if line.hasPrefix("synced "), let count = Int(line.dropFirst(7)) {
+                    lastSynced = count
+                    seen += 1
+                }
+            }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try #require(lastSynced > 0)
+
+        // `rewind` reads the ring as it was left.
+        let left = try JournalReader(path: path)
+        #expect(left.ring?.wasClosed == false)
+        let next = try FlightRecorder(path: path, configuration: Self.configuration())
+        next.close()
+        let dumpPath = try #require(next.previousRunDump)
+        let dump = try JournalReader(path: dumpPath)
+        #expect(dump.header.dump?.trigger == .unclosed)
+        let sequences = dump.allEvents().map(\.sequence)
+        // Event 1 is the counter's `created`; each commit adds willMutate, change and didMutate.
+        let syncedThrough = UInt64(1 + 3 * lastSynced)
+        let first = try #require(sequences.first)
+        #expect(first > 1, "the window is the end of the run, not all of it")
+        #expect(sequences.last! >= syncedThrough)
+        #expect(Array(sequences.prefix { $0 <= syncedThrough }) == Array(first...syncedThrough), "no synced event of the window missing")
+        #expect(dump.allEvents().map(\.sequence) == left.allEvents().map(\.sequence))
+        // A closed ring is not dumped again.
+        let third = try FlightRecorder(path: path, configuration: Self.configuration())
+        third.close()
+        #expect(third.previousRunDump == nil)
+    }
+}
