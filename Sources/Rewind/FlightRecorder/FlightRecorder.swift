@@ -77,9 +77,9 @@ public final class FlightRecorder: CycleLogging, Sendable {
         }
         if existing == .unclosed {
             previousRunDump = try RingDump.dump(
-                ringAt: path, age: configuration.age, directory: configuration.dumpDirectory, number: 0,
+                ringAt: path, age: configuration.age, directory: configuration.dumpDirectory,
                 trigger: .unclosed, reason: "the previous run ended without closing its recorder", step: nil
-            )
+            ).path
         } else {
             previousRunDump = nil
         }
@@ -153,6 +153,7 @@ public final class FlightRecorder: CycleLogging, Sendable {
         try journal.flush()
         let number = dumpsMade.add(1, ordering: .relaxed).newValue
         return try RingDump.dump(
-            ringAt: path, age: configuration.age, directory: configuration.dumpDirectory, number: number, trigger: trigger, reason: reason, step: step)
+            ringAt: path, age: configuration.age, directory: configuration.dumpDirectory, number: number, trigger: trigger, reason: reason, step: step
+        ).path
     }
 }

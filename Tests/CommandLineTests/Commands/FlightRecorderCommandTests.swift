@@ -62,5 +62,57 @@ struct FlightRecorderCommandTests {
             let verify = try CommandRunner.run(["verify", path, "--deep"])
             #expect(verify.status == 0, "\(verify.transcript)")
         }
+
+        // From outside: by the ring's path, at -o, never over a file; anything else is refused.
+        let external = directory.file("incident.rewind")
+        let dumped = try CommandRunner.run(["dump", ringPath, "-o", external, "--reason", "checkout hung"])
+        #expect(dumped.status == 0 && dumped.standardOutput.hasPrefix("wrote \(external): "), "\(dumped.transcript)")
+        let taken = try JournalReader(path: external)
+        #expect(taken.header.dump?.trigger == .external && taken.header.dump?.reason == "checkout hung" && taken.eventCount > 0)
+        let again = try CommandRunner.run(["dump", ringPath, "-o", external])
+        #expect(again.status == 2 && again.standardError.contains("already there"), "\(again.transcript)")
+        let notARing = try CommandRunner.run(["dump", dumpPath])
+        #expect(notARing.status == 2 && notARing.standardError.contains("is not a flight recorder's ring"), "\(notARing.transcript)")
+        let beside = try CommandRunner.run(["dump", ringPath])
+        #expect(beside.status == 0 && beside.standardOutput.contains("/cart-"), "\(beside.transcript)")
+    }
+
+    @Test("rewind dump PID finds the ring a running process records into and takes its window")
+    func dumpByProcess() throws {
+        let recorder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("journal-crash-recorder").path
+        try #require(FileManager.default.isExecutableFile(atPath: recorder), "build the journal-crash-recorder product first")
+        let directory = TemporaryDirectory()
+        let ringPath = directory.file("live.rewind-ring")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: recorder)
+        process.arguments = ["--ring", ringPath]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        // Once it has synced a few times, its ring holds blocks.
+        var syncs = 0
+        while syncs < 3 {
+            let data = output.fileHandleForReading.availableData
+            guard !data.isEmpty else { break }
+            syncs += String(decoding: data, as: UTF8.self).components(separatedBy: "synced ").count - 1
+        }
+        let dumpPath = directory.file("by-pid.rewind")
+        let dumped = try CommandRunner.run(["dump", String(process.processIdentifier), "-o", dumpPath])
+        #expect(dumped.status == 0 && dumped.standardOutput.contains("from \(ringPath)"), "\(dumped.transcript)")
+        #expect(try JournalReader(path: dumpPath).eventCount > 0)
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["60"]
+        try sleeper.run()
+        defer {
+            kill(sleeper.processIdentifier, SIGKILL)
+            sleeper.waitUntilExit()
+        }
+        let nobody = try CommandRunner.run(["dump", String(sleeper.processIdentifier)])
+        #expect(nobody.status == 2 && nobody.standardError.contains("has no flight recorder's ring open"), "\(nobody.transcript)")
     }
 }

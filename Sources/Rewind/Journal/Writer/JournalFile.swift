@@ -128,6 +128,8 @@ public struct JournalWriteError: Error, CustomStringConvertible, Equatable {
         case ("create", EEXIST): "cannot create journal '\(path)': a file is already there (set JournalConfiguration.replaceExisting to replace it)"
         case ("create", ELOOP): "cannot create journal '\(path)': it is a symbolic link, and journals are never written through one"
         case ("create", ENOTSUP): "cannot create journal '\(path)': it is not a regular file"
+        case ("read", EINVAL): "'\(path)' is not a flight recorder's ring (its first bytes are not the ring signature)"
+        case ("read", ENOTSUP): "'\(path)' is not a regular file, not a flight recorder's ring"
         case ("create", EBUSY): "cannot create journal '\(path)': a flight recorder in another running process records into it"
         default: "cannot \(operation) journal '\(path)': \(String(cString: strerror(code)))"
         }

@@ -4,7 +4,7 @@ import Foundation
 /// order they were written, each with its summary, then an index — a file every reader opens. A
 /// dump is written under a temporary name and linked to its own only when complete, so a reader
 /// never sees half of one, and an existing file is never replaced.
-enum RingDump {
+package enum RingDump {
     /// Writes `scan`'s blocks with `header` to a new file at `path` (mode 0600), atomically;
     /// returns the number of events written.
     @discardableResult
@@ -50,10 +50,10 @@ enum RingDump {
     }
 
     /// What is at a ring's path.
-    enum Existing { case none, closed, unclosed, inUse, other }
+    package enum Existing { case none, closed, unclosed, inUse, other }
 
     /// What is at `path`: nothing, a ring (closed or not), or another file.
-    static func existingRing(at path: String) -> Existing {
+    package static func existingRing(at path: String) -> Existing {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { return errno == ENOENT ? .none : .other }
         defer { close(descriptor) }
@@ -68,15 +68,18 @@ enum RingDump {
     }
 
     /// Dumps the ring at `path`: its blocks within the configured age, under a fresh name.
-    static func dump(
-        ringAt path: String, age: Duration, directory: String?, number: Int,
+    /// With `output`, the dump is written there (and fails rather than replace a file);
+    /// otherwise under a fresh name in `directory` (the ring's by default).
+    package static func dump(
+        ringAt path: String, age: Duration = .seconds(Int64.max), directory: String? = nil, output: String? = nil, number: Int = 0,
         trigger: JournalHeader.Dump.Trigger, reason: String, step: UInt64?
-    ) throws(JournalWriteError) -> String {
+    ) throws(JournalWriteError) -> (path: String, events: Int) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { throw JournalWriteError(path: path, operation: "read", code: errno) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw JournalWriteError(path: path, operation: "read", code: errno) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw JournalWriteError(path: path, operation: "read", code: ENOTSUP) }
         guard case .success(let fixed) = JournalHeader.decodeFixedPart(JournalReader.read(descriptor, at: 0, count: JournalFormat.fixedHeaderLength)),
             fixed.isRing
         else { throw JournalWriteError(path: path, operation: "read", code: EINVAL) }
@@ -89,13 +92,15 @@ enum RingDump {
         scan.keepOnly(age: age)
         let now = EventTime.now().wallNanoseconds
         header.dump = JournalHeader.Dump(trigger: trigger, reason: reason, step: step, dumpedWallNanoseconds: now)
+        if let output {
+            return (output, try RingDump.write(scan, header: header, to: output))
+        }
         // A name another dump took (another process's with this pid, of an earlier boot): the next.
         var attempt = number
         while true {
             let name = dumpName(ring: path, directory: directory, wallNanoseconds: now, number: attempt)
             do {
-                try RingDump.write(scan, header: header, to: name)
-                return name
+                return (name, try RingDump.write(scan, header: header, to: name))
             } catch  where error.code == EEXIST && error.path == name && attempt < number + 1_000 {
                 attempt += 1
             }
