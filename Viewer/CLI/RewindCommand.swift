@@ -19,7 +19,8 @@ struct RewindCommand: ParsableCommand {
         version: RewindVersion.current,
         subcommands: [
             ViewCommand.self, InfoCommand.self, LogCommand.self, ShowCommand.self, DiffCommand.self, BlameCommand.self, QueryCommand.self, WatchCommand.self,
-            VerifyCommand.self, RecoverCommand.self, DumpCommand.self, ExportCommand.self, ReplayCommand.self, ShrinkCommand.self, DemoCommand.self, MCPCommand.self,
+            VerifyCommand.self, RecoverCommand.self, DumpCommand.self, ExportCommand.self, ReplayCommand.self, ShrinkCommand.self, DemoCommand.self,
+            MCPCommand.self,
         ],
         defaultSubcommand: ViewCommand.self
     )
