@@ -36,6 +36,13 @@ public final class FlightRecorder: CycleLogging, Sendable {
         public var age: Duration = .seconds(300)
         /// Where dumps are written; by default the ring's directory.
         public var dumpDirectory: String? = nil
+        /// The signal that makes the recorder dump (`kill -USR2 PID`); `nil` listens for none. The
+        /// recorder installs its handler for it (replacing the signal's default action, which
+        /// for SIGUSR2 is to end the process).
+        public var dumpSignal: Int32? = SIGUSR2
+        /// Called with the path of each dump the recorder makes — asked for, on a signal, or of
+        /// the previous run's ring at start — on the thread that made it: to upload it, say.
+        public var onDump: (@Sendable (String) -> Void)? = nil
         /// How events are recorded: redaction, keyframes, the queue (``JournalConfiguration``).
         /// Its rotation setting does not apply; its `replaceExisting` lets the recorder replace a
         /// file at the ring's path that is not a ring.
@@ -75,10 +82,16 @@ public final class FlightRecorder: CycleLogging, Sendable {
         if existing == .inUse {
             throw JournalWriteError(path: path, operation: "create", code: EBUSY)
         }
-        if existing == .unclosed {
+        if case .unclosed(let crashSignal) = existing {
+            let (trigger, reason): (JournalHeader.Dump.Trigger, String) =
+                if let crashSignal {
+                    (.crash, "the previous run died of \(CrashMarks.name(of: crashSignal))")
+                } else {
+                    (.unclosed, "the previous run ended without closing its recorder")
+                }
             previousRunDump = try RingDump.dump(
                 ringAt: path, age: configuration.age, directory: configuration.dumpDirectory,
-                trigger: .unclosed, reason: "the previous run ended without closing its recorder", step: nil
+                trigger: trigger, reason: reason, step: nil, signal: crashSignal
             ).path
         } else {
             previousRunDump = nil
@@ -88,6 +101,8 @@ public final class FlightRecorder: CycleLogging, Sendable {
         journalConfiguration.replaceExisting = true
         journalConfiguration.rotationSize = nil
         journal = try JournalLogger(path: path, configuration: journalConfiguration)
+        if let previousRunDump { configuration.onDump?(previousRunDump) }
+        if let signal = configuration.dumpSignal { SignalDumps.listen(self, to: signal) }
     }
 
     deinit {
@@ -145,15 +160,19 @@ public final class FlightRecorder: CycleLogging, Sendable {
 
     /// Stops recording and marks the ring closed, so that the next recorder on it does not dump it.
     public func close() {
+        SignalDumps.stop(self)
         journal.close()
     }
 
-    private func dump(trigger: JournalHeader.Dump.Trigger, reason: String) throws(JournalWriteError) -> String {
+    func dump(trigger: JournalHeader.Dump.Trigger, reason: String, signal: Int32? = nil) throws(JournalWriteError) -> String {
         let step = EventSequence.last
         try journal.flush()
         let number = dumpsMade.add(1, ordering: .relaxed).newValue
-        return try RingDump.dump(
-            ringAt: path, age: configuration.age, directory: configuration.dumpDirectory, number: number, trigger: trigger, reason: reason, step: step
+        let path = try RingDump.dump(
+            ringAt: path, age: configuration.age, directory: configuration.dumpDirectory, number: number, trigger: trigger, reason: reason, step: step,
+            signal: signal
         ).path
+        configuration.onDump?(path)
+        return path
     }
 }

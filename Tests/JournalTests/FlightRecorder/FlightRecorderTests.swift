@@ -59,10 +59,13 @@ struct FlightRecorderTests {
         #expect(!kept.isEmpty && kept.count < allSequences.count)
         #expect(Array(allSequences.suffix(kept.count)) == kept)
         let source = try #require(ring.sources.first?.source.instanceID)
-        // Before the window's first state record (a commit's `willMutate`, say) the state is not
-        // known there, and the ring says so rather than guess; from it on, every state is known.
+        // Before the window's first state record (the rest of a commit cut by the window's
+        // start: its `willMutate` and changes, up to the `didMutate` that records the state it
+        // settled in) the state is not known there, and the ring says so rather than guess; from
+        // it on, every state is known. Other tests number steps in this process too: events are
+        // counted, not sequence numbers.
         let firstKnown = try #require(try kept.first { try ring.state(of: source, at: $0) != nil })
-        #expect(firstKnown - kept.first! < 3)
+        #expect(try #require(kept.firstIndex(of: firstKnown)) < 4, "\(ring.allEvents().prefix(5).map { "\($0.sequence) \($0.kind)" })")
         for sequence in stride(from: firstKnown, through: kept.last!, by: max(1, kept.count / 50)) {
             #expect(try ring.state(of: source, at: sequence) == everything.state(of: source, at: sequence), "step \(sequence)")
         }
@@ -182,5 +185,86 @@ struct FlightRecorderTests {
         let third = try FlightRecorder(path: path, configuration: Self.configuration())
         third.close()
         #expect(third.previousRunDump == nil)
+    }
+}
+
+@Suite("Flight recorder triggers, in a process of their own")
+struct FlightRecorderTriggerTests {
+    /// Runs the crash recorder on a ring with `arguments`, its output read line by line.
+    final class Child {
+        let process = Process()
+        private let output = Pipe()
+        private var buffer = ""
+
+        init(ring: String, _ arguments: [String] = []) throws {
+            let recorder = JournalCrashSafetyTests.recorderPath
+            try #require(FileManager.default.isExecutableFile(atPath: recorder), "build the journal-crash-recorder product first")
+            process.executableURL = URL(fileURLWithPath: recorder)
+            process.arguments = ["--ring", ring] + arguments
+            // The runtime's backtrace would only slow the crash down.
+            process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
+            process.standardOutput = output
+            try process.run()
+        }
+
+        /// The next line the child prints; `nil` once it has ended.
+        func line() -> String? {
+            while true {
+                if let newline = buffer.firstIndex(of: "\n") {
+                    defer { buffer.removeSubrange(...newline) }
+                    return String(buffer[..<newline])
+                }
+                let data = output.fileHandleForReading.availableData
+                guard !data.isEmpty else { return nil }
+                buffer += String(decoding: data, as: UTF8.self)
+            }
+        }
+    }
+
+    @Test("a process that dies of a fatalError marks its ring with the signal; the next start dumps it as a crash, every synced event in it")
+    func crashIsMarked() throws {
+        let directory = TemporaryDirectory()
+        let ring = directory.file("app.rewind-ring")
+        let child = try Child(ring: ring, ["--crash-after", "3000"])
+        var lastSynced = 0
+        while let line = child.line() {
+            if line.hasPrefix("synced "), let count = Int(line.dropFirst(7)) { lastSynced = count }
+        }
+        child.process.waitUntilExit()
+        #expect(child.process.terminationReason == .uncaughtSignal)
+        #expect(lastSynced == 3_000)
+        let fatal: Set<Int32> = [SIGILL, SIGTRAP]  // x86-64, arm64
+        let left = try JournalReader(path: ring)
+        #expect(left.ring?.wasClosed == false && left.ring?.crashSignal.map(fatal.contains) == true, "\(String(describing: left.ring))")
+
+        let next = try FlightRecorder(path: ring, configuration: FlightRecorderTests.configuration())
+        next.close()
+        let dump = try JournalReader(path: try #require(next.previousRunDump))
+        let why = try #require(dump.header.dump)
+        #expect(why.trigger == .crash && why.signal.map(fatal.contains) == true && why.reason.hasPrefix("the previous run died of SIG"))
+        #expect(dump.allEvents().last.map { $0.sequence >= UInt64(1 + 3 * lastSynced) } == true, "every synced event is in the dump")
+    }
+
+    @Test("SIGUSR2 makes a running recorder dump its window (trigger signal), and the process goes on")
+    func signalDumps() throws {
+        let directory = TemporaryDirectory()
+        let ring = directory.file("app.rewind-ring")
+        let child = try Child(ring: ring)
+        defer {
+            kill(child.process.processIdentifier, SIGKILL)
+            child.process.waitUntilExit()
+        }
+        var dumped: String?
+        var syncsAfterDump = 0
+        // Bounded: a child that never dumps ends the loop at its 40th sync.
+        while let line = child.line(), syncsAfterDump < 2, line != "synced 20000" {
+            if line == "synced 1000" { kill(child.process.processIdentifier, SIGUSR2) }
+            if line.hasPrefix("dumped ") { dumped = String(line.dropFirst(7)) }
+            if dumped != nil, line.hasPrefix("synced ") { syncsAfterDump += 1 }
+        }
+        #expect(child.process.isRunning, "SIGUSR2 does not end the process")
+        let dump = try JournalReader(path: try #require(dumped))
+        #expect(dump.header.dump?.trigger == .signal && dump.header.dump?.signal == SIGUSR2)
+        #expect(dump.eventCount > 0 && dump.hasIndex)
     }
 }

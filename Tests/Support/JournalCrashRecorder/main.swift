@@ -3,19 +3,28 @@ import Foundation
 @_spi(Tooling) import Rewind
 
 // Usage: journal-crash-recorder FILE
-//        journal-crash-recorder --ring FILE
+//        journal-crash-recorder --ring FILE [--crash-after N]
 // Commits to a Cycler view model as fast as it can, syncing the journal (or, with --ring, a flight
-// recorder's 128 KiB ring) every 500 commits and printing "synced N" after each sync: every event up
-// to sequence N is then on disk. The parent test kills this process with SIGKILL at a random moment
-// and checks the file.
+// recorder's 128 KiB ring) every 500 commits and printing "synced N" after each sync: every event
+// up to sequence N is then on disk. The parent test kills this process with SIGKILL at a random
+// moment and checks the file. With --crash-after N, the process ends in a `fatalError` once N
+// commits are synced; a flight recorder prints "dumped PATH" for each dump it makes (on SIGUSR2).
 
 final class Counter: CyclerType, Sendable {
     struct State: Codable { var count = 0; var step = 1; var label = "crash" }
     let state: Storage<State> = .init(.init())
 }
 
-let ring = CommandLine.arguments.count > 2 && CommandLine.arguments[1] == "--ring"
-let path = CommandLine.arguments[ring ? 2 : 1]
+func say(_ text: String) {
+    let line = Array((text + "\n").utf8)
+    _ = line.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let ring = arguments.first == "--ring"
+if ring { arguments.removeFirst() }
+let path = arguments[0]
+let crashAfter = arguments.count > 2 && arguments[1] == "--crash-after" ? Int(arguments[2]) : nil
 var configuration = JournalConfiguration()
 configuration.blockSize = 4 * 1024
 let logger: any CycleLogging
@@ -24,6 +33,7 @@ if ring {
     var recorderConfiguration = FlightRecorder.Configuration()
     recorderConfiguration.maximumBytes = 128 << 10
     recorderConfiguration.journal = configuration
+    recorderConfiguration.onDump = { say("dumped \($0)") }
     let recorder = try FlightRecorder(path: path, configuration: recorderConfiguration)
     (logger, sync) = (recorder, recorder.sync)
 } else {
@@ -38,7 +48,7 @@ while true {
     counter.commit("tick") { $0.update($0.value.count + 1, \.count) }
     if round % 500 == 0 {
         try sync()
-        let line = Array("synced \(round)\n".utf8)
-        _ = line.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        say("synced \(round)")
+        if let crashAfter, round >= crashAfter { fatalError("crash after \(round) commits") }
     }
 }

@@ -70,7 +70,14 @@ struct InfoCommand: ParsableCommand {
         output.line("Created     \(EventTime.iso8601(wallNanoseconds: reader.header.createdWallNanoseconds))")
         output.line("Recording   \(reader.header.recordingIDString)" + (reader.header.appVersion.map { ", app version \(VisibleText.escaped($0))" } ?? ""))
         if let ring = reader.ring {
-            let state = ring.wasClosed ? "closed" : "open (its process is running, or ended without closing it)"
+            let state =
+                if ring.wasClosed {
+                    "closed"
+                } else if let signal = ring.crashSignal {
+                    "its process died of \(CrashMarks.name(of: signal))"
+                } else {
+                    "open (its process is running, or ended without closing it)"
+                }
             output.line("Ring        a flight recorder's ring: \(ring.blockCount) blocks survive, read as the journal below; \(state)")
         }
         if let dump = reader.header.dump {
@@ -100,6 +107,7 @@ struct InfoCommand: ParsableCommand {
             $0.field("size_bytes", ring.size)
             $0.field("blocks", ring.blockCount)
             $0.field("closed", ring.wasClosed)
+            $0.field("crash_signal", ring.crashSignal.map { UInt64(UInt32(bitPattern: $0)) })
             $0.field("skipped_regions", ring.skippedRegions)
         }
     }

@@ -22,6 +22,13 @@ enum JournalFormat {
         /// The recorder closed the ring: the process did not end without closing it (a crash,
         /// `kill -9`, an exit that skipped it).
         static let closed: UInt32 = 1
+        /// The process died of a fatal signal, whose number is in bits 8–15 (``CrashMarks``).
+        static let crashed: UInt32 = 2
+
+        /// The signal a crashed ring's flags name, if they say it crashed.
+        static func crashSignal(_ flags: UInt32) -> Int32? {
+            flags & crashed != 0 ? Int32((flags >> 8) & 0xFF) : nil
+        }
     }
     /// The header's fixed part; from version 4 the header's extension follows it, and the header
     /// length field says where the first block starts.

@@ -35,6 +35,12 @@ extension JournalHeader {
             /// A recorder starting on a ring its previous process did not close (it crashed, was
             /// killed, or exited without closing the recorder): the previous run's last window.
             public static let unclosed = Trigger(rawValue: "unclosed")
+            /// A recorder starting on a ring its previous process marked as it died of a fatal
+            /// signal (``signal``): the window before the crash.
+            public static let crash = Trigger(rawValue: "crash")
+            /// The signal the recorder listens for (``FlightRecorder/Configuration/dumpSignal``,
+            /// SIGUSR2 by default) reached the process.
+            public static let signal = Trigger(rawValue: "signal")
         }
 
         /// A dump record.

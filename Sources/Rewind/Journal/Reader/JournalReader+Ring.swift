@@ -10,6 +10,9 @@ public struct RingWindow: Sendable, Equatable {
     /// Whether the recorder closed it; `false` while its process runs, and after a crash or
     /// `kill -9`.
     public var wasClosed: Bool
+    /// The fatal signal the recorder's process died of, when it could mark the ring on its way
+    /// (``FlightRecorder``); `nil` for a ring closed, still written, or left by `kill -9`.
+    public var crashSignal: Int32?
     /// Regions where no whole block could be read: the one being written when the process died,
     /// the remains of blocks the next lap overwrote in part. Expected in a ring, not damage.
     public var skippedRegions: Int
@@ -40,7 +43,8 @@ extension JournalReader {
         guard opened >= 0 else { throw .unreadable(path, code: errno) }
         var status = stat()
         fstat(opened, &status)
-        let window = RingWindow(size: size, blockCount: scan.blocks.count, wasClosed: scan.wasClosed, skippedRegions: scan.skippedRegions)
+        let window = RingWindow(
+            size: size, blockCount: scan.blocks.count, wasClosed: scan.wasClosed, crashSignal: scan.crashSignal, skippedRegions: scan.skippedRegions)
         return (opened, Int(status.st_size), window)
     }
 }

@@ -27,11 +27,14 @@ struct RingScan {
     var size: Int
     /// Whether the recorder closed the ring (``JournalFormat/RingFlags/closed``).
     var wasClosed: Bool
+    /// The fatal signal its process died of, when the recorder could mark it (``CrashMarks``).
+    var crashSignal: Int32?
 
     /// Scans the ring of `descriptor`, `size` bytes, whose region starts at `regionStart`.
     init(descriptor: Int32, size: Int, regionStart: Int, flags: UInt32) {
         self.size = size
         wasClosed = flags & JournalFormat.RingFlags.closed != 0
+        crashSignal = JournalFormat.RingFlags.crashSignal(flags)
         var found: [Block] = []
         var offset = regionStart
         while offset + JournalFormat.frameHeaderLength <= size {

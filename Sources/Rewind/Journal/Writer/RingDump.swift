@@ -50,7 +50,12 @@ package enum RingDump {
     }
 
     /// What is at a ring's path.
-    package enum Existing { case none, closed, unclosed, inUse, other }
+    package enum Existing: Equatable {
+        case none, closed, inUse, other
+        /// Left by a process that did not close it; `crashSignal` when it died of one and could
+        /// mark the ring (``CrashMarks``).
+        case unclosed(crashSignal: Int32?)
+    }
 
     /// What is at `path`: nothing, a ring (closed or not), or another file.
     package static func existingRing(at path: String) -> Existing {
@@ -64,7 +69,7 @@ package enum RingDump {
         else { return .other }
         guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else { return .inUse }
         flock(descriptor, LOCK_UN)
-        return fixed.flags & JournalFormat.RingFlags.closed != 0 ? .closed : .unclosed
+        return fixed.flags & JournalFormat.RingFlags.closed != 0 ? .closed : .unclosed(crashSignal: JournalFormat.RingFlags.crashSignal(fixed.flags))
     }
 
     /// Dumps the ring at `path`: its blocks within the configured age, under a fresh name.
@@ -72,7 +77,7 @@ package enum RingDump {
     /// otherwise under a fresh name in `directory` (the ring's by default).
     package static func dump(
         ringAt path: String, age: Duration = .seconds(Int64.max), directory: String? = nil, output: String? = nil, number: Int = 0,
-        trigger: JournalHeader.Dump.Trigger, reason: String, step: UInt64?
+        trigger: JournalHeader.Dump.Trigger, reason: String, step: UInt64?, signal: Int32? = nil
     ) throws(JournalWriteError) -> (path: String, events: Int) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { throw JournalWriteError(path: path, operation: "read", code: errno) }
@@ -91,7 +96,7 @@ package enum RingDump {
         var scan = RingScan(descriptor: descriptor, size: Int(status.st_size), regionStart: fixed.length, flags: fixed.flags)
         scan.keepOnly(age: age)
         let now = EventTime.now().wallNanoseconds
-        header.dump = JournalHeader.Dump(trigger: trigger, reason: reason, step: step, dumpedWallNanoseconds: now)
+        header.dump = JournalHeader.Dump(trigger: trigger, reason: reason, step: step, signal: signal, dumpedWallNanoseconds: now)
         if let output {
             return (output, try RingDump.write(scan, header: header, to: output))
         }

@@ -21,6 +21,8 @@ final class RingFile: BlockSink {
     private(set) var bytesWritten: Int
     /// Blocks too large for the whole region, left out.
     private(set) var blocksTooLarge = 0
+    /// This ring's place among those a fatal signal marks (``CrashMarks``).
+    private var crashSlot: Int?
 
     /// The smallest ring: room for a few blocks of the writer's default size, compressed.
     static let minimumSize = 64 << 10
@@ -65,9 +67,13 @@ final class RingFile: BlockSink {
             throw JournalWriteError(path: path, operation: "create", code: allocated)
         }
         try write(headerBytes, at: 0)
+        crashSlot = CrashMarks.register(descriptor: descriptor) { signal in
+            header.encoded(signature: JournalFormat.ringMagic, flags: JournalFormat.RingFlags.crashed | UInt32(UInt8(truncatingIfNeeded: signal)) << 8)
+        }
     }
 
     deinit {
+        if let crashSlot { CrashMarks.unregister(crashSlot) }
         close(descriptor)
     }
 
@@ -119,6 +125,8 @@ final class RingFile: BlockSink {
     /// Marks the ring closed (a flag in its header), so that a recorder starting on it later knows
     /// the process before ended as it meant to.
     func finish(level: Int32) throws(JournalWriteError) {
+        if let crashSlot { CrashMarks.unregister(crashSlot) }
+        crashSlot = nil
         try sync()
         try write(header.encoded(signature: JournalFormat.ringMagic, flags: JournalFormat.RingFlags.closed), at: 0)
         try sync()

@@ -1,0 +1,98 @@
+import Foundation
+import Synchronization
+
+/// Marks every open ring as crashed, with the signal, when the process dies of a fatal signal
+/// (SIGSEGV, SIGBUS, SIGILL — a Swift `fatalError` or failed precondition on x86-64 —, SIGTRAP —
+/// the same on arm64 —, SIGABRT, SIGFPE), then lets the process die as it would have.
+///
+/// The handler does only what a signal handler may: it reads atomics and static storage, and
+/// writes each ring's header, made when the ring was opened, with `pwrite` and `fsync`. No
+/// encoding, no allocation, no lock the crashed thread may hold. Blocks the writer had not written
+/// are lost (at most its last: 64 KiB or 100 ms of events); everything in the ring survives, and
+/// the next recorder on the path dumps it with the trigger `crash` and the signal.
+///
+/// The handler is installed once, by the first ring opened, and hands each signal on to the handler
+/// that was there before (the Swift runtime's backtrace, or the default).
+package enum CrashMarks {
+    static let signals = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+    /// Rings open at once that can be marked; more are recorded, but not marked.
+    static let slotCount = 16
+    /// The most bytes a prepared header may take.
+    static let headerCapacity = 512
+
+    // Static storage the handler reads. A slot's descriptor is -1 when free, -2 while it is being
+    // filled; its headers are written before its descriptor is published (release), and read by
+    // the handler after it sees the descriptor (acquire).
+    nonisolated(unsafe) private static let descriptors: UnsafeMutablePointer<Atomic<Int32>> = {
+        let pointer = UnsafeMutablePointer<Atomic<Int32>>.allocate(capacity: slotCount)
+        for index in 0..<slotCount { (pointer + index).initialize(to: Atomic(-1)) }
+        return pointer
+    }()
+    nonisolated(unsafe) private static let headers = UnsafeMutablePointer<UInt8>.allocate(capacity: slotCount * signals.count * headerCapacity)
+    nonisolated(unsafe) private static let headerLengths = UnsafeMutablePointer<Int>.allocate(capacity: slotCount * signals.count)
+    nonisolated(unsafe) private static let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+    private static let installed = Mutex(false)
+
+    /// Registers the ring open at `descriptor`: on a fatal signal its header is replaced by
+    /// `header(signal)`. Returns the slot to give back to ``unregister(_:)``, or `nil` when every
+    /// slot is taken or a header is too large (the ring is then recorded, not marked).
+    static func register(descriptor: Int32, header: (Int32) -> [UInt8]) -> Int? {
+        let prepared = signals.map(header)
+        guard prepared.allSatisfy({ $0.count <= headerCapacity }) else { return nil }
+        _ = descriptors  // its one-time setup, not first in a handler
+        guard let slot = (0..<slotCount).first(where: { descriptors[$0].compareExchange(expected: -1, desired: -2, ordering: .acquiring).exchanged })
+        else { return nil }
+        for (index, bytes) in prepared.enumerated() {
+            let place = slot * signals.count + index
+            bytes.withUnsafeBufferPointer { headers.advanced(by: place * headerCapacity).update(from: $0.baseAddress!, count: $0.count) }
+            headerLengths[place] = bytes.count
+        }
+        descriptors[slot].store(descriptor, ordering: .releasing)
+        installIfNeeded()
+        return slot
+    }
+
+    /// Stops marking the ring of `slot` (it is closed, or its file about to be).
+    static func unregister(_ slot: Int) {
+        descriptors[slot].store(-1, ordering: .releasing)
+    }
+
+    private static func installIfNeeded() {
+        installed.withLock { installed in
+            guard !installed else { return }
+            installed = true
+            let handler: @convention(c) (Int32) -> Void = { signal in
+                guard let index = CrashMarks.signals.firstIndex(of: signal) else { return }
+                for slot in 0..<CrashMarks.slotCount {
+                    let descriptor = CrashMarks.descriptors[slot].load(ordering: .acquiring)
+                    guard descriptor >= 0 else { continue }
+                    let place = slot * CrashMarks.signals.count + index
+                    _ = pwrite(descriptor, CrashMarks.headers + place * CrashMarks.headerCapacity, CrashMarks.headerLengths[place], 0)
+                    _ = fsync(descriptor)
+                }
+                sigaction(signal, CrashMarks.previous + Int(signal), nil)
+                raise(signal)
+            }
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = handler
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_ONSTACK
+            for signal in signals { sigaction(signal, &action, previous + Int(signal)) }
+        }
+    }
+
+    /// `SIGILL`, `SIGSEGV`, …; the number for a signal this list does not name.
+    package static func name(of signal: Int32) -> String {
+        switch signal {
+        case SIGSEGV: "SIGSEGV"
+        case SIGBUS: "SIGBUS"
+        case SIGILL: "SIGILL"
+        case SIGTRAP: "SIGTRAP"
+        case SIGABRT: "SIGABRT"
+        case SIGFPE: "SIGFPE"
+        case SIGUSR1: "SIGUSR1"
+        case SIGUSR2: "SIGUSR2"
+        default: "signal \(signal)"
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Synchronization
+
+/// Dumps recorders when a signal reaches the process (``FlightRecorder/Configuration/dumpSignal``,
+/// SIGUSR2 by default): how an operator takes a running process's window with `kill -USR2 PID`.
+///
+/// The handler only writes the signal's number into a pipe (`write` is async-signal-safe); a thread
+/// of its own reads the pipe and dumps every recorder listening for that signal, as
+/// ``FlightRecorder/dump(reason:)`` would, so the dump holds every event logged before it.
+enum SignalDumps {
+    /// A recorder listening, held weakly: a recorder that goes away stops listening.
+    private final class Listener: Sendable {
+        let signal: Int32
+        nonisolated(unsafe) weak var recorder: FlightRecorder?
+        // Unchecked: `recorder` is written once, in init, before the listener is shared.
+        init(signal: Int32, recorder: FlightRecorder) {
+            self.signal = signal
+            self.recorder = recorder
+        }
+    }
+
+    private struct State {
+        var listeners: [Listener] = []
+        var handled: Set<Int32> = []
+        var pipe: (read: Int32, write: Int32)?
+    }
+
+    private static let state = Mutex(State())
+    /// The pipe's write end, for the handler; set before any handler is installed.
+    nonisolated(unsafe) private static var writeEnd: Int32 = -1
+
+    /// Dumps `recorder` whenever `signal` reaches the process, until ``stop(_:)``.
+    static func listen(_ recorder: FlightRecorder, to signal: Int32) {
+        state.withLock { state in
+            state.listeners.removeAll { $0.recorder == nil }
+            state.listeners.append(Listener(signal: signal, recorder: recorder))
+            if state.pipe == nil {
+                var ends: [Int32] = [-1, -1]
+                guard pipe(&ends) == 0 else { return }
+                for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+                state.pipe = (ends[0], ends[1])
+                writeEnd = ends[1]
+                let readEnd = ends[0]
+                let thread = Thread { readSignals(from: readEnd) }
+                thread.name = "Rewind flight recorder signals"
+                thread.start()
+            }
+            guard state.handled.insert(signal).inserted else { return }
+            let handler: @convention(c) (Int32) -> Void = { signal in
+                var byte = UInt8(truncatingIfNeeded: signal)
+                let saved = errno
+                _ = write(SignalDumps.writeEnd, &byte, 1)
+                errno = saved
+            }
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = handler
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(signal, &action, nil)
+            // A mask inherited from whatever started the process (a test runner's thread, say)
+            // must not hold the signal back: a process-directed signal goes to a thread that
+            // does not block it, and threads made later inherit this one's mask.
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, signal)
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        }
+    }
+
+    /// Stops dumping `recorder` on signals.
+    static func stop(_ recorder: FlightRecorder) {
+        state.withLock { state in state.listeners.removeAll { $0.recorder == nil || $0.recorder === recorder } }
+    }
+
+    private static func readSignals(from descriptor: Int32) {
+        var byte: UInt8 = 0
+        while true {
+            let count = read(descriptor, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else { return }
+            let signal = Int32(byte)
+            let recorders = state.withLock { state in state.listeners.filter { $0.signal == signal }.compactMap(\.recorder) }
+            for recorder in recorders {
+                _ = try? recorder.dump(trigger: .signal, reason: "\(CrashMarks.name(of: signal)) reached the process", signal: signal)
+            }
+        }
+    }
+}
