@@ -7,8 +7,8 @@ import Synchronization
 ///
 /// The handler does only what a signal handler may: it reads atomics and static storage, and
 /// writes each ring's header, made when the ring was opened, with `pwrite` and `fsync`. No
-/// encoding, no allocation, no lock the crashed thread may hold. Blocks the writer had not written
-/// are lost (at most its last: 64 KiB or 100 ms of events); everything in the ring survives, and
+/// encoding, no allocation, no lock the crashed thread may hold. Events the writer had not written
+/// (queued, or in its open block) are lost; everything in the ring survives, and
 /// the next recorder on the path dumps it with the trigger `crash` and the signal.
 ///
 /// The handler is installed once, by the first ring opened, and hands each signal on to the handler
@@ -31,6 +31,9 @@ package enum CrashMarks {
     nonisolated(unsafe) private static let headers = UnsafeMutablePointer<UInt8>.allocate(capacity: slotCount * signals.count * headerCapacity)
     nonisolated(unsafe) private static let headerLengths = UnsafeMutablePointer<Int>.allocate(capacity: slotCount * signals.count)
     nonisolated(unsafe) private static let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+    /// The process that registered the rings: a child made by `fork` inherits the handler and
+    /// the descriptors, and its crash is not the recorder's.
+    private static let owner = Atomic<Int32>(0)
     private static let installed = Mutex(false)
 
     /// Registers the ring open at `descriptor`: on a fatal signal its header is replaced by
@@ -47,6 +50,7 @@ package enum CrashMarks {
             bytes.withUnsafeBufferPointer { headers.advanced(by: place * headerCapacity).update(from: $0.baseAddress!, count: $0.count) }
             headerLengths[place] = bytes.count
         }
+        owner.store(getpid(), ordering: .relaxed)
         descriptors[slot].store(descriptor, ordering: .releasing)
         installIfNeeded()
         return slot
@@ -62,8 +66,18 @@ package enum CrashMarks {
             guard !installed else { return }
             installed = true
             let handler: @convention(c) (Int32) -> Void = { signal in
-                guard let index = CrashMarks.signals.firstIndex(of: signal) else { return }
-                for slot in 0..<CrashMarks.slotCount {
+                // A switch, not a search of the array: nothing generic in a signal handler.
+                let index: Int
+                switch signal {
+                case SIGSEGV: index = 0
+                case SIGBUS: index = 1
+                case SIGILL: index = 2
+                case SIGTRAP: index = 3
+                case SIGABRT: index = 4
+                case SIGFPE: index = 5
+                default: index = -1
+                }
+                for slot in 0..<CrashMarks.slotCount where index >= 0 && getpid() == CrashMarks.owner.load(ordering: .relaxed) {
                     let descriptor = CrashMarks.descriptors[slot].load(ordering: .acquiring)
                     guard descriptor >= 0 else { continue }
                     let place = slot * CrashMarks.signals.count + index
@@ -74,7 +88,11 @@ package enum CrashMarks {
                 raise(signal)
             }
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = handler
+            #if canImport(Darwin)
+                action.__sigaction_u.__sa_handler = handler
+            #else
+                action.__sigaction_handler.sa_handler = handler
+            #endif
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_ONSTACK
             for signal in signals { sigaction(signal, &action, previous + Int(signal)) }

@@ -38,6 +38,8 @@ enum SignalDumps {
                 var ends: [Int32] = [-1, -1]
                 guard pipe(&ends) == 0 else { return }
                 for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+                // The handler never waits: a full pipe already holds a request for a dump.
+                _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
                 state.pipe = (ends[0], ends[1])
                 writeEnd = ends[1]
                 let readEnd = ends[0]
@@ -53,7 +55,11 @@ enum SignalDumps {
                 errno = saved
             }
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = handler
+            #if canImport(Darwin)
+                action.__sigaction_u.__sa_handler = handler
+            #else
+                action.__sigaction_handler.sa_handler = handler
+            #endif
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_RESTART
             sigaction(signal, &action, nil)
@@ -73,15 +79,18 @@ enum SignalDumps {
     }
 
     private static func readSignals(from descriptor: Int32) {
-        var byte: UInt8 = 0
+        var bytes = [UInt8](repeating: 0, count: 256)
         while true {
-            let count = read(descriptor, &byte, 1)
+            // A burst of signals while a dump is written is one request per signal number, not a
+            // dump per signal: what is read at once is taken together.
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count == 1 else { return }
-            let signal = Int32(byte)
-            let recorders = state.withLock { state in state.listeners.filter { $0.signal == signal }.compactMap(\.recorder) }
-            for recorder in recorders {
-                _ = try? recorder.dump(trigger: .signal, reason: "\(CrashMarks.name(of: signal)) reached the process", signal: signal)
+            guard count > 0 else { return }
+            for signal in Set(bytes.prefix(count).map(Int32.init)) {
+                let recorders = state.withLock { state in state.listeners.filter { $0.signal == signal }.compactMap(\.recorder) }
+                for recorder in recorders {
+                    _ = try? recorder.dump(trigger: .signal, reason: "\(CrashMarks.name(of: signal)) reached the process", signal: signal)
+                }
             }
         }
     }

@@ -122,6 +122,32 @@ struct FlightRecorderTests {
         #expect(dump.allEvents().last?.sequence == ring.allEvents().last?.sequence)
     }
 
+    @Test(
+        "crafted rings read without a hang: a frame every 60 bytes claiming the rest of the file, and a file of nothing but block magic",
+        .timeLimit(.minutes(3)))
+    func craftedRingsReadQuickly() throws {
+        let directory = TemporaryDirectory()
+        let header = JournalHeader(formatVersion: JournalFormat.version, createdWallNanoseconds: 0, createdMonotonicNanoseconds: 0, writerVersion: "crafted")
+            .encoded(signature: JournalFormat.ringMagic)
+        let size = 1 << 20
+        var frames = header
+        while frames.count + JournalFormat.frameHeaderLength <= size {
+            let rest = UInt32(size - frames.count - JournalFormat.frameHeaderLength)
+            frames += BlockFrame(
+                type: .events, compressedLength: max(1, rest), uncompressedLength: 100, eventCount: 1, firstSequence: 1, lastSequence: 1,
+                firstWallNanoseconds: 0, lastWallNanoseconds: 0, payloadCRC: 0, lap: 1
+            ).encoded()
+        }
+        var magic = header
+        while magic.count < size { magic += JournalFormat.blockMagic }
+        for (name, bytes) in [("frames", frames), ("magic", magic)] {
+            let path = directory.file("\(name).rewind-ring")
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let reader = try JournalReader(path: path)
+            #expect(reader.eventCount == 0 && (reader.ring?.skippedRegions ?? 0) > 0, "\(name)")
+        }
+    }
+
     @Test("a file at the ring's path that is not a ring is kept, and the recorder does not start")
     func keepsOtherFiles() throws {
         let directory = TemporaryDirectory()

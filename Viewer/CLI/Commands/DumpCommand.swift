@@ -11,8 +11,8 @@ struct DumpCommand: ParsableCommand {
             The ring is named by its path, or by the process that records into it (its PID: the \
             ring is the file it has open with the ring's signature). The dump is an ordinary \
             journal whose header says it was taken from outside (trigger "external"), written \
-            beside the ring under a name no other dump takes, or at -o. The events the process has \
-            not written into the ring yet (at most its last block: 64 KiB or 100 ms) are not in it.
+            beside the ring under a name no other dump takes, or at -o. It holds the whole ring; \
+            the events the process still has queued or in its open block are not in it.
 
             Example:  rewind dump /var/tmp/shop.rewind-ring
                       rewind dump 4242 -o incident.rewind --reason "checkout hung"

@@ -30,6 +30,13 @@ struct WatchCommand: ParsableCommand {
         let parsed: Condition
         do { parsed = try Condition(parsing: condition) } catch { throw CommandFailure(error.description) }
         let reader = try JournalOpening.open(file)
+        // A ring is read as the window it holds when opened; following it as it is written (its
+        // laps overwrite what was read) is not something watch does.
+        if reader.ring != nil {
+            throw CommandFailure(
+                "\(VisibleText.escaped(file)) is a flight recorder's ring: watch follows a journal as it is written; "
+                    + "use 'rewind query' on the ring (its window now) or 'rewind dump'")
+        }
         // A source named before it has written anything is looked for again as blocks arrive.
         var sourceID = reader.isClosedByWriter
             ? try source.map { try JournalOpening.source($0, in: reader).instanceID }

@@ -37,11 +37,17 @@ struct RingScan {
         crashSignal = JournalFormat.RingFlags.crashSignal(flags)
         var found: [Block] = []
         var offset = regionStart
+        // Payload bytes checked, bounded: a file made by hand with a valid frame every few bytes,
+        // each claiming the rest of the file, would otherwise cost the square of its size. Past
+        // the budget a frame whose payload does not check is stepped over whole.
+        var budget = 4 * size
         while offset + JournalFormat.frameHeaderLength <= size {
             let frameBytes = JournalReader.read(descriptor, at: offset, count: JournalFormat.frameHeaderLength)
-            if let frame = BlockFrame.decode(frameBytes, at: 0), frame.type != .index, frame.lap != 0, offset + frame.totalLength <= size,
-                let payload = Self.checkedPayload(descriptor, at: offset, frame: frame)
-            {
+            let frame = BlockFrame.decode(frameBytes, at: 0).flatMap { $0.type != .index && $0.lap != 0 && offset + $0.totalLength <= size ? $0 : nil }
+            if let frame {
+                budget -= Int(frame.compressedLength)
+            }
+            if let frame, budget >= 0, let payload = Self.checkedPayload(descriptor, at: offset, frame: frame) {
                 if frame.type == .summary {
                     if let last = found.indices.last, found[last].offset + found[last].frame.totalLength == offset,
                         found[last].frame.lap == frame.lap, found[last].summary == nil
@@ -57,7 +63,11 @@ struct RingScan {
                 continue
             }
             skippedRegions += 1
-            offset = Self.nextMagic(descriptor, after: offset, size: size) ?? size
+            if let frame, budget < 0 {
+                offset += frame.totalLength
+                continue
+            }
+            offset = Self.nextFrame(descriptor, after: offset, size: size) ?? size
         }
         blocks = Self.ordered(found)
     }
@@ -83,18 +93,23 @@ struct RingScan {
     }
 
     /// Leaves out the blocks older than `age` before the newest one's last event.
+    /// Measured from the last block written, not the latest time: a wall clock stepped back must
+    /// not make the newest blocks look old. What is kept is a run that ends with the last block.
     mutating func keepOnly(age: Duration) {
-        guard let newest = blocks.map(\.frame.lastWallNanoseconds).max() else { return }
+        guard let newest = blocks.last?.frame.lastWallNanoseconds else { return }
         let (seconds, attoseconds) = age.components
         let span = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         guard !span.overflow else { return }
         let oldest = newest.subtractingReportingOverflow(span.partialValue &+ attoseconds / 1_000_000_000)
         guard !oldest.overflow else { return }
-        blocks.removeAll { $0.frame.lastWallNanoseconds < oldest.partialValue }
+        if let lastTooOld = blocks.lastIndex(where: { $0.frame.lastWallNanoseconds < oldest.partialValue }) {
+            blocks.removeSubrange(...lastTooOld)
+        }
     }
 
-    /// The next place after `offset` where a block's magic starts.
-    private static func nextMagic(_ descriptor: Int32, after offset: Int, size: Int) -> Int? {
+    /// The next place after `offset` where a valid block frame starts (its magic, then a frame
+    /// whose checksum holds): one pass over the bytes, whatever they hold.
+    private static func nextFrame(_ descriptor: Int32, after offset: Int, size: Int) -> Int? {
         var position = offset + 1
         let chunkSize = 1 << 16
         let magic = JournalFormat.blockMagic
@@ -103,7 +118,9 @@ struct RingScan {
             guard chunk.count >= magic.count else { return nil }
             for index in 0...(chunk.count - magic.count)
             where chunk[index] == magic[0] && chunk[index + 1] == magic[1] && chunk[index + 2] == magic[2] && chunk[index + 3] == magic[3] {
-                return position + index
+                if BlockFrame.decode(JournalReader.read(descriptor, at: position + index, count: JournalFormat.frameHeaderLength), at: 0) != nil {
+                    return position + index
+                }
             }
             position += chunkSize
         }

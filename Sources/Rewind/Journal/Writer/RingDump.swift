@@ -10,7 +10,8 @@ package enum RingDump {
     @discardableResult
     static func write(_ scan: RingScan, header: JournalHeader, to path: String) throws(JournalWriteError) -> Int {
         let directory = (path as NSString).deletingLastPathComponent
-        let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(getpid()).partial"
+        let temporary =
+            (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(getpid())-\(UInt32.random(in: 1...UInt32.max)).partial"
         // The temporary name is gone whether the dump was linked or failed.
         defer { unlink(temporary) }
         let events = try writeJournal(scan, header: header, to: temporary)
@@ -59,15 +60,22 @@ package enum RingDump {
 
     /// What is at `path`: nothing, a ring (closed or not), or another file.
     package static func existingRing(at path: String) -> Existing {
+        // Looked at before opened: opening a device or a FIFO can have effects of its own.
+        var before = stat()
+        if lstat(path, &before) != 0 { return errno == ENOENT ? .none : .other }
+        guard before.st_mode & S_IFMT == S_IFREG else { return .other }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { return errno == ENOENT ? .none : .other }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return .other }
-        guard case .success(let fixed) = JournalHeader.decodeFixedPart(JournalReader.read(descriptor, at: 0, count: JournalFormat.fixedHeaderLength)),
+        let headerBytes = JournalReader.read(descriptor, at: 0, count: JournalFormat.fixedHeaderLength)
+        // A ring whose start failed before its header was written (a full disk): nothing to keep.
+        if status.st_size == 0 || headerBytes.allSatisfy({ $0 == 0 }) { return .closed }
+        guard case .success(let fixed) = JournalHeader.decodeFixedPart(headerBytes),
             fixed.isRing
         else { return .other }
-        guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else { return .inUse }
+        guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 || errno != EWOULDBLOCK else { return .inUse }
         flock(descriptor, LOCK_UN)
         return fixed.flags & JournalFormat.RingFlags.closed != 0 ? .closed : .unclosed(crashSignal: JournalFormat.RingFlags.crashSignal(fixed.flags))
     }
@@ -85,7 +93,8 @@ package enum RingDump {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw JournalWriteError(path: path, operation: "read", code: errno) }
         guard status.st_mode & S_IFMT == S_IFREG else { throw JournalWriteError(path: path, operation: "read", code: ENOTSUP) }
-        guard case .success(let fixed) = JournalHeader.decodeFixedPart(JournalReader.read(descriptor, at: 0, count: JournalFormat.fixedHeaderLength)),
+        let headerBytes = JournalReader.read(descriptor, at: 0, count: JournalFormat.fixedHeaderLength)
+        guard case .success(let fixed) = JournalHeader.decodeFixedPart(headerBytes),
             fixed.isRing
         else { throw JournalWriteError(path: path, operation: "read", code: EINVAL) }
         var header = fixed.header

@@ -48,25 +48,40 @@ final class RingFile: BlockSink {
             throw JournalWriteError(path: path, operation: "create", code: ENOTSUP)
         }
         // Held for the recorder's life and let go by the kernel however it ends: a ring that is
-        // locked belongs to a running recorder (``RingDump/existingRing(at:)``).
-        guard flock(opened, LOCK_EX | LOCK_NB) == 0 else {
+        // locked belongs to a running recorder (``RingDump/existingRing(at:)``). Another process's
+        // probe holds a shared lock for an instant: tried again a little while, as a journal does.
+        // A file system without locks (some network ones) records unlocked.
+        var locked = flock(opened, LOCK_EX | LOCK_NB) == 0
+        for _ in 0..<200 where !locked && errno == EWOULDBLOCK {
+            usleep(1_000)
+            locked = flock(opened, LOCK_EX | LOCK_NB) == 0
+        }
+        if !locked && errno == EWOULDBLOCK {
             close(opened)
             throw JournalWriteError(path: path, operation: "create", code: EBUSY)
         }
         descriptor = opened
         fchmod(descriptor, 0o600)
-        // The region starts zeroed: no block of an earlier file at this path can be taken for
-        // one of this recording's.
-        if ftruncate(descriptor, 0) != 0 || ftruncate(descriptor, off_t(self.size)) != 0 {
-            throw JournalWriteError(path: path, operation: "create", code: errno)
+        do throws(JournalWriteError) {
+            // The header first: a start that fails below leaves no file that passes for another
+            // kind. The region starts zeroed: no block of an earlier file at this path can be
+            // taken for one of this recording's.
+            guard ftruncate(descriptor, 0) == 0 else { throw JournalWriteError(path: path, operation: "create", code: errno) }
+            try write(headerBytes, at: 0)
+            guard ftruncate(descriptor, off_t(self.size)) == 0 else { throw JournalWriteError(path: path, operation: "create", code: errno) }
+            #if canImport(Glibc)
+                let allocated = posix_fallocate(descriptor, 0, off_t(self.size))
+                // A file system without fallocate (EOPNOTSUPP) keeps the sparse file: writes may then
+                // find the disk full, which the writer reports as for any journal.
+                if allocated != 0 && allocated != EOPNOTSUPP && allocated != EINVAL {
+                    throw JournalWriteError(path: path, operation: "create", code: allocated)
+                }
+            #endif
+        } catch {
+            // Ours (made or cut here, under the lock): a ring that could not be made is not left.
+            unlink(path)
+            throw error
         }
-        let allocated = posix_fallocate(descriptor, 0, off_t(self.size))
-        // A file system without fallocate (EOPNOTSUPP) keeps the sparse file: writes may then find
-        // the disk full, which the writer reports as for any journal.
-        if allocated != 0 && allocated != EOPNOTSUPP && allocated != EINVAL {
-            throw JournalWriteError(path: path, operation: "create", code: allocated)
-        }
-        try write(headerBytes, at: 0)
         crashSlot = CrashMarks.register(descriptor: descriptor) { signal in
             header.encoded(signature: JournalFormat.ringMagic, flags: JournalFormat.RingFlags.crashed | UInt32(UInt8(truncatingIfNeeded: signal)) << 8)
         }
