@@ -73,6 +73,8 @@ struct FlightRecorderCommandTests {
         #expect(again.status == 2 && again.standardError.contains("already there"), "\(again.transcript)")
         let notARing = try CommandRunner.run(["dump", dumpPath])
         #expect(notARing.status == 2 && notARing.standardError.contains("is not a flight recorder's ring"), "\(notARing.transcript)")
+        let watch = try CommandRunner.run(["watch", ringPath, "total > 0"])
+        #expect(watch.status == 2 && watch.standardError.contains("is a flight recorder's ring"), "\(watch.transcript)")
         let beside = try CommandRunner.run(["dump", ringPath])
         #expect(beside.status == 0 && beside.standardOutput.contains("/cart-"), "\(beside.transcript)")
     }
