@@ -131,7 +131,7 @@ public final class FlightRecorder: CycleLogging, Sendable {
     /// recording goes on meanwhile.
     ///
     /// - Parameter reason: why, in the program's words; the dump's header keeps it
-    ///   (``JournalHeader/Dump``), and `rewind info` and the viewer show it.
+    ///   (``JournalHeader/Dump``), and `rewind info` shows it.
     /// - Throws: ``JournalWriteError`` when the ring or the dump cannot be written.
     @discardableResult
     public func dump(reason: String) throws(JournalWriteError) -> String {

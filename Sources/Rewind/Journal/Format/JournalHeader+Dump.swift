@@ -22,8 +22,11 @@ extension JournalHeader {
 
         /// What triggered a dump. Open-ended: a reader shows a trigger it does not know by name.
         public struct Trigger: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+            /// The trigger's name as the header keeps it (`call`, `crash`, …).
             public var rawValue: String
+            /// A trigger by its name.
             public init(rawValue: String) { self.rawValue = rawValue }
+            /// The trigger's name.
             public var description: String { rawValue }
 
             /// The program asked for it (``FlightRecorder/dump(reason:)``).
