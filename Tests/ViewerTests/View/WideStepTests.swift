@@ -21,7 +21,7 @@ struct WideStepTests {
         journal.close()
     }
 
-    @Test("the viewer steps onto, through and off a step that set 100,000 keys, and marks what it changed", .timeLimit(.minutes(2)))
+    @Test("the viewer steps onto, through and off a step that set 100,000 keys, and marks what it changed", .timeLimit(.minutes(10)))
     func viewerAnswers() throws {
         try ViewerFixtures.withJournalPath("wide.rewind") { path in
             try Self.record(keys: 100_000, to: path)
