@@ -43,6 +43,6 @@ struct FlightRecorderArticleTests {
         }
         #expect(recorder.previousRunDump == nil, "a new ring: nothing was left there")
         recorder.close()
-        try DocumentedCode.expectBlocks(ofArticle: "FlightRecorder", appearIn: #filePath)
+        try DocumentedCode.expectBlocks(ofArticle: "KeepingTheLastMinutes", appearIn: #filePath)
     }
 }
