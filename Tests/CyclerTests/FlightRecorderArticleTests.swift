@@ -27,8 +27,7 @@ struct FlightRecorderArticleTests {
 
         shop.commit("refund") { $0.update($0.value.total - 5, \.total) }
         let cart = shop.state.value
-        if cart.total < 0 {
-            let dump = try recorder.dump(reason: "negative total \(cart.total)")
+        if cart.total < 0, let dump = try recorder.dump(reason: "negative total \(cart.total)") {
             print("the last minutes are in \(dump)")
             let why = try JournalReader(path: dump).header.dump
             #expect(why?.reason == "negative total -5" && why?.summary.hasPrefix(#"call: "negative total -5" at step "#) == true)

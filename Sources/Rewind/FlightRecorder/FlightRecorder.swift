@@ -43,6 +43,26 @@ public final class FlightRecorder: CycleLogging, Sendable {
         /// Called with the path of each dump the recorder makes — asked for, on a signal, or of
         /// the previous run's ring at start — on the thread that made it: to upload it, say.
         public var onDump: (@Sendable (String) -> Void)? = nil
+        /// Conditions over the recorded state, in the query language (`cart.total < 0`; see
+        /// ``Condition``), that dump when they become true on a unit (trigger `condition`). They
+        /// are judged on the journal's writer thread, never on the app's, at each state a unit
+        /// settles in: a commit's end, a replaced state, a unit's first state — not between two
+        /// changes of one commit. A condition fires when it starts to hold, not again while it
+        /// goes on holding; the dump's step is the one where it started.
+        public var conditions: [Condition] = []
+        /// How often each trigger may dump (one a minute and ten an hour by default); each
+        /// condition counts on its own. The dump of a previous run's ring at start is never held back.
+        public var rateLimit: RateLimit = .standard
+        /// How long the recorder goes on recording after a trigger before it writes the dump, so
+        /// that the dump shows what followed too: for conditions, the dump signal and
+        /// ``FlightRecorder/requestDump(reason:)``. ``FlightRecorder/dump(reason:)`` writes at once.
+        /// A recorder closed during a tail writes the dump then.
+        public var tail: Duration = .zero
+        /// Called when a dump the recorder makes on its own — on a condition, the dump signal or a
+        /// request — cannot be written (a full disk, say), on the thread that tried.
+        public var onDumpFailure: (@Sendable (JournalWriteError) -> Void)? = nil
+        /// The clock the rate limit and the tail are measured on (tests move their own).
+        package var clock: any DumpClock = MonotonicDumpClock()
         /// How events are recorded: redaction, keyframes, the queue (``JournalConfiguration``).
         /// Its rotation setting does not apply; its `replaceExisting` lets the recorder replace a
         /// file at the ring's path that is not a ring.
@@ -62,6 +82,7 @@ public final class FlightRecorder: CycleLogging, Sendable {
 
     private let journal: JournalLogger
     private let dumpsMade = Atomic<Int>(0)
+    private let queue: DumpQueue
 
     /// Starts recording into a ring file at `path`.
     ///
@@ -96,16 +117,26 @@ public final class FlightRecorder: CycleLogging, Sendable {
         } else {
             previousRunDump = nil
         }
+        let queue = DumpQueue(limit: configuration.rateLimit, tail: configuration.tail, clock: configuration.clock)
+        self.queue = queue
         var journalConfiguration = configuration.journal
         journalConfiguration.ringSize = max(configuration.maximumBytes, RingFile.minimumSize)
         journalConfiguration.replaceExisting = true
         journalConfiguration.rotationSize = nil
+        if !configuration.conditions.isEmpty {
+            journalConfiguration.stateWatch = StateWatch(conditions: configuration.conditions) { condition, step, source in
+                queue.request(DumpSchedule.Request(
+                    trigger: .condition, reason: "\(condition.text) on \(source)", step: step, key: "condition \(condition.text)"))
+            }
+        }
         journal = try JournalLogger(path: path, configuration: journalConfiguration)
+        queue.serve(self)
         if let previousRunDump { configuration.onDump?(previousRunDump) }
         if let signal = configuration.dumpSignal { SignalDumps.listen(self, to: signal) }
     }
 
     deinit {
+        queue.close()
         journal.close()
     }
 
@@ -126,28 +157,44 @@ public final class FlightRecorder: CycleLogging, Sendable {
     /// also those overwritten since).
     public var statistics: JournalLogger.Statistics { journal.statistics }
 
+    /// How many dumps the rate limit (``Configuration/rateLimit``) has held back so far.
+    public var dumpsHeldBack: Int { queue.heldBack.load(ordering: .relaxed) }
+
     /// Writes the ring's window — the last ``Configuration/age`` of events, every event logged
-    /// before the call included — as a journal, and returns its path. Safe from any thread;
-    /// recording goes on meanwhile.
+    /// before the call included — as a journal, and returns its path; `nil` when the rate limit
+    /// (``Configuration/rateLimit``) holds the dump back. Safe from any thread; recording goes on
+    /// meanwhile. The dump is written at once: ``Configuration/tail`` does not apply (see
+    /// ``requestDump(reason:)``).
     ///
     /// - Parameter reason: why, in the program's words; the dump's header keeps it
-    ///   (``JournalHeader/Dump``), and `rewind info` shows it.
+    ///   (``JournalHeader/Dump``), and `rewind info` and the viewer's title show it.
     /// - Throws: ``JournalWriteError`` when the ring or the dump cannot be written.
     @discardableResult
-    public func dump(reason: String) throws(JournalWriteError) -> String {
-        try dump(trigger: .call, reason: reason)
+    public func dump(reason: String) throws(JournalWriteError) -> String? {
+        guard queue.admitNow(JournalHeader.Dump.Trigger.call.rawValue) else { return nil }
+        return try write(DumpSchedule.Request(trigger: .call, reason: reason, key: ""))
     }
 
     /// Dumps, as ``dump(reason:)``, when `condition` is false; returns the dump's path, or `nil`
-    /// when the condition held (and the reason was not made).
+    /// when the condition held (and the reason was not made) or the rate limit held the dump back.
     ///
     /// ```swift
     /// try recorder.dump(unless: cart.total >= 0, "negative total: \(cart.total)")
     /// ```
     @discardableResult
     public func dump(unless condition: Bool, _ reason: @autoclosure () -> String) throws(JournalWriteError) -> String? {
-        guard !condition else { return nil }
-        return try dump(trigger: .assertion, reason: reason())
+        guard !condition, queue.admitNow(JournalHeader.Dump.Trigger.assertion.rawValue) else { return nil }
+        return try write(DumpSchedule.Request(trigger: .assertion, reason: reason(), key: ""))
+    }
+
+    /// Asks for a dump written once ``Configuration/tail`` has passed, on the recorder's own
+    /// thread, and returns at once: the dump holds what happened after the request too. Its path
+    /// goes to ``Configuration/onDump``, a failure to ``Configuration/onDumpFailure``.
+    ///
+    /// - Returns: `false` when the rate limit held the dump back, or the recorder has closed.
+    @discardableResult
+    public func requestDump(reason: String) -> Bool {
+        queue.request(DumpSchedule.Request(trigger: .call, reason: reason, step: EventSequence.last, key: JournalHeader.Dump.Trigger.call.rawValue))
     }
 
     /// Returns once every event logged before the call is in the ring file and the file is
@@ -159,18 +206,35 @@ public final class FlightRecorder: CycleLogging, Sendable {
     }
 
     /// Stops recording and marks the ring closed, so that the next recorder on it does not dump it.
+    /// A dump still waiting for its tail is written first.
     public func close() {
         SignalDumps.stop(self)
+        queue.close()
         journal.close()
     }
 
-    func dump(trigger: JournalHeader.Dump.Trigger, reason: String, signal: Int32? = nil) throws(JournalWriteError) -> String {
-        let step = EventSequence.last
+    /// Asks for a dump on the recorder's own thread (the dump signal's).
+    func request(_ request: DumpSchedule.Request) {
+        queue.request(request)
+    }
+
+    /// Writes a dump the queue's thread took: its failure goes to ``Configuration/onDumpFailure``.
+    func write(_ request: DumpSchedule.Request) {
+        do {
+            _ = try write(request) as String
+        } catch {
+            configuration.onDumpFailure?(error)
+        }
+    }
+
+    /// Writes a dump of the ring's window now, with every event logged before the call.
+    private func write(_ request: DumpSchedule.Request) throws(JournalWriteError) -> String {
+        let step = request.step ?? EventSequence.last
         try journal.flush()
         let number = dumpsMade.add(1, ordering: .relaxed).newValue
         let path = try RingDump.dump(
-            ringAt: path, age: configuration.age, directory: configuration.dumpDirectory, number: number, trigger: trigger, reason: reason, step: step,
-            signal: signal
+            ringAt: path, age: configuration.age, directory: configuration.dumpDirectory, number: number, trigger: request.trigger,
+            reason: request.reason, step: step, signal: request.signal
         ).path
         configuration.onDump?(path)
         return path

@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// The handler only writes the signal's number into a pipe (`write` is async-signal-safe); a thread
 /// of its own reads the pipe and dumps every recorder listening for that signal, as
-/// ``FlightRecorder/dump(reason:)`` would, so the dump holds every event logged before it.
+/// the recorder's dump thread does for its other triggers (rate limit and tail included), so the dump
+/// holds every event logged before the signal.
 enum SignalDumps {
     /// A recorder listening, held weakly: a recorder that goes away stops listening.
     private final class Listener: Sendable {
@@ -89,7 +90,9 @@ enum SignalDumps {
             for signal in Set(bytes.prefix(count).map(Int32.init)) {
                 let recorders = state.withLock { state in state.listeners.filter { $0.signal == signal }.compactMap(\.recorder) }
                 for recorder in recorders {
-                    _ = try? recorder.dump(trigger: .signal, reason: "\(CrashMarks.name(of: signal)) reached the process", signal: signal)
+                    recorder.request(DumpSchedule.Request(
+                        trigger: .signal, reason: "\(CrashMarks.name(of: signal)) reached the process", signal: signal,
+                        key: JournalHeader.Dump.Trigger.signal.rawValue))
                 }
             }
         }

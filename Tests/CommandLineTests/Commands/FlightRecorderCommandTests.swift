@@ -28,7 +28,7 @@ struct FlightRecorderCommandTests {
                 state.update(state.value.total + 1, \.total)
             }
         }
-        let dumpPath = try recorder.dump(reason: "total went \"wrong\"")
+        let dumpPath = try #require(try recorder.dump(reason: "total went \"wrong\""))
         // The ring is read while its recorder is still open, as an operator would.
         let ringInfo = try CommandRunner.run(["info", ringPath])
         recorder.close()

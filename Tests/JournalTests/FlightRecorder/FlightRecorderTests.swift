@@ -20,6 +20,7 @@ struct FlightRecorderTests {
         configuration.maximumBytes = 128 << 10
         configuration.age = age
         configuration.journal.blockSize = 4 * 1024
+        configuration.rateLimit = .unlimited
         return configuration
     }
 
@@ -80,8 +81,8 @@ struct FlightRecorderTests {
         let shop = ShopModel()
         shop.set(logger: MultiplexLogger([recorder, full]))
         Self.order(shop, count: 3_000)
-        let first = try recorder.dump(reason: "negative total")
-        let second = try recorder.dump(reason: "again")
+        let first = try #require(try recorder.dump(reason: "negative total"))
+        let second = try #require(try recorder.dump(reason: "again"))
         #expect(first != second)
         #expect(try recorder.dump(unless: true, "never made") == nil)
         let asserted = try #require(try recorder.dump(unless: false, "cart.total < 0"))
@@ -114,7 +115,7 @@ struct FlightRecorderTests {
         let shop = ShopModel()
         shop.set(logger: recorder)
         Self.order(shop, count: 3_000)
-        let dump = try JournalReader(path: try recorder.dump(reason: "now"))
+        let dump = try JournalReader(path: try #require(try recorder.dump(reason: "now")))
         recorder.close()
         let ring = try JournalReader(path: directory.file("shop.rewind-ring"))
         // Age zero: only the block(s) that end at the newest event's time.
@@ -269,6 +270,41 @@ struct FlightRecorderTriggerTests {
         let why = try #require(dump.header.dump)
         #expect(why.trigger == .crash && why.signal.map(fatal.contains) == true && why.reason.hasPrefix("the previous run died of SIG"))
         #expect(dump.allEvents().last.map { $0.sequence >= UInt64(1 + 3 * lastSynced) } == true, "every synced event is in the dump")
+    }
+
+    /// Runs the child with `arguments` until it prints its first dump, and reads that dump.
+    static func firstDump(_ arguments: [String]) throws -> JournalReader {
+        let directory = TemporaryDirectory()
+        let child = try Child(ring: directory.file("app.rewind-ring"), arguments)
+        defer {
+            kill(child.process.processIdentifier, SIGKILL)
+            child.process.waitUntilExit()
+        }
+        // Bounded: a child that never dumps ends the loop at its 40th sync.
+        while let line = child.line(), line != "synced 20000" {
+            if line.hasPrefix("dumped ") { return try JournalReader(path: String(line.dropFirst(7))) }
+        }
+        throw JournalReadError.notAJournal("the child made no dump")
+    }
+
+    @Test("a condition over the state dumps from the writer's side of a running process, at the step it became true")
+    func conditionDumps() throws {
+        let dump = try Self.firstDump(["--condition", "count == 2000"])
+        let why = try #require(dump.header.dump)
+        #expect(why.trigger == .condition && why.reason.hasPrefix("count == 2000 on "), "\(why.summary)")
+        // Event 1 is the counter's `created`; each commit adds willMutate, change and didMutate.
+        #expect(why.step == 1 + 3 * 2_000)
+        let step = try #require(dump.allEvents().first { $0.sequence == why.step })
+        #expect(step.kind == .didMutate)
+        #expect(try dump.state(of: step.source.instanceID, at: step.sequence)?[.key("count")] == .integer(2_000))
+    }
+
+    @Test("a failed assertion call dumps in a running process, with every event logged before it")
+    func assertionDumps() throws {
+        let dump = try Self.firstDump(["--assert-at", "1500"])
+        let why = try #require(dump.header.dump)
+        #expect(why.trigger == .assertion && why.reason == "the count reached 1500")
+        #expect(why.step == 1 + 3 * 1_500 && dump.allEvents().last?.sequence == why.step)
     }
 
     @Test("SIGUSR2 makes a running recorder dump its window (trigger signal), and the process goes on")

@@ -3,12 +3,14 @@ import Foundation
 @_spi(Tooling) import Rewind
 
 // Usage: journal-crash-recorder FILE
-//        journal-crash-recorder --ring FILE [--crash-after N]
+//        journal-crash-recorder --ring FILE [--crash-after N] [--condition TEXT] [--assert-at N]
 // Commits to a Cycler view model as fast as it can, syncing the journal (or, with --ring, a flight
 // recorder's 128 KiB ring) every 500 commits and printing "synced N" after each sync: every event
 // up to sequence N is then on disk. The parent test kills this process with SIGKILL at a random
 // moment and checks the file. With --crash-after N, the process ends in a `fatalError` once N
-// commits are synced; a flight recorder prints "dumped PATH" for each dump it makes (on SIGUSR2).
+// commits are synced. A flight recorder prints "dumped PATH" for each dump it makes: on SIGUSR2,
+// when --condition's condition (over the state: `count`) becomes true, and with --assert-at N,
+// when `dump(unless:)` finds the count at N. Its rate limit is off.
 
 final class Counter: CyclerType, Sendable {
     struct State: Codable { var count = 0; var step = 1; var label = "crash" }
@@ -24,18 +26,27 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 let ring = arguments.first == "--ring"
 if ring { arguments.removeFirst() }
 let path = arguments[0]
-let crashAfter = arguments.count > 2 && arguments[1] == "--crash-after" ? Int(arguments[2]) : nil
+/// The value after `option` in the arguments, if it is there.
+@MainActor func option(_ option: String) -> String? {
+    arguments.firstIndex(of: option).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+}
+let crashAfter = option("--crash-after").flatMap { Int($0) }
+let assertAt = option("--assert-at").flatMap { Int($0) }
 var configuration = JournalConfiguration()
 configuration.blockSize = 4 * 1024
 let logger: any CycleLogging
 let sync: () throws -> Void
+var assertion: (Int) throws -> Void = { _ in }
 if ring {
     var recorderConfiguration = FlightRecorder.Configuration()
     recorderConfiguration.maximumBytes = 128 << 10
     recorderConfiguration.journal = configuration
     recorderConfiguration.onDump = { say("dumped \($0)") }
+    recorderConfiguration.rateLimit = .unlimited
+    recorderConfiguration.conditions = try option("--condition").map { [try Condition(parsing: $0)] } ?? []
     let recorder = try FlightRecorder(path: path, configuration: recorderConfiguration)
     (logger, sync) = (recorder, recorder.sync)
+    assertion = { round in _ = try recorder.dump(unless: round != assertAt, "the count reached \(round)") }
 } else {
     let journal = try JournalLogger(path: path, configuration: configuration)
     (logger, sync) = (journal, journal.sync)
@@ -46,6 +57,7 @@ var round = 0
 while true {
     round += 1
     counter.commit("tick") { $0.update($0.value.count + 1, \.count) }
+    if assertAt != nil { try assertion(round) }
     if round % 500 == 0 {
         try sync()
         say("synced \(round)")

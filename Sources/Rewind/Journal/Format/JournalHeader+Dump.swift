@@ -39,8 +39,11 @@ extension JournalHeader {
             /// killed, or exited without closing the recorder): the previous run's last window.
             public static let unclosed = Trigger(rawValue: "unclosed")
             /// A recorder starting on a ring its previous process marked as it died of a fatal
-            /// signal (``signal``): the window before the crash.
+            /// signal (``Dump/signal``): the window before the crash.
             public static let crash = Trigger(rawValue: "crash")
+            /// A condition over the recorded state (``FlightRecorder/Configuration/conditions``)
+            /// became true; the reason is the condition and the unit, the step where it did.
+            public static let condition = Trigger(rawValue: "condition")
             /// The signal the recorder listens for (``FlightRecorder/Configuration/dumpSignal``,
             /// SIGUSR2 by default) reached the process.
             public static let signal = Trigger(rawValue: "signal")

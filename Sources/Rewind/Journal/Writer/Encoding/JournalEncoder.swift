@@ -90,6 +90,9 @@ final class JournalEncoder {
         if let size = builder.append(record, source: source, sourceID: sourceID) {
             return try refuse(record, size: size, source: source, sourceID: sourceID)
         }
+        if let watch = configuration.stateWatch {
+            judge(record, source: source, sourceID: sourceID, by: watch)
+        }
         if kind == .released {
             // The released source's state is let go; a reader keeps it, so the source's next
             // block cannot start its summary from it. This block's summary goes on.
@@ -101,6 +104,20 @@ final class JournalEncoder {
         eventsEncoded += 1
         if builder.recordBytes >= configuration.blockSize || builder.isFull {
             try sealBlock()
+        }
+    }
+
+    /// Judges a flight recorder's conditions at a step that left its unit in a recorded state.
+    private func judge(_ record: WireRecord, source: EventSource, sourceID: UInt64, by watch: StateWatch) {
+        switch record.kind {
+        case .didMutate, .replace, .created:
+            guard let state = tracks[sourceID]?.state else { return }
+            let recorded = RecordedSource(instanceID: sourceID, framework: source.framework.rawValue, typeName: source.typeName, label: source.label)
+            watch.judge(record.recordedEvent(source: recorded), sourceID: sourceID, state: state)
+        case .released:
+            watch.forget(sourceID)
+        default:
+            break
         }
     }
 

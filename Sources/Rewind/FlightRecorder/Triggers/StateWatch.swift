@@ -1,0 +1,44 @@
+/// Judges a flight recorder's conditions (``FlightRecorder/Configuration/conditions``) on the
+/// journal's writer thread, at each state a unit settles in — a commit's end, a replaced state, a
+/// unit's first state — from the state the writer has just recorded: the app's thread does nothing
+/// for them.
+///
+/// A condition fires when it becomes true on a unit: at the first state where it holds after one
+/// where it did not (or the unit's first), not again while it goes on holding.
+final class StateWatch: @unchecked Sendable {
+    // Unchecked: `previous` and `holding` are used only by the journal's writer thread, the one
+    // thread that encodes; `conditions` and `fired` are immutable.
+    let conditions: [Condition]
+    private let fired: @Sendable (_ condition: Condition, _ step: UInt64, _ source: String) -> Void
+    private let readsBefore: Bool
+    /// Each unit's state at its previous judged step, for conditions that read `old(…)` or `changed(…)`.
+    private var previous: [UInt64: StateValue] = [:]
+    /// Each unit's conditions that held at its previous judged step.
+    private var holding: [UInt64: [Bool]] = [:]
+
+    init(conditions: [Condition], fired: @escaping @Sendable (_ condition: Condition, _ step: UInt64, _ source: String) -> Void) {
+        self.conditions = conditions
+        self.fired = fired
+        readsBefore = conditions.contains(where: \.readsBefore)
+    }
+
+    /// Judges the conditions at `event`, whose unit (`sourceID` in the journal) is now in `state`.
+    func judge(_ event: RecordedEvent, sourceID: UInt64, state: StateValue) {
+        let before = readsBefore ? previous[sourceID] : nil
+        let step = ConditionStep(event: event, before: before, after: state)
+        var held = holding[sourceID] ?? Array(repeating: false, count: conditions.count)
+        for (index, condition) in conditions.enumerated() {
+            let holds = condition.isTrue(at: step)
+            if holds && !held[index] { fired(condition, event.sequence, event.source.description) }
+            held[index] = holds
+        }
+        holding[sourceID] = held
+        if readsBefore { previous[sourceID] = state }
+    }
+
+    /// Forgets a unit that was released.
+    func forget(_ sourceID: UInt64) {
+        previous[sourceID] = nil
+        holding[sourceID] = nil
+    }
+}
