@@ -125,8 +125,8 @@ public final class FlightRecorder: CycleLogging, Sendable {
         journalConfiguration.rotationSize = nil
         if !configuration.conditions.isEmpty {
             journalConfiguration.stateWatch = StateWatch(conditions: configuration.conditions) { condition, step, source in
-                queue.request(DumpSchedule.Request(
-                    trigger: .condition, reason: "\(condition.text) on \(source)", step: step, key: "condition \(condition.text)"))
+                let reason = "\(condition.text) on \(source)"
+                queue.request(DumpSchedule.Request(trigger: .condition, reason: reason, step: step, key: "condition \(condition.text)"))
             }
         }
         journal = try JournalLogger(path: path, configuration: journalConfiguration)

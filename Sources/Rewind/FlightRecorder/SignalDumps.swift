@@ -90,9 +90,9 @@ enum SignalDumps {
             for signal in Set(bytes.prefix(count).map(Int32.init)) {
                 let recorders = state.withLock { state in state.listeners.filter { $0.signal == signal }.compactMap(\.recorder) }
                 for recorder in recorders {
-                    recorder.request(DumpSchedule.Request(
-                        trigger: .signal, reason: "\(CrashMarks.name(of: signal)) reached the process", signal: signal,
-                        key: JournalHeader.Dump.Trigger.signal.rawValue))
+                    let reason = "\(CrashMarks.name(of: signal)) reached the process"
+                    let key = JournalHeader.Dump.Trigger.signal.rawValue
+                    recorder.request(DumpSchedule.Request(trigger: .signal, reason: reason, signal: signal, key: key))
                 }
             }
         }
