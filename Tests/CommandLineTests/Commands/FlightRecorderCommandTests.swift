@@ -79,6 +79,40 @@ struct FlightRecorderCommandTests {
         #expect(beside.status == 0 && beside.standardOutput.contains("/cart-"), "\(beside.transcript)")
     }
 
+    @Test("log of a condition's dump says why on standard error, and its JSON puts the dump on the step the condition became true at, schema-checked")
+    func logShowsTheTrigger() throws {
+        let directory = TemporaryDirectory()
+        let made = DispatchSemaphore(value: 0)
+        var configuration = FlightRecorder.Configuration()
+        configuration.maximumBytes = 128 << 10
+        configuration.conditions = [try Condition(parsing: "total > 30")]
+        configuration.onDump = { _ in made.signal() }
+        let recorder = try FlightRecorder(path: directory.file("cart.rewind-ring"), configuration: configuration)
+        let cart = CartModel()
+        cart.set(logger: recorder)
+        for _ in 0..<50 { cart.commit("add") { $0.update($0.value.total + 1, \.total) } }
+        try recorder.sync()
+        #expect(made.wait(timeout: .now() + .seconds(600)) == .success)
+        recorder.close()
+        let dumpName = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).first { $0.hasSuffix(".rewind") })
+        let dumpPath = directory.file(dumpName)
+        let step = try #require(try JournalReader(path: dumpPath).header.dump?.step)
+
+        let text = try CommandRunner.run(["log", dumpPath])
+        #expect(text.status == 0 && text.standardError.contains(#"is a flight recorder's dump: condition: "total > 30 on "#), "\(text.standardError)")
+        let json = try CommandRunner.run(["log", dumpPath, "--json"])
+        let check = try JSONSchemaCheck(file: JSONOutputTests.schemas + "event.schema.json")
+        var marked: [Int64] = []
+        for line in json.standardOutput.split(separator: "\n") {
+            let value = try JSONValue.parse(String(line))
+            #expect(check.problems(value).isEmpty, "\(check.problems(value))")
+            guard case .object(let fields) = value, case .object(let dump) = fields["dump"], case .integer(let seq) = fields["seq"] else { continue }
+            #expect(dump["trigger"] == .string("condition") && dump["step"] == .integer(Int64(step)))
+            marked.append(seq)
+        }
+        #expect(marked == [Int64(step)], "the dump is on its step only")
+    }
+
     @Test("rewind dump PID finds the ring a running process records into and takes its window")
     func dumpByProcess() throws {
         let recorder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("journal-crash-recorder").path

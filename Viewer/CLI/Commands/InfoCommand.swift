@@ -46,7 +46,7 @@ struct InfoCommand: ParsableCommand {
                     object.field("integrity", integrity)
                     object.raw("damage", CommandJSON.array(verification.damage.map(CommandJSON.damage)))
                     object.raw("ring", reader.ring.map(Self.json(ring:)) ?? "null")
-                    object.raw("dump", reader.header.dump.map(Self.json(dump:)) ?? "null")
+                    object.raw("dump", reader.header.dump.map(CommandJSON.dump) ?? "null")
                     object.raw(
                         "sources",
                         "["
@@ -109,17 +109,6 @@ struct InfoCommand: ParsableCommand {
             $0.field("closed", ring.wasClosed)
             $0.field("crash_signal", ring.crashSignal.map { UInt64(UInt32(bitPattern: $0)) })
             $0.field("skipped_regions", ring.skippedRegions)
-        }
-    }
-
-    /// Why a dump was made, as `info --json`'s `dump`.
-    static func json(dump: JournalHeader.Dump) -> String {
-        JSONText.object {
-            $0.field("trigger", dump.trigger.rawValue)
-            $0.field("reason", dump.reason)
-            $0.field("step", dump.step)
-            $0.field("signal", dump.signal.map { UInt64(UInt32(bitPattern: $0)) })
-            $0.field("made", EventTime.iso8601(wallNanoseconds: dump.dumpedWallNanoseconds))
         }
     }
 

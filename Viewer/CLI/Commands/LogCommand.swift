@@ -60,6 +60,9 @@ struct LogCommand: ParsableCommand {
         // The options are read once: an argument's property wrapper costs a look-up per read.
         let (json, grep) = (json, grep)
         var line: [UInt8] = []
+        // A dump says why it was made: on standard error first, and on its trigger's step in JSON.
+        let dump = reader.header.dump
+        if let dump { Output.error("note: \(VisibleText.escaped(reader.path)) is a flight recorder's dump: \(VisibleText.escaped(dump.summary))") }
         for event in reader.events(matching: stepsRead).reportingProgress(progress.update) {
             // Where blocks are skipped, a state is rebuilt only for an event that may match
             // (its move needs the value before it); where every step is read, states walk along.
@@ -68,7 +71,7 @@ struct LogCommand: ParsableCommand {
             if let kinds, !kinds.contains(event.kind) { continue }
             if let search, !search.matches(event, old: old) { continue }
             if json {
-                output.line(EventText.json(event, old: old))
+                output.line(EventText.json(event, old: old, dump: dump.flatMap { $0.step == event.sequence ? $0 : nil }))
             } else {
                 line.removeAll(keepingCapacity: true)
                 text.write(event, old: old, valueLimit: valueLimit, highlighting: grep, to: &line)

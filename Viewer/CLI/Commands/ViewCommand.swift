@@ -30,8 +30,7 @@ struct ViewCommand: ParsableCommand {
             throw CommandFailure("the viewer needs a terminal; in a pipe or a script use 'rewind log \(file)' or 'rewind show \(file) --at STEP'")
         }
         let reader = try JournalOpening.open(file, warnAboutDamage: false)
-        let model = ViewerModel(width: size.width, height: size.height, colors: colors.style().usesColor, title: file)
-        let program = ViewerProgram(timeline: Timeline(reader: reader), model: model)
+        let program = ViewerProgram(reader: reader, title: file, width: size.width, height: size.height, colors: colors.style().usesColor)
         let session = try TerminalSession()
         defer { session.restore() }
         program.run(on: session)

@@ -7,6 +7,18 @@ enum CommandJSON {
     /// The version of the commands' JSON schemas.
     static let schemaVersion = 1
 
+    /// Why a flight recorder's dump was made: `info --json`'s `dump`, and `log --json`'s on the
+    /// trigger's step.
+    static func dump(_ dump: JournalHeader.Dump) -> String {
+        JSONText.object {
+            $0.field("trigger", dump.trigger.rawValue)
+            $0.field("reason", dump.reason)
+            $0.field("step", dump.step)
+            $0.field("signal", dump.signal.map { UInt64(UInt32(bitPattern: $0)) })
+            $0.field("made", EventTime.iso8601(wallNanoseconds: dump.dumpedWallNanoseconds))
+        }
+    }
+
     /// An object of a command's answer, `schema_version` first.
     static func object(_ build: (inout JSONText.Object) -> Void) -> JSONText.Object {
         JSONText.buildObject { object in

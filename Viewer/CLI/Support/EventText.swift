@@ -192,7 +192,10 @@ struct EventText {
     /// source's state before and after the event), what it changed: `changes`, one object per
     /// changed path — `{"path": "items[id: 2].done", "old": false, "new": true}`, `old` or `new`
     /// left out where the path was added or removed — named as blame names them.
-    static func json(_ event: RecordedEvent, old: ValueBefore = .unknown, state: StateValue? = nil, change: (before: StateValue, after: StateValue)? = nil) -> JSONText.Object {
+    static func json(
+        _ event: RecordedEvent, old: ValueBefore = .unknown, state: StateValue? = nil, change: (before: StateValue, after: StateValue)? = nil,
+        dump: JournalHeader.Dump? = nil
+    ) -> JSONText.Object {
         CommandJSON.object { object in
             EventColumns.add(EventColumns.log, of: event, to: &object)
             if let path = event.path { object.field("path", path) }
@@ -201,6 +204,7 @@ struct EventText {
             if let dropped = event.dropped { object.raw("dropped", CommandJSON.dropped(dropped)) }
             if let change { object.raw("changes", CommandJSON.changes(from: change.before, to: change.after)) }
             if let state { object.field("state", state) }
+            if let dump { object.raw("dump", CommandJSON.dump(dump)) }
         }
     }
 }

@@ -6,6 +6,9 @@ package enum ViewerMessage: Sendable {
     case resize(width: Int, height: Int)
     /// Time passed with no key (follow mode looks for new events).
     case tick
+    /// Go to a place in the recording as the viewer opens: a dump's trigger step
+    /// (``JournalHeader/Dump/step``), or the last step when the dump ends before it.
+    case open(at: UInt64)
     /// The journal read for the screen.
     case pageLoaded(Page)
     /// A search ended: the match (or none), and whether it went round an end of the timeline.

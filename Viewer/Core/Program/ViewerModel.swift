@@ -109,11 +109,15 @@ public struct ViewerModel: Sendable {
     static let widePaneStart = 128
     var rightWidth: Int { max(0, width - leftWidth - 1) }
     /// The title line's text: the journal's name, after how much was lost when it is damaged
-    /// (first, so that the strip beside it never cuts it off).
+    /// (first, so that the strip beside it never cuts it off), before why it was dumped when it
+    /// is a flight recorder's dump.
     var titleText: String {
         let name = title.isEmpty ? page.path : title
-        return page.isDamaged ? " rewind  ⚠ damaged: \(page.lostEventCount) events lost  \(name)" : " rewind  \(name)"
+        let why = dumpSummary.map { "  dump: \($0)" } ?? ""
+        return page.isDamaged ? " rewind  ⚠ damaged: \(page.lostEventCount) events lost  \(name)\(why)" : " rewind  \(name)\(why)"
     }
+    /// Why the journal was dumped (the trigger and the reason), when it is a dump.
+    package var dumpSummary: String?
     /// The columns of the title line the overview strip takes: what the title leaves, and at
     /// least half the line (the title is cut for it); none on a very narrow screen.
     var overviewColumns: Range<Int> {

@@ -45,6 +45,15 @@ public final class ViewerProgram {
         send(.resize(width: model.width, height: model.height))
     }
 
+    /// A program over a journal as `rewind FILE` opens it: a flight recorder's dump opens at the
+    /// step its trigger fired at, with why it was made in the title.
+    package convenience init(reader: JournalReader, title: String, width: Int, height: Int, colors: Bool) {
+        var model = ViewerModel(width: width, height: height, colors: colors, title: title)
+        model.dumpSummary = reader.header.dump?.headline
+        self.init(timeline: Timeline(reader: reader), model: model)
+        if let step = reader.header.dump?.step { send(.open(at: step)) }
+    }
+
     /// The frame for the current model.
     public func frame() -> ScreenBuffer {
         ViewerView.render(model)

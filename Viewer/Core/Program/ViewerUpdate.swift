@@ -13,6 +13,8 @@ extension ViewerModel {
             return [reload()]
         case .tick:
             return following ? [.refresh] : []
+        case .open(let sequence):
+            return [.jumpToPlace(sequence: sequence, top: timelineTop, screenRows: timelineRows, folding: folding, pinned: pinned)]
         case .journalGrew:
             let wasAtEnd = position >= page.eventCount - 1
             return wasAtEnd ? [move(toEnd: true)] : [reload()]

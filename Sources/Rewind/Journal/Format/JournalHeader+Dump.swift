@@ -58,15 +58,20 @@ extension JournalHeader {
             self.dumpedWallNanoseconds = dumpedWallNanoseconds
         }
 
-        /// One line for `rewind info` and a viewer's title: `call: "checkout failed" at step 1234`.
+        /// One line for `rewind info`: `call: "checkout failed" at step 1234`.
         public var summary: String {
+            step.map { headline + " at step \($0)" } ?? headline
+        }
+
+        /// The trigger and the reason, without the step: `call: "checkout failed"` (the viewer's
+        /// title, where the cursor shows the step).
+        package var headline: String {
             var text = trigger.rawValue
             if let signal { text += " (signal \(signal))" }
             if !reason.isEmpty {
                 let quoted = reason.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
                 text += ": \"\(quoted)\""
             }
-            if let step { text += " at step \(step)" }
             return text
         }
 
