@@ -37,6 +37,24 @@ struct FlightRecorderArticleTests {
         let triggers = try dumps.map { try JournalReader(path: folder + "/" + $0).header.dump?.trigger }
         #expect(Set(triggers) == [.call, .assertion])
 
+        var configuration = FlightRecorder.Configuration()
+        configuration.conditions = [try Condition(parsing: "total < 0")]
+        configuration.tail = .seconds(2)  // keep recording two more seconds, then write
+        let watching = try FlightRecorder(path: folder + "/watched.rewind-ring", configuration: configuration)
+        let watched = Shop()
+        watched.set(logger: watching)
+        watched.commit("refund") { $0.update($0.value.total - 5, \.total) }
+        watched.commit("refund") { $0.update($0.value.total - 5, \.total) }
+        // Closing in the tail writes the dump then.
+        watching.close()
+        let watchedDumps = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("watched-") && $0.hasSuffix(".rewind") }
+        #expect(watchedDumps.count == 1)
+        let condition = try JournalReader(path: folder + "/" + watchedDumps[0])
+        #expect(condition.header.dump?.trigger == .condition && condition.events().filter { $0.kind == .didMutate }.count == 2)
+
+        configuration.rateLimit = .dumps(1, per: .seconds(30)).and(5, per: .seconds(3600))
+        #expect(configuration.rateLimit.windows == [.init(dumps: 1, per: .seconds(30)), .init(dumps: 5, per: .seconds(3600))])
+
         if let crash = recorder.previousRunDump {
             print("the previous run ended without closing its recorder: \(crash)")
         }

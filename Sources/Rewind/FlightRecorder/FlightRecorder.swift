@@ -209,6 +209,9 @@ public final class FlightRecorder: CycleLogging, Sendable {
     /// A dump still waiting for its tail is written first.
     public func close() {
         SignalDumps.stop(self)
+        // The writer judges every event logged before the call, so that a condition they make
+        // true still dumps, then what waits for its tail is written.
+        try? journal.flush()
         queue.close()
         journal.close()
     }
