@@ -17,6 +17,8 @@ enum Contender: String, CaseIterable {
     case naive
     /// A full state snapshot per event kept in memory, as Redux DevTools does.
     case snapshots
+    /// Rewind's flight recorder: the journal's writer, into a 16 MiB ring file.
+    case ring
     /// A logger that does nothing: what making and handing over the events costs on its own.
     case discard
     /// What many people write: a swift-log `StreamLogHandler` line per event with

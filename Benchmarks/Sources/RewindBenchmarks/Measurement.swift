@@ -64,6 +64,7 @@ enum Measurement {
         var naive: NaiveJSONLogger?
         var snapshots: SnapshotLogger?
         var swiftLog: SwiftLogTextLogger?
+        var recorder: FlightRecorder?
         let logger: (any CycleLogging)?
         switch contender {
         case .none: logger = nil
@@ -77,6 +78,11 @@ enum Measurement {
             }
             journal = try JournalLogger(path: file, configuration: configuration)
             logger = journal
+        case .ring:
+            var configuration = FlightRecorder.Configuration()
+            configuration.journal.replaceExisting = true
+            recorder = try FlightRecorder(path: file, configuration: configuration)
+            logger = recorder
         case .naive:
             naive = NaiveJSONLogger(path: file)
             logger = naive
@@ -104,6 +110,7 @@ enum Measurement {
             loopEnd = EventTime.monotonicNow()
         }
         journal?.close()  // writes the rest, the index, and fsyncs
+        recorder?.close()
         naive?.close()    // synchronize: fsync
         swiftLog?.close()
         let end = EventTime.monotonicNow()
@@ -113,7 +120,8 @@ enum Measurement {
         let events = workload.commits * Workload.eventsPerCommit
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+        // A ring's file is its fixed size: what the recorder wrote into it is what it cost.
+        let size = recorder.map { $0.statistics.bytesWritten } ?? (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
         return Result(
             workload: workload.rawValue, contender: contender.rawValue, commits: workload.commits, events: events,
             callerCommitP50: Double(samples[samples.count / 2]), callerCommitP99: Double(samples[samples.count * 99 / 100]),

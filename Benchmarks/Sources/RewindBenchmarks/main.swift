@@ -5,6 +5,7 @@ import Foundation
 //   rewind-benchmarks [--output FILE] [--workload counter|todo|wide|wide-toggle|closure-toggle|ricemill|flask|flask-board[,…]]
 //                     [--contender NAME[,…]] [--repeat N] [--keep DIR] [--replay-only] [--no-instructions]
 //   rewind-benchmarks --stress [--output FILE]
+//   rewind-benchmarks --flight-recorder [--seconds N] [--output FILE]   (todo at 10,000 events/s: CPU and memory; dumps of a full ring)
 //     eight threads × a million events into one journal, waiting and dropping, every event accounted for.
 //   rewind-benchmarks --instruction-check Benchmarks/instruction-thresholds.json
 //     CI's check: callgrind's instructions per event (counter, todo) against the committed thresholds.
@@ -113,6 +114,40 @@ if let thresholds = option("--instruction-check") {
         print("\n\(over.count) figure(s) above their threshold (\(thresholds)): recording got more expensive")
         exit(1)
     }
+    exit(0)
+}
+
+if let contender = option("--run-paced") {
+    // Child mode: the todo workload paced, with no logger or the flight recorder.
+    let result = try FlightRecorderMeasurement.paced(
+        contender: Contender(rawValue: contender)!, seconds: option("--seconds").flatMap(Double.init) ?? 60, eventsPerSecond: 10_000, file: option("--file")!)
+    FileHandle.standardOutput.write(try JSONEncoder().encode(result))
+    exit(0)
+}
+
+if arguments.contains("--flight-recorder") {
+    let scratch = NSTemporaryDirectory() + "rewind-flight-\(getpid())"
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    // Each paced run in a process of its own, so that its peak memory is its own.
+    func paced(_ contender: Contender) throws -> FlightRecorderMeasurement.Paced {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        child.arguments = ["--run-paced", contender.rawValue, "--seconds", option("--seconds") ?? "60", "--file", "\(scratch)/paced.rewind-ring"]
+        let pipe = Pipe()
+        child.standardOutput = pipe
+        try child.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        child.waitUntilExit()
+        return try JSONDecoder().decode(FlightRecorderMeasurement.Paced.self, from: data)
+    }
+    let result = FlightRecorderMeasurement.Result(
+        eventsPerSecond: 10_000, none: try paced(.none), ring: try paced(.ring), dumps: try FlightRecorderMeasurement.dumps(directory: scratch),
+        machine: Measurement.machineDescription())
+    print(result.table)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(result).write(to: URL(fileURLWithPath: option("--output") ?? "flight-recorder-results.json"))
     exit(0)
 }
 
