@@ -83,6 +83,7 @@ public final class FlightRecorder: CycleLogging, Sendable {
     private let journal: JournalLogger
     private let dumpsMade = Atomic<Int>(0)
     private let queue: DumpQueue
+    private let catalog = RingCatalog()
 
     /// Starts recording into a ring file at `path`.
     ///
@@ -123,6 +124,7 @@ public final class FlightRecorder: CycleLogging, Sendable {
         journalConfiguration.ringSize = max(configuration.maximumBytes, RingFile.minimumSize)
         journalConfiguration.replaceExisting = true
         journalConfiguration.rotationSize = nil
+        journalConfiguration.ringCatalog = catalog
         if !configuration.conditions.isEmpty {
             journalConfiguration.stateWatch = StateWatch(conditions: configuration.conditions) { condition, step, source in
                 let reason = "\(condition.text) on \(source)"
@@ -236,7 +238,7 @@ public final class FlightRecorder: CycleLogging, Sendable {
         try journal.flush()
         let number = dumpsMade.add(1, ordering: .relaxed).newValue
         let path = try RingDump.dump(
-            ringAt: path, age: configuration.age, directory: configuration.dumpDirectory, number: number, trigger: request.trigger,
+            ringAt: path, catalog: catalog, age: configuration.age, directory: configuration.dumpDirectory, number: number, trigger: request.trigger,
             reason: request.reason, step: step, signal: request.signal
         ).path
         configuration.onDump?(path)

@@ -1,6 +1,7 @@
 import Cycler
 import Foundation
 @_spi(Tooling) @testable import Rewind
+import Synchronization
 import Testing
 
 @Suite("Flight recorder")
@@ -106,6 +107,50 @@ struct FlightRecorderTests {
         #expect(try #require(why.step) >= events.last!)
         #expect(try JournalReader(path: asserted).header.dump?.trigger == .assertion)
         #expect(try JournalReader(path: asserted).header.dump?.reason == "cart.total < 0")
+    }
+
+    @Test("the recorder's own dump (from the blocks it knows it wrote) holds what a reader finds in the ring; dumps taken while the ring turns are one run of steps each")
+    func ownDumpAgreesWithTheScan() throws {
+        let directory = TemporaryDirectory()
+        let ringPath = directory.file("shop.rewind-ring")
+        let recorder = try FlightRecorder(path: ringPath, configuration: Self.configuration())
+        let shop = ShopModel()
+        shop.set(logger: recorder)
+        Self.order(shop, count: 5_000)
+        try recorder.sync()
+        let own = try JournalReader(path: try #require(try recorder.dump(reason: "own")))
+        let scanned = try JournalReader(
+            path: RingDump.dump(ringAt: ringPath, directory: directory.path, number: 99, trigger: .external, reason: "scan", step: nil).path)
+        #expect(own.eventCount > 0 && own.allEvents() == scanned.allEvents())
+        #expect(try own.verify().isClean)
+
+        // Dumps while another thread commits as fast as it can: the ring is overwritten under
+        // each dump. Each reads clean and is one run of commits: the orders its changes add are
+        // consecutive numbers, none missing.
+        let done = Atomic<Bool>(false)
+        let committer = Thread {
+            var number = 5_000
+            while !done.load(ordering: .relaxed) {
+                Self.order(shop, count: 100, from: number)
+                number += 100
+            }
+        }
+        committer.start()
+        defer { done.store(true, ordering: .relaxed) }
+        for round in 0..<3 {
+            let dump = try JournalReader(path: try #require(try recorder.dump(reason: "racing \(round)")))
+            let numbers = dump.allEvents().compactMap { event -> Int? in
+                guard event.kind == .change, event.path == "orders", case .array(let orders)? = event.value, case .string(let last)? = orders.last else {
+                    return nil
+                }
+                return Int(last.split(separator: " ")[1].dropLast())
+            }
+            let clean = try dump.verify().isClean
+            #expect(numbers.count > 10 && clean, "round \(round)")
+            #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $1 == $0 + 1 }, "round \(round): \(numbers.prefix(5))…")
+        }
+        done.store(true, ordering: .relaxed)
+        recorder.close()
     }
 
     @Test("a dump reaches back only as far as the configured age")

@@ -72,6 +72,30 @@ struct RingScan {
         blocks = Self.ordered(found)
     }
 
+    /// The blocks a recorder's own catalog lists (``RingCatalog``), read from the ring of
+    /// `descriptor` and checked by their checksums only: the writer made them. A block the writer
+    /// overwrote since the catalog was copied fails its checksum; it is left out with every block
+    /// before it, so that what is kept is one run of blocks that ends with the newest.
+    init(catalog entries: [RingCatalog.Entry], descriptor: Int32, size: Int, flags: UInt32) {
+        self.size = size
+        wasClosed = flags & JournalFormat.RingFlags.closed != 0
+        crashSignal = JournalFormat.RingFlags.crashSignal(flags)
+        for entry in entries {
+            guard let payload = Self.checkedPayload(descriptor, at: entry.offset, frame: entry.frame) else {
+                skippedRegions += 1
+                blocks.removeAll()
+                continue
+            }
+            let outline = BlockOutline(sources: entry.sources, eventCount: entry.eventCount, summaries: entry.summaries)
+            var block = Block(offset: entry.offset, frame: entry.frame, payload: payload, outline: outline)
+            let summaryOffset = entry.offset + entry.frame.totalLength
+            if let frame = entry.summaryFrame, let payload = Self.checkedPayload(descriptor, at: summaryOffset, frame: frame) {
+                block.summary = (frame, payload)
+            }
+            blocks.append(block)
+        }
+    }
+
     /// The compressed payload, when it is all there and its checksum holds.
     private static func checkedPayload(_ descriptor: Int32, at offset: Int, frame: BlockFrame) -> [UInt8]? {
         let payload = JournalReader.read(descriptor, at: offset + JournalFormat.frameHeaderLength, count: Int(frame.compressedLength))

@@ -76,6 +76,8 @@ public struct JournalConfiguration: Sendable {
     /// Set by a ``FlightRecorder``: the journal is a ring file of this many bytes (``RingFile``),
     /// and does not rotate.
     var ringSize: Int? = nil
+    /// Set by a ``FlightRecorder``: the blocks its ring holds, for its own dumps.
+    var ringCatalog: RingCatalog? = nil
     /// Set by a ``FlightRecorder`` with conditions: judged at each state the writer records.
     var stateWatch: StateWatch? = nil
 

@@ -80,12 +80,13 @@ package enum RingDump {
         return fixed.flags & JournalFormat.RingFlags.closed != 0 ? .closed : .unclosed(crashSignal: JournalFormat.RingFlags.crashSignal(fixed.flags))
     }
 
-    /// Dumps the ring at `path`: its blocks within the configured age, under a fresh name.
+    /// Dumps the ring at `path`: its blocks within the configured age, under a fresh name. With
+    /// `catalog`, the blocks are the ones its recorder wrote (the recorder's own dumps).
     /// With `output`, the dump is written there (and fails rather than replace a file);
     /// otherwise under a fresh name in `directory` (the ring's by default).
     package static func dump(
-        ringAt path: String, age: Duration = .seconds(Int64.max), directory: String? = nil, output: String? = nil, number: Int = 0,
-        trigger: JournalHeader.Dump.Trigger, reason: String, step: UInt64?, signal: Int32? = nil
+        ringAt path: String, catalog: RingCatalog? = nil, age: Duration = .seconds(Int64.max), directory: String? = nil, output: String? = nil,
+        number: Int = 0, trigger: JournalHeader.Dump.Trigger, reason: String, step: UInt64?, signal: Int32? = nil
     ) throws(JournalWriteError) -> (path: String, events: Int) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { throw JournalWriteError(path: path, operation: "read", code: errno) }
@@ -102,7 +103,13 @@ package enum RingDump {
             _ = header.decodeExtension(
                 JournalReader.read(descriptor, at: JournalFormat.fixedHeaderLength, count: fixed.length - JournalFormat.fixedHeaderLength))
         }
-        var scan = RingScan(descriptor: descriptor, size: Int(status.st_size), regionStart: fixed.length, flags: fixed.flags)
+        // The recorder's own dumps know its blocks; anyone else's read finds them.
+        var scan =
+            if let catalog {
+                RingScan(catalog: catalog.snapshot, descriptor: descriptor, size: Int(status.st_size), flags: fixed.flags)
+            } else {
+                RingScan(descriptor: descriptor, size: Int(status.st_size), regionStart: fixed.length, flags: fixed.flags)
+            }
         scan.keepOnly(age: age)
         let now = EventTime.now().wallNanoseconds
         header.dump = JournalHeader.Dump(trigger: trigger, reason: reason, step: step, signal: signal, dumpedWallNanoseconds: now)

@@ -23,6 +23,8 @@ final class RingFile: BlockSink {
     private(set) var blocksTooLarge = 0
     /// This ring's place among those a fatal signal marks (``CrashMarks``).
     private var crashSlot: Int?
+    /// The blocks written, for dumps made in this process.
+    private let catalog: RingCatalog?
 
     /// The smallest ring: room for a few blocks of the writer's default size, compressed.
     static let minimumSize = 64 << 10
@@ -30,9 +32,10 @@ final class RingFile: BlockSink {
     /// Creates the ring file (mode 0600), `size` bytes in all, allocated now so that a full disk
     /// is found at start rather than in the middle of a recording. A file at `path` is replaced
     /// only when `replaceExisting` is set; a symbolic link is never followed.
-    init(path: String, header: JournalHeader, size: Int, replaceExisting: Bool) throws(JournalWriteError) {
+    init(path: String, header: JournalHeader, size: Int, replaceExisting: Bool, catalog: RingCatalog? = nil) throws(JournalWriteError) {
         self.path = path
         self.header = header
+        self.catalog = catalog
         let headerBytes = header.encoded(signature: JournalFormat.ringMagic, flags: 0)
         regionStart = headerBytes.count
         self.size = max(size, Self.minimumSize)
@@ -115,6 +118,7 @@ final class RingFile: BlockSink {
         if position + length > size {
             // The rest of this lap's region would still hold blocks of the lap before, older than
             // the ones this lap overwrote: cleared, so the ring holds one run of blocks.
+            catalog?.overwriting(position..<size)
             try write([UInt8](repeating: 0, count: size - position), at: position)
             position = regionStart
             lap = lap == 0xFF_FFFF ? 1 : lap + 1
@@ -128,7 +132,15 @@ final class RingFile: BlockSink {
             bytes += summary.frame.encoded()
             bytes += summary.payload
         }
+        catalog?.overwriting(position..<(position + length))
         try write(bytes, at: position)
+        catalog?.written(RingCatalog.Entry(
+            offset: position, frame: frame, sources: block.sources, summaries: block.summaries, eventCount: block.eventCount,
+            summaryFrame: block.summary.map { summary in
+                var summaryFrame = summary.frame
+                summaryFrame.lap = lap
+                return summaryFrame
+            }))
         position += length
         bytesWritten += length
     }

@@ -40,7 +40,8 @@ final class JournalEncoder {
         self.basePath = path
         self.header = header
         if let ringSize = configuration.ringSize {
-            self.file = try RingFile(path: path, header: header, size: ringSize, replaceExisting: configuration.replaceExisting)
+            self.file = try RingFile(
+                path: path, header: header, size: ringSize, replaceExisting: configuration.replaceExisting, catalog: configuration.ringCatalog)
         } else {
             self.file = try JournalFile(path: path, header: header, replaceExisting: configuration.replaceExisting, sizeLimit: configuration.sizeLimitForTesting)
         }
