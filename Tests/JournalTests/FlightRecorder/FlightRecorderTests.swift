@@ -109,7 +109,7 @@ struct FlightRecorderTests {
         #expect(try JournalReader(path: asserted).header.dump?.reason == "cart.total < 0")
     }
 
-    @Test("the recorder's own dump (from the blocks it knows it wrote) holds what a reader finds in the ring; dumps taken while the ring turns are one run of steps each")
+    @Test("the recorder's own dump (of the blocks it wrote) equals a reader's of the ring; dumps racing the writer are one run each")
     func ownDumpAgreesWithTheScan() throws {
         let directory = TemporaryDirectory()
         let ringPath = directory.file("shop.rewind-ring")
@@ -140,9 +140,8 @@ struct FlightRecorderTests {
         for round in 0..<3 {
             let dump = try JournalReader(path: try #require(try recorder.dump(reason: "racing \(round)")))
             let numbers = dump.allEvents().compactMap { event -> Int? in
-                guard event.kind == .change, event.path == "orders", case .array(let orders)? = event.value, case .string(let last)? = orders.last else {
-                    return nil
-                }
+                guard event.kind == .change, event.path == "orders", case .array(let orders)? = event.value else { return nil }
+                guard case .string(let last)? = orders.last else { return nil }
                 return Int(last.split(separator: " ")[1].dropLast())
             }
             let clean = try dump.verify().isClean

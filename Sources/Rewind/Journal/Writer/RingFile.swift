@@ -134,13 +134,13 @@ final class RingFile: BlockSink {
         }
         catalog?.overwriting(position..<(position + length))
         try write(bytes, at: position)
-        catalog?.written(RingCatalog.Entry(
-            offset: position, frame: frame, sources: block.sources, summaries: block.summaries, eventCount: block.eventCount,
-            summaryFrame: block.summary.map { summary in
-                var summaryFrame = summary.frame
-                summaryFrame.lap = lap
-                return summaryFrame
-            }))
+        if let catalog {
+            var summaryFrame = block.summary?.frame
+            summaryFrame?.lap = lap
+            let entry = RingCatalog.Entry(
+                offset: position, frame: frame, sources: block.sources, summaries: block.summaries, eventCount: block.eventCount, summaryFrame: summaryFrame)
+            catalog.written(entry)
+        }
         position += length
         bytesWritten += length
     }
