@@ -72,6 +72,43 @@ struct HostileJournalTests {
         }
     }
 
+    @Test("a flight recorder's ring of hostile strings — as written, then torn inside a block, then cut short — is read safely by every command")
+    func hostileRing() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("hostile.rewind-ring")
+        var configuration = FlightRecorder.Configuration()
+        configuration.maximumBytes = 64 << 10
+        configuration.journal.blockSize = 2 * 1024
+        let recorder = try FlightRecorder(path: path, configuration: configuration)
+        let hostile = Self.hostile
+        let channel = EventChannel(source: EventSource(framework: .init(rawValue: hostile), typeName: hostile, label: hostile))
+        let site = CallSite(file: "\u{1B}]0;file\u{07}\u{202E}.swift", function: "\u{1B}[2Jfunction()", line: 7)
+        channel.emit(.created(state: LoggedValue(["name": hostile])), name: hostile, description: hostile, callSite: site, to: recorder)
+        // Text that compresses little, so that the ring goes round.
+        for number in 0..<1_500 {
+            let code = (0..<10).map { String((UInt64(number) &* 31 &+ UInt64($0)) &* 0x9E37_79B9_7F4A_7C15, radix: 36) }.joined()
+            channel.emit(.replace(state: LoggedValue(["name": hostile + code, hostile: code])), name: hostile, callSite: site, to: recorder)
+        }
+        recorder.close()
+        let ring = try JournalReader(path: path)
+        // Found here, not yet understood: these replaces (about 300 bytes of state each, 2 KiB
+        // blocks) read back as one block of 415 of the 1,501 events and a skipped region, with
+        // 44,785 bytes written — less than the ring: nothing wrapped. What Rewind writes it must
+        // read back; until that is fixed this stays a known issue, and the commands below must
+        // still read what there is safely.
+        withKnownIssue("a ring of large replaced states reads back fewer events than were written") {
+            #expect(ring.eventCount == 1_501, "\(String(describing: ring.ring)), \(ring.eventCount) events, \(recorder.statistics)")
+        }
+        try Self.expectSafe(path, "hostile ring")
+
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        for offset in stride(from: bytes.count / 3, to: bytes.count / 3 + 64, by: 1) { bytes[offset] ^= 0x5A }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        try Self.expectSafe(path, "torn hostile ring")
+        try Data(bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: path))
+        try Self.expectSafe(path, "cut hostile ring")
+    }
+
     @Test("length, count and reference fields at their extremes")
     func extremeFields() throws {
         let directory = TemporaryDirectory()

@@ -6,7 +6,8 @@ import Foundation
 // open it, read every event, rebuild states, diff them, verify the file. The reader's promise is
 // that none of this crashes, hangs or allocates without bound, whatever the bytes are.
 //
-// An input starting with the journal signature's first byte (0x89) is a whole file. An input
+// An input starting with the journal signature's first byte (0x89) is a whole file: a journal, or
+// a flight recorder's ring (read by the reader's ring scan). An input
 // starting with 1 is a summary block's payload, decoded and judged as a query does. Any other input
 // is one block's uncompressed payload after a mode byte, framed with good checksums before it is
 // read: mutations in a real file rarely get past the block checksum to the decoder behind it.

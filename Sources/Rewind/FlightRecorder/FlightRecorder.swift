@@ -9,8 +9,8 @@ import Synchronization
 /// let recorder = try FlightRecorder(path: "/var/tmp/shop.rewind-ring")   // 16 MiB, 5 minutes
 /// CycleLoggingSystem.bootstrap(recorder)
 /// …
-/// if order.total < 0 {
-///     let dump = try recorder.dump(reason: "negative total")   // a .rewind file: rewind view DUMP
+/// if order.total < 0, let dump = try recorder.dump(reason: "negative total") {
+///     print(dump)   // a .rewind file: rewind DUMP opens it at the step it was made
 /// }
 /// ```
 ///
@@ -46,9 +46,11 @@ public final class FlightRecorder: CycleLogging, Sendable {
         /// Conditions over the recorded state, in the query language (`cart.total < 0`; see
         /// ``Condition``), that dump when they become true on a unit (trigger `condition`). They
         /// are judged on the journal's writer thread, never on the app's, at each state a unit
-        /// settles in: a commit's end, a replaced state, a unit's first state — not between two
-        /// changes of one commit. A condition fires when it starts to hold, not again while it
-        /// goes on holding; the dump's step is the one where it started.
+        /// settles in: an outermost commit's end, a replaced state, a unit's first state — not
+        /// between two changes of one commit, nor at a nested commit's end, nor at a change made
+        /// outside any commit (which `rewind query` does judge). `old(…)` and `changed(…)` compare
+        /// with the state at the unit's previous judged step. A condition fires when it starts to
+        /// hold, not again while it goes on holding; the dump's step is the one where it started.
         public var conditions: [Condition] = []
         /// How often each trigger may dump (one a minute and ten an hour by default); each
         /// condition counts on its own. The dump of a previous run's ring at start is never held back.
@@ -56,7 +58,9 @@ public final class FlightRecorder: CycleLogging, Sendable {
         /// How long the recorder goes on recording after a trigger before it writes the dump, so
         /// that the dump shows what followed too: for conditions, the dump signal and
         /// ``FlightRecorder/requestDump(reason:)``. ``FlightRecorder/dump(reason:)`` writes at once.
-        /// A recorder closed during a tail writes the dump then.
+        /// ``FlightRecorder/close()`` during a tail writes the dump then; a recorder released
+        /// without `close()` does not. A tail longer than the ring holds, or than ``age``, leaves
+        /// the trigger's step out of its own dump.
         public var tail: Duration = .zero
         /// Called when a dump the recorder makes on its own — on a condition, the dump signal or a
         /// request — cannot be written (a full disk, say), on the thread that tried.
@@ -208,7 +212,9 @@ public final class FlightRecorder: CycleLogging, Sendable {
     }
 
     /// Stops recording and marks the ring closed, so that the next recorder on it does not dump it.
-    /// A dump still waiting for its tail is written first.
+    /// A dump still waiting for its tail is written first (by the first call, when two threads
+    /// close at once). A recorder released without `close()` stops as well, but what waits for
+    /// its tail is not written.
     public func close() {
         SignalDumps.stop(self)
         // The writer judges every event logged before the call, so that a condition they make

@@ -92,7 +92,7 @@ enum SignalDumps {
                 for recorder in recorders {
                     let reason = "\(CrashMarks.name(of: signal)) reached the process"
                     let key = JournalHeader.Dump.Trigger.signal.rawValue
-                    recorder.request(DumpSchedule.Request(trigger: .signal, reason: reason, signal: signal, key: key))
+                    recorder.request(DumpSchedule.Request(trigger: .signal, reason: reason, step: EventSequence.last, signal: signal, key: key))
                 }
             }
         }

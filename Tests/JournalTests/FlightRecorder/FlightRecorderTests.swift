@@ -193,6 +193,54 @@ struct FlightRecorderTests {
         }
     }
 
+    @Test(
+        "a wrapped ring cut at every length around each block's start and end, and at a stride between, reads the whole blocks before the cut, in order",
+        .timeLimit(.minutes(10)))
+    func ringCutAtEveryBoundary() throws {
+        let directory = TemporaryDirectory()
+        let ringPath = directory.file("shop.rewind-ring")
+        var configuration = Self.configuration()
+        configuration.maximumBytes = 64 << 10
+        let recorder = try FlightRecorder(path: ringPath, configuration: configuration)
+        let shop = ShopModel()
+        shop.set(logger: recorder)
+        Self.order(shop, count: 2_000)
+        recorder.close()
+        let whole = try [UInt8](Data(contentsOf: URL(fileURLWithPath: ringPath)))
+        let full = try JournalReader(path: ringPath)
+        let allEvents = full.allEvents().map(\.sequence)
+        let known = Set(allEvents)
+        // Where blocks start and end in the file: found by their magic and frames.
+        var boundaries: Set<Int> = [0, whole.count]
+        let descriptor = open(ringPath, O_RDONLY)
+        defer { close(descriptor) }
+        let header = try JournalHeader.decodeFixedPart(JournalReader.read(descriptor, at: 0, count: JournalFormat.fixedHeaderLength)).get()
+        let scan = RingScan(descriptor: descriptor, size: whole.count, regionStart: header.length, flags: header.flags)
+        #expect(scan.blocks.count > 4 && scan.blocks.first!.offset > scan.blocks.last!.offset, "the ring wrapped: its oldest block lies after its newest")
+        for block in scan.blocks {
+            boundaries.insert(block.offset)
+            boundaries.insert(block.offset + block.frame.totalLength)
+        }
+        var lengths = Set(stride(from: 0, to: whole.count, by: 1_021))
+        for boundary in boundaries {
+            for delta in -2...2 where (0...whole.count).contains(boundary + delta) { lengths.insert(boundary + delta) }
+        }
+        let path = directory.file("cut.rewind-ring")
+        for length in lengths.sorted() {
+            try Data(whole.prefix(length)).write(to: URL(fileURLWithPath: path))
+            guard let reader = try? JournalReader(path: path) else {
+                #expect(length < header.length, "a ring cut after its header opens: \(length)")
+                continue
+            }
+            let events = reader.allEvents().map(\.sequence)
+            // What is kept is the whole blocks before the cut, in the order they were written:
+            // events the ring held, in order, none twice; all of them when nothing was cut.
+            #expect(zip(events, events.dropFirst()).allSatisfy { $0 < $1 } && known.isSuperset(of: events), "cut at \(length)")
+            #expect(length < whole.count || events == allEvents)
+            #expect(reader.eventCount == events.count, "cut at \(length)")
+        }
+    }
+
     @Test("a file at the ring's path that is not a ring is kept, and the recorder does not start")
     func keepsOtherFiles() throws {
         let directory = TemporaryDirectory()
@@ -333,7 +381,7 @@ struct FlightRecorderTriggerTests {
 
     @Test("a condition over the state dumps from the writer's side of a running process, at the step it became true")
     func conditionDumps() throws {
-        let dump = try Self.firstDump(["--condition", "count == 2000"])
+        let dump = try Self.firstDump(["--condition", "count == 2000", "--pause-at", "2000"])
         let why = try #require(dump.header.dump)
         #expect(why.trigger == .condition && why.reason.hasPrefix("count == 2000 on "), "\(why.summary)")
         // Event 1 is the counter's `created`; each commit adds willMutate, change and didMutate.

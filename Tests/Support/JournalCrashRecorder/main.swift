@@ -10,7 +10,9 @@ import Foundation
 // moment and checks the file. With --crash-after N, the process ends in a `fatalError` once N
 // commits are synced. A flight recorder prints "dumped PATH" for each dump it makes: on SIGUSR2,
 // when --condition's condition (over the state: `count`) becomes true, and with --assert-at N,
-// when `dump(unless:)` finds the count at N. Its rate limit is off.
+// when `dump(unless:)` finds the count at N. Its rate limit is off. With --pause-at N, it stops
+// committing once N commits are synced until its first dump is made (at most a minute), so that a
+// dump made on its own thread finds the step that triggered it still in the small ring.
 
 final class Counter: CyclerType, Sendable {
     struct State: Codable { var count = 0; var step = 1; var label = "crash" }
@@ -32,6 +34,8 @@ let path = arguments[0]
 }
 let crashAfter = option("--crash-after").flatMap { Int($0) }
 let assertAt = option("--assert-at").flatMap { Int($0) }
+let pauseAt = option("--pause-at").flatMap { Int($0) }
+let firstDump = DispatchSemaphore(value: 0)
 var configuration = JournalConfiguration()
 configuration.blockSize = 4 * 1024
 let logger: any CycleLogging
@@ -41,7 +45,10 @@ if ring {
     var recorderConfiguration = FlightRecorder.Configuration()
     recorderConfiguration.maximumBytes = 128 << 10
     recorderConfiguration.journal = configuration
-    recorderConfiguration.onDump = { say("dumped \($0)") }
+    recorderConfiguration.onDump = {
+        say("dumped \($0)")
+        firstDump.signal()
+    }
     recorderConfiguration.rateLimit = .unlimited
     recorderConfiguration.conditions = try option("--condition").map { [try Condition(parsing: $0)] } ?? []
     let recorder = try FlightRecorder(path: path, configuration: recorderConfiguration)
@@ -61,6 +68,7 @@ while true {
     if round % 500 == 0 {
         try sync()
         say("synced \(round)")
+        if round == pauseAt { _ = firstDump.wait(timeout: .now() + .seconds(60)) }
         if let crashAfter, round >= crashAfter { fatalError("crash after \(round) commits") }
     }
 }

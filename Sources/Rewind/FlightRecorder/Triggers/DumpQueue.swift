@@ -6,7 +6,8 @@ import Synchronization
 /// with a tail — and writes each once its tail is over, in the order they were made.
 ///
 /// The thread starts at the first such request and ends at ``close()``, which writes what still
-/// waits at once: a recorder closing in the middle of a tail still makes its dump.
+/// waits at once: a recorder closing in the middle of a tail still makes its dump. The recorder is
+/// held weakly: once it is released (without `close()`), what waits is let go.
 final class DumpQueue: Sendable {
     private struct State {
         var schedule: DumpSchedule

@@ -112,7 +112,8 @@ final class JournalEncoder {
     private func judge(_ record: WireRecord, source: EventSource, sourceID: UInt64, by watch: StateWatch) {
         switch record.kind {
         case .didMutate, .replace, .created:
-            guard let state = tracks[sourceID]?.state else { return }
+            // A nested commit's end is inside the outer commit: judged at the outer one's.
+            guard let track = tracks[sourceID], track.commitDepth == 0 || record.kind != .didMutate, let state = track.state else { return }
             let recorded = RecordedSource(instanceID: sourceID, framework: source.framework.rawValue, typeName: source.typeName, label: source.label)
             watch.judge(record.recordedEvent(source: recorded), sourceID: sourceID, state: state)
         case .released:
