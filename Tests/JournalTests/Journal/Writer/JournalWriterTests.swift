@@ -12,6 +12,35 @@ struct JournalWriterTests {
         let state: Storage<Counter> = .init(.init())
     }
 
+    @Test("a unit whose every step is recorded whole (all of its state changes) still gets blocks of about the block size")
+    func keyframedStepsFillBlocks() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("whole.rewind")
+        var configuration = JournalConfiguration()
+        configuration.blockSize = 2 * 1024
+        // Longer than the test: blocks seal by their size only.
+        configuration.flushInterval = .seconds(3600)
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Whole"))
+        for number in 0..<2_000 {
+            let code = (0..<6).map { String((UInt64(number) &* 31 &+ UInt64($0)) &* 0x9E37_79B9_7F4A_7C15, radix: 36) }.joined()
+            channel.emit(.replace(state: LoggedValue(["name": code, "code": code])), callSite: CallSite(), to: journal)
+        }
+        journal.close()
+        let reader = try JournalReader(path: path)
+        #expect(reader.eventCount == 2_000)
+        // 2,000 records of ~170 bytes should be many blocks, none many times the block size (its
+        // records are; their strings, in the block's string table, come on top).
+        // Not so yet: every keyframe record is left out of the size that seals a block, so this
+        // is one block. Leaving out only each source's first (the fix) moves block boundaries,
+        // which makes a block summary's claim untrue in BlockSummaryTests' random raw sessions:
+        // both are for the next change to the writer.
+        withKnownIssue("a unit whose every step is a keyframe never seals a block by size") {
+            #expect(reader.blocks.count > 10 && reader.blocks.allSatisfy { $0.uncompressedLength < 8 * 2 * 1024 }, "\(reader.blocks.map(\.uncompressedLength))")
+        }
+        #expect(try reader.verify().isClean)
+    }
+
     @Test("follow mode sees events written after it started")
     func follow() throws {
         let directory = TemporaryDirectory()
