@@ -86,19 +86,18 @@ struct HostileJournalTests {
         channel.emit(.created(state: LoggedValue(["name": hostile])), name: hostile, description: hostile, callSite: site, to: recorder)
         // Text that compresses little, so that the ring goes round.
         for number in 0..<1_500 {
-            let code = (0..<10).map { String((UInt64(number) &* 31 &+ UInt64($0)) &* 0x9E37_79B9_7F4A_7C15, radix: 36) }.joined()
+            let code = Self.code(number)
             channel.emit(.replace(state: LoggedValue(["name": hostile + code, hostile: code])), name: hostile, callSite: site, to: recorder)
         }
         recorder.close()
         let ring = try JournalReader(path: path)
-        // These replaces change all of the state: every step is a keyframe, which the writer
-        // leaves out of a block's size, so the writer makes one block of everything it has when
-        // it wakes — larger than this ring, which leaves it out (see JournalWriterTests
-        // `keyframedStepsFillBlocks`). What Rewind writes it must read back; until that is fixed
-        // this stays a known issue, and the commands below must still read what there is safely.
-        withKnownIssue("a ring of large replaced states reads back fewer events than were written") {
-            #expect(ring.eventCount == 1_501, "\(String(describing: ring.ring)), \(ring.eventCount) events, \(recorder.statistics)")
-        }
+        // These replaces change all of the state, so every step is a keyframe: blocks still seal
+        // by size, the ring goes round, and it keeps a run of whole blocks ending at the last event.
+        let window = try #require(ring.ring)
+        #expect(window.blockCount > 4 && ring.eventCount > 100 && ring.eventCount < 1_501, "\(window), \(ring.eventCount) events, \(recorder.statistics)")
+        let last = try #require(try ring.events(inBlock: ring.blocks.count - 1).last)
+        let lastState = try ring.state(of: last.source.instanceID, at: last.sequence)
+        #expect(String(describing: lastState).contains(Self.code(1_499)), "\(String(describing: lastState))")
         try Self.expectSafe(path, "hostile ring")
 
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
@@ -107,6 +106,11 @@ struct HostileJournalTests {
         try Self.expectSafe(path, "torn hostile ring")
         try Data(bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: path))
         try Self.expectSafe(path, "cut hostile ring")
+    }
+
+    /// Text that compresses little, different for each number.
+    private static func code(_ number: Int) -> String {
+        (0..<10).map { String((UInt64(number) &* 31 &+ UInt64($0)) &* 0x9E37_79B9_7F4A_7C15, radix: 36) }.joined()
     }
 
     @Test("length, count and reference fields at their extremes")

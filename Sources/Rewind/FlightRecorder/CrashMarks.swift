@@ -87,15 +87,7 @@ package enum CrashMarks {
                 sigaction(signal, CrashMarks.previous + Int(signal), nil)
                 raise(signal)
             }
-            var action = sigaction()
-            #if canImport(Darwin)
-                action.__sigaction_u.__sa_handler = handler
-            #else
-                action.__sigaction_handler.sa_handler = handler
-            #endif
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_ONSTACK
-            for signal in signals { sigaction(signal, &action, previous + Int(signal)) }
+            SignalHandling.install(handler, for: signals, flags: SA_ONSTACK, previous: previous)
         }
     }
 

@@ -46,9 +46,9 @@ public final class FlightRecorder: CycleLogging, Sendable {
         /// Conditions over the recorded state, in the query language (`cart.total < 0`; see
         /// ``Condition``), that dump when they become true on a unit (trigger `condition`). They
         /// are judged on the journal's writer thread, never on the app's, at each state a unit
-        /// settles in: an outermost commit's end, a replaced state, a unit's first state — not
-        /// between two changes of one commit, nor at a nested commit's end, nor at a change made
-        /// outside any commit (which `rewind query` does judge). `old(…)` and `changed(…)` compare
+        /// settles in: an outermost commit's end, a replaced state, a unit's first state, a change
+        /// made outside any commit — not between two changes of one commit, nor at a nested
+        /// commit's end. `old(…)` and `changed(…)` compare
         /// with the state at the unit's previous judged step. A condition fires when it starts to
         /// hold, not again while it goes on holding; the dump's step is the one where it started.
         public var conditions: [Condition] = []
@@ -85,9 +85,8 @@ public final class FlightRecorder: CycleLogging, Sendable {
     public let previousRunDump: String?
 
     private let journal: JournalLogger
-    private let dumpsMade = Atomic<Int>(0)
     private let queue: DumpQueue
-    private let catalog = RingCatalog()
+    private let writer: DumpWriter
 
     /// Starts recording into a ring file at `path`.
     ///
@@ -124,6 +123,7 @@ public final class FlightRecorder: CycleLogging, Sendable {
         }
         let queue = DumpQueue(limit: configuration.rateLimit, tail: configuration.tail, clock: configuration.clock)
         self.queue = queue
+        let catalog = RingCatalog()
         var journalConfiguration = configuration.journal
         journalConfiguration.ringSize = max(configuration.maximumBytes, RingFile.minimumSize)
         journalConfiguration.replaceExisting = true
@@ -136,14 +136,19 @@ public final class FlightRecorder: CycleLogging, Sendable {
             }
         }
         journal = try JournalLogger(path: path, configuration: journalConfiguration)
-        queue.serve(self)
+        // A stack overflow on the thread that starts the recorder (the main thread, most often)
+        // still marks the ring; other threads' overflows leave it unclosed, dumped all the same.
+        SignalHandling.giveThreadAlternateStack()
+        writer = DumpWriter(ring: path, configuration: configuration, journal: journal, catalog: catalog)
+        queue.serve(writer)
         if let previousRunDump { configuration.onDump?(previousRunDump) }
         if let signal = configuration.dumpSignal { SignalDumps.listen(self, to: signal) }
     }
 
+    /// A recorder released without ``close()`` closes: the dump thread holds the writer, not the
+    /// recorder, so what waits for its tail is still written.
     deinit {
-        queue.close()
-        journal.close()
+        close()
     }
 
     /// Queues an event, as a ``JournalLogger`` does.
@@ -178,7 +183,7 @@ public final class FlightRecorder: CycleLogging, Sendable {
     @discardableResult
     public func dump(reason: String) throws(JournalWriteError) -> String? {
         guard queue.admitNow(JournalHeader.Dump.Trigger.call.rawValue) else { return nil }
-        return try write(DumpSchedule.Request(trigger: .call, reason: reason, key: ""))
+        return try writer.write(DumpSchedule.Request(trigger: .call, reason: reason, key: ""))
     }
 
     /// Dumps, as ``dump(reason:)``, when `condition` is false; returns the dump's path, or `nil`
@@ -190,7 +195,7 @@ public final class FlightRecorder: CycleLogging, Sendable {
     @discardableResult
     public func dump(unless condition: Bool, _ reason: @autoclosure () -> String) throws(JournalWriteError) -> String? {
         guard !condition, queue.admitNow(JournalHeader.Dump.Trigger.assertion.rawValue) else { return nil }
-        return try write(DumpSchedule.Request(trigger: .assertion, reason: reason(), key: ""))
+        return try writer.write(DumpSchedule.Request(trigger: .assertion, reason: reason(), key: ""))
     }
 
     /// Asks for a dump written once ``Configuration/tail`` has passed, on the recorder's own
@@ -212,9 +217,8 @@ public final class FlightRecorder: CycleLogging, Sendable {
     }
 
     /// Stops recording and marks the ring closed, so that the next recorder on it does not dump it.
-    /// A dump still waiting for its tail is written first (by the first call, when two threads
-    /// close at once). A recorder released without `close()` stops as well, but what waits for
-    /// its tail is not written.
+    /// A dump still waiting for its tail is written first; a call made while another thread
+    /// closes returns once it has. A recorder released without `close()` closes the same way.
     public func close() {
         SignalDumps.stop(self)
         // The writer judges every event logged before the call, so that a condition they make
@@ -227,27 +231,5 @@ public final class FlightRecorder: CycleLogging, Sendable {
     /// Asks for a dump on the recorder's own thread (the dump signal's).
     func request(_ request: DumpSchedule.Request) {
         queue.request(request)
-    }
-
-    /// Writes a dump the queue's thread took: its failure goes to ``Configuration/onDumpFailure``.
-    func write(_ request: DumpSchedule.Request) {
-        do {
-            _ = try write(request) as String
-        } catch {
-            configuration.onDumpFailure?(error)
-        }
-    }
-
-    /// Writes a dump of the ring's window now, with every event logged before the call.
-    private func write(_ request: DumpSchedule.Request) throws(JournalWriteError) -> String {
-        let step = request.step ?? EventSequence.last
-        try journal.flush()
-        let number = dumpsMade.add(1, ordering: .relaxed).newValue
-        let path = try RingDump.dump(
-            ringAt: path, catalog: catalog, age: configuration.age, directory: configuration.dumpDirectory, number: number, trigger: request.trigger,
-            reason: request.reason, step: step, signal: request.signal
-        ).path
-        configuration.onDump?(path)
-        return path
     }
 }

@@ -55,22 +55,11 @@ enum SignalDumps {
                 _ = write(SignalDumps.writeEnd, &byte, 1)
                 errno = saved
             }
-            var action = sigaction()
-            #if canImport(Darwin)
-                action.__sigaction_u.__sa_handler = handler
-            #else
-                action.__sigaction_handler.sa_handler = handler
-            #endif
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            sigaction(signal, &action, nil)
+            SignalHandling.install(handler, for: [signal], flags: SA_RESTART)
             // A mask inherited from whatever started the process (a test runner's thread, say)
             // must not hold the signal back: a process-directed signal goes to a thread that
             // does not block it, and threads made later inherit this one's mask.
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, signal)
-            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+            SignalHandling.unblock([signal])
         }
     }
 

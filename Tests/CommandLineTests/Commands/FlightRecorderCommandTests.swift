@@ -77,6 +77,15 @@ struct FlightRecorderCommandTests {
         #expect(watch.status == 2 && watch.standardError.contains("is a flight recorder's ring"), "\(watch.transcript)")
         let beside = try CommandRunner.run(["dump", ringPath])
         #expect(beside.status == 0 && beside.standardOutput.contains("/cart-"), "\(beside.transcript)")
+        // --age keeps the ring's last seconds: here a microsecond, the newest block's.
+        let recent = directory.file("recent.rewind")
+        let aged = try CommandRunner.run(["dump", ringPath, "-o", recent, "--age", "0.000001"])
+        #expect(aged.status == 0, "\(aged.transcript)")
+        let recentReader = try JournalReader(path: recent)
+        #expect(recentReader.eventCount > 0 && recentReader.eventCount < taken.eventCount)
+        #expect(recentReader.sequenceRange?.upperBound == taken.sequenceRange?.upperBound)
+        let noAge = try CommandRunner.run(["dump", ringPath, "--age", "0"])
+        #expect(noAge.status == 2 && noAge.standardError.contains("--age"), "\(noAge.transcript)")
     }
 
     @Test("log of a condition's dump says why on standard error, and its JSON puts the dump on the step the condition became true at, schema-checked")
@@ -119,22 +128,16 @@ struct FlightRecorderCommandTests {
         try #require(FileManager.default.isExecutableFile(atPath: recorder), "build the journal-crash-recorder product first")
         let directory = TemporaryDirectory()
         let ringPath = directory.file("live.rewind-ring")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: recorder)
-        process.arguments = ["--ring", ringPath]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let child = try ChildProcess.Running(recorder, ["--ring", ringPath])
+        let process = child.process
         defer {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         // Once it has synced a few times, its ring holds blocks.
         var syncs = 0
-        while syncs < 3 {
-            let data = output.fileHandleForReading.availableData
-            guard !data.isEmpty else { break }
-            syncs += String(decoding: data, as: UTF8.self).components(separatedBy: "synced ").count - 1
+        while syncs < 3, let line = child.line() {
+            if line.hasPrefix("synced ") { syncs += 1 }
         }
         let dumpPath = directory.file("by-pid.rewind")
         let dumped = try CommandRunner.run(["dump", String(process.processIdentifier), "-o", dumpPath])

@@ -155,6 +155,26 @@ struct FlightRecorderConditionTests {
         #expect(dumps.all.count == 2, "each condition fired once: \(dumps.all)")
     }
 
+    @Test("a condition is judged at a change made outside any commit, which carries its unit's state")
+    func conditionAtChangeOutsideCommit() throws {
+        let directory = TemporaryDirectory()
+        let dumps = DumpsMade()
+        let recorder = try Self.recorder(in: directory, conditions: ["count == 3"], clock: ManualDumpClock(), dumps: dumps)
+        let channel = EventChannel(source: EventSource(framework: .unio, typeName: "Relay"))
+        channel.emit(.created(state: LoggedValue(["count": 0])), callSite: CallSite(), to: recorder)
+        for count in 1...5 {
+            let change = Event.Kind.change(path: ChangedPath(name: "count"), value: LoggedValue(count), state: LoggedValue(["count": count]))
+            channel.emit(change, callSite: CallSite(), to: recorder)
+        }
+        try recorder.sync()
+        let dump = try JournalReader(path: try dumps.next())
+        recorder.close()
+        let why = try #require(dump.header.dump)
+        let step = try #require(dump.allEvents().first { $0.sequence == why.step })
+        #expect(step.kind == .change && step.value == .integer(3), "\(step)")
+        #expect(dumps.all.count == 1)
+    }
+
     @Test("the rate limit holds a condition's dumps back and lets one through when a minute has passed, on the recorder's clock")
     func conditionRateLimit() throws {
         let directory = TemporaryDirectory()
@@ -207,6 +227,28 @@ struct FlightRecorderConditionTests {
         recorder.close()
         #expect(try JournalReader(path: try dumps.next()).header.dump?.reason == "closing soon")
         #expect(!recorder.requestDump(reason: "after close"))
+    }
+
+    @Test("a recorder released without close() still writes the dump waiting for its tail; threads closing at once all return after it")
+    func releasedOrClosedTwiceDuringATail() throws {
+        let directory = TemporaryDirectory()
+        let dumps = DumpsMade()
+        do {
+            let recorder = try Self.recorder(in: directory, tail: .seconds(10), clock: ManualDumpClock(), dumps: dumps)
+            let cart = CartModel()
+            cart.set(logger: recorder)
+            cart.commit("add") { $0.update(1, \.total) }
+            #expect(recorder.requestDump(reason: "released"))
+        }
+        #expect(dumps.all.count == 1, "the recorder's release wrote the dump in its tail")
+        #expect(try JournalReader(path: try #require(dumps.all.first)).header.dump?.reason == "released")
+
+        let recorder = try Self.recorder(in: directory, tail: .seconds(10), clock: ManualDumpClock(), dumps: dumps)
+        #expect(recorder.requestDump(reason: "closed twice"))
+        DispatchQueue.concurrentPerform(iterations: 3) { _ in
+            recorder.close()
+            #expect(dumps.all.count == 2, "close() returned before the dump in its tail was written")
+        }
     }
 
     @Test("dump(reason:) and dump(unless:) are rate-limited each on its own; a held-back call returns nil and writes nothing")

@@ -3,12 +3,14 @@ import Foundation
 @_spi(Tooling) import Rewind
 
 // Usage: journal-crash-recorder FILE
-//        journal-crash-recorder --ring FILE [--crash-after N] [--condition TEXT] [--assert-at N]
+//        journal-crash-recorder --ring FILE [--crash-after N [--crash-with segv|abort|overflow]] [--condition TEXT]
+//                               [--assert-at N] [--pause-at N]
 // Commits to a Cycler view model as fast as it can, syncing the journal (or, with --ring, a flight
 // recorder's 128 KiB ring) every 500 commits and printing "synced N" after each sync: every event
 // up to sequence N is then on disk. The parent test kills this process with SIGKILL at a random
 // moment and checks the file. With --crash-after N, the process ends in a `fatalError` once N
-// commits are synced. A flight recorder prints "dumped PATH" for each dump it makes: on SIGUSR2,
+// commits are synced — or, with --crash-with, by writing through a bad pointer (SIGSEGV), in
+// `abort()` (SIGABRT), or by a recursion that overflows the main thread's stack (SIGSEGV). A flight recorder prints "dumped PATH" for each dump it makes: on SIGUSR2,
 // when --condition's condition (over the state: `count`) becomes true, and with --assert-at N,
 // when `dump(unless:)` finds the count at N. Its rate limit is off. With --pause-at N, it stops
 // committing once N commits are synced until its first dump is made (at most a minute), so that a
@@ -17,6 +19,12 @@ import Foundation
 final class Counter: CyclerType, Sendable {
     struct State: Codable { var count = 0; var step = 1; var label = "crash" }
     let state: Storage<State> = .init(.init())
+}
+
+/// Recurses until the stack runs out: each call keeps a frame (its result is used after the call).
+func deeper(_ depth: Int) -> Int {
+    var frame = (depth, depth &+ 1, depth &+ 2, depth &+ 3)
+    return withUnsafeMutablePointer(to: &frame) { deeper($0.pointee.1) &+ $0.pointee.0 }
 }
 
 func say(_ text: String) {
@@ -35,6 +43,7 @@ let path = arguments[0]
 let crashAfter = option("--crash-after").flatMap { Int($0) }
 let assertAt = option("--assert-at").flatMap { Int($0) }
 let pauseAt = option("--pause-at").flatMap { Int($0) }
+let crashWith = option("--crash-with")
 let firstDump = DispatchSemaphore(value: 0)
 var configuration = JournalConfiguration()
 configuration.blockSize = 4 * 1024
@@ -69,6 +78,13 @@ while true {
         try sync()
         say("synced \(round)")
         if round == pauseAt { _ = firstDump.wait(timeout: .now() + .seconds(60)) }
-        if let crashAfter, round >= crashAfter { fatalError("crash after \(round) commits") }
+        if let crashAfter, round >= crashAfter {
+            switch crashWith {
+            case "segv": UnsafeMutablePointer<Int>(bitPattern: 16)!.pointee = round
+            case "abort": abort()
+            case "overflow": print(deeper(round))
+            default: fatalError("crash after \(round) commits")
+            }
+        }
     }
 }

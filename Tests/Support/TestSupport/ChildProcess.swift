@@ -70,6 +70,40 @@ public enum ChildProcess {
     }
 }
 
+extension ChildProcess {
+    /// A child read line by line while it runs, for tests that act on what it says — kill it
+    /// after its tenth report, read the file it names: the crash tests' recorders.
+    public final class Running {
+        /// The process, to signal and wait for.
+        public let process = Process()
+        private let output = Pipe()
+        private var buffer = ""
+
+        /// Starts `executable` with `arguments`, the environment this process has with
+        /// `environment` on top; its standard output is read by ``line()``.
+        public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.standardOutput = output
+            try process.run()
+        }
+
+        /// The next line the child prints; `nil` once it has ended.
+        public func line() -> String? {
+            while true {
+                if let newline = buffer.firstIndex(of: "\n") {
+                    defer { buffer.removeSubrange(...newline) }
+                    return String(buffer[..<newline])
+                }
+                let data = output.fileHandleForReading.availableData
+                guard !data.isEmpty else { return nil }
+                buffer += String(decoding: data, as: UTF8.self)
+            }
+        }
+    }
+}
+
 /// Standard error's bytes, handed from the reading thread to the test through a semaphore.
 private final class DataBox: @unchecked Sendable {
     // Unchecked: written once before the semaphore is signalled, read after it is waited on.

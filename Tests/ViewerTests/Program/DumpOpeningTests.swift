@@ -36,6 +36,12 @@ struct DumpOpeningTests {
         let title = String(program.frame().plainText.split(separator: "\n")[0])
         #expect(title.contains(#" rewind  live.rewind  dump: condition: "count == 40 on Live#"#), "\(title)")
         #expect(program.model.page.step?.event.sequence == why.step)
+        // At 80 columns the title is cut; the message line says it in full until a key.
+        let narrow = ViewerProgram(reader: reader, title: "live.rewind", width: 80, height: 24, colors: false)
+        let lastLine = String(narrow.frame().plainText.split(separator: "\n", omittingEmptySubsequences: false)[23])
+        #expect(lastLine.contains(#"dump: condition: "count == 40 on Live#"#) && lastLine.contains("trigger's step"), "\(lastLine)")
+        narrow.send(.key(.character("j")))
+        #expect(narrow.model.message == nil)
         #expect(try reader.state(of: program.model.page.step!.event.source.instanceID, at: why.step!)?[.key("count")] == .integer(40))
     }
 }

@@ -11,11 +11,12 @@ struct DumpCommand: ParsableCommand {
             The ring is named by its path, or by the process that records into it (its PID: the \
             ring is the file it has open with the ring's signature). The dump is an ordinary \
             journal whose header says it was taken from outside (trigger "external"), written \
-            beside the ring under a name no other dump takes, or at -o. It holds the whole ring; \
-            the events the process still has queued or in its open block are not in it.
+            beside the ring under a name no other dump takes, or at -o. It holds the whole ring, \
+            or with --age its last seconds (up to the newest block's time); the events the process \
+            still has queued or in its open block are not in it.
 
             Example:  rewind dump /var/tmp/shop.rewind-ring
-                      rewind dump 4242 -o incident.rewind --reason "checkout hung"
+                      rewind dump 4242 -o incident.rewind --reason "checkout hung" --age 60
             """
     )
 
@@ -24,12 +25,19 @@ struct DumpCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the dump (never over an existing file).", completion: .file(extensions: ["rewind"]))
     var output: String?
     @Option(help: "Why, kept in the dump's header.") var reason = "rewind dump"
+    @Option(help: "Keep only the ring's last this many seconds, by the newest block's time (default: all of it).") var age: Double?
+
+    func validate() throws {
+        if let age, !(age > 0) || !age.isFinite { throw ValidationError("--age must be a number of seconds above 0") }
+    }
 
     func run() throws {
         let ring = try Self.ringPath(of: target)
         let dump: (path: String, events: Int)
         do {
-            dump = try RingDump.dump(ringAt: ring, output: output, trigger: .external, reason: reason, step: nil)
+            // Past ten thousand years is all of it, and stays within a Duration's nanoseconds.
+            let kept: Duration = age.map { .seconds(min($0, 3e11)) } ?? .seconds(Int64.max)
+            dump = try RingDump.dump(ringAt: ring, age: kept, output: output, trigger: .external, reason: reason, step: nil)
         } catch {
             throw CommandFailure(error.description)
         }

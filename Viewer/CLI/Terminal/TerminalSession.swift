@@ -1,4 +1,5 @@
 import Foundation
+import Rewind
 import RewindViewer
 import Synchronization
 
@@ -260,29 +261,12 @@ enum FatalSignals {
             sigaction(signal, FatalSignals.previous + Int(signal), nil)
             raise(signal)
         }
-        var action = sigaction()
-        #if canImport(Darwin)
-        action.__sigaction_u.__sa_handler = handler
-        #else
-        action.__sigaction_handler.sa_handler = handler
-        #endif
-        sigemptyset(&action.sa_mask)
         // On a stack of its own: a stack overflow leaves none for the handler otherwise (on this
         // thread, the viewer's, where its work runs).
-        var current = stack_t()
-        if sigaltstack(nil, &current) == 0, current.ss_flags & Int32(SS_DISABLE) != 0 {
-            var stack = stack_t()
-            stack.ss_sp = UnsafeMutableRawPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-            stack.ss_size = 64 * 1024
-            sigaltstack(&stack, nil)
-        }
-        action.sa_flags = SA_ONSTACK
-        for signal in signals { sigaction(signal, &action, previous + Int(signal)) }
+        SignalHandling.giveThreadAlternateStack()
+        SignalHandling.install(handler, for: signals, flags: SA_ONSTACK, previous: previous)
         // A mask inherited from whatever started the viewer must not hold them back.
-        var fatal = sigset_t()
-        sigemptyset(&fatal)
-        for signal in signals { sigaddset(&fatal, signal) }
-        pthread_sigmask(SIG_UNBLOCK, &fatal, nil)
+        SignalHandling.unblock(signals)
     }
 
     /// Puts the handlers that were there before back: the terminal is restored already.

@@ -14,6 +14,8 @@ extension ViewerModel {
         case .tick:
             return following ? [.refresh] : []
         case .open(let sequence):
+            // A narrow screen cuts the title: the message line says why once, until a key.
+            if let dumpSummary { message = "dump: \(dumpSummary) · opened at the trigger's step" }
             return [.jumpToPlace(sequence: sequence, top: timelineTop, screenRows: timelineRows, folding: folding, pinned: pinned)]
         case .journalGrew:
             let wasAtEnd = position >= page.eventCount - 1

@@ -6,12 +6,12 @@ import Synchronization
 /// with a tail — and writes each once its tail is over, in the order they were made.
 ///
 /// The thread starts at the first such request and ends at ``close()``, which writes what still
-/// waits at once: a recorder closing in the middle of a tail still makes its dump. The recorder is
-/// held weakly: once it is released (without `close()`), what waits is let go.
+/// waits at once: a recorder closing in the middle of a tail still makes its dump. It holds the
+/// recorder's ``DumpWriter``, not the recorder, which closes it when released.
 final class DumpQueue: Sendable {
     private struct State {
         var schedule: DumpSchedule
-        weak var recorder: FlightRecorder?
+        var writer: DumpWriter?
         var started = false
         var closed = false
         /// The dump thread, once it runs.
@@ -32,9 +32,9 @@ final class DumpQueue: Sendable {
         self.clock = clock
     }
 
-    /// Sets the recorder the thread writes dumps of; once, after it is made.
-    func serve(_ recorder: FlightRecorder) {
-        state.withLock { $0.recorder = recorder }
+    /// Sets what the thread writes dumps with; once, after the recorder's journal is made.
+    func serve(_ writer: DumpWriter) {
+        state.withLock { $0.writer = writer }
     }
 
     /// Whether a dump under `key` may be written now (counting it when it may): for the triggers
@@ -71,28 +71,29 @@ final class DumpQueue: Sendable {
         return true
     }
 
-    /// Writes every waiting request now, and ends the thread; later requests are refused. Once: a
-    /// second call returns at once. On the
-    /// dump thread itself — a recorder whose last reference went away while a dump was written —
-    /// the thread ends once that dump is done.
+    /// Writes every waiting request now, and ends the thread; later requests are refused. A call
+    /// while another closes returns once the thread has ended. On the dump thread itself — a
+    /// recorder whose last reference `onDump` let go — the thread ends once that dump is done.
     func close() {
-        let (waits, onTheThread) = state.withLock { state in
+        let (started, onTheThread) = state.withLock { state in
             defer { state.closed = true }
-            return (state.started && !state.closed, state.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false)
+            return (state.started, state.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false)
         }
-        guard waits else { return }
+        guard started, !onTheThread else { return }
         wake.signal()
-        if !onTheThread { finished.wait() }
+        // The thread signals once when it ends; each closer passes the signal on to the next.
+        finished.wait()
+        finished.signal()
     }
 
     private func run() {
         state.withLock { $0.thread = pthread_self() }
         while true {
             let now = clock.now
-            let (due, next, closed, recorder) = state.withLock { state in
-                (state.closed ? state.schedule.takeAll() : state.schedule.takeDue(at: now), state.schedule.nextDue, state.closed, state.recorder)
+            let (due, next, closed, writer) = state.withLock { state in
+                (state.closed ? state.schedule.takeAll() : state.schedule.takeDue(at: now), state.schedule.nextDue, state.closed, state.writer)
             }
-            for request in due { recorder?.write(request) }
+            for request in due { writer?.writeReportingFailure(request) }
             if closed {
                 finished.signal()
                 return

@@ -1,7 +1,7 @@
 /// Judges a flight recorder's conditions (``FlightRecorder/Configuration/conditions``) on the
 /// journal's writer thread, at each state a unit settles in — a commit's end, a replaced state, a
-/// unit's first state — from the state the writer has just recorded: the app's thread does nothing
-/// for them.
+/// unit's first state, a change made outside any commit — from the state the writer has just
+/// recorded: the app's thread does nothing for them.
 ///
 /// A condition fires when it becomes true on a unit: at the first state where it holds after one
 /// where it did not (or the unit's first), not again while it goes on holding.

@@ -30,11 +30,13 @@ struct RingScan {
     /// The fatal signal its process died of, when the recorder could mark it (``CrashMarks``).
     var crashSignal: Int32?
 
-    /// Scans the ring of `descriptor`, `size` bytes, whose region starts at `regionStart`.
-    init(descriptor: Int32, size: Int, regionStart: Int, flags: UInt32) {
+    /// Scans the ring of `descriptor`, `size` bytes, whose region starts at `regionStart`; with
+    /// `age`, keeps only the blocks within it (``keepOnly(age:)``), decoding only those.
+    init(descriptor: Int32, size: Int, regionStart: Int, flags: UInt32, age: Duration? = nil) {
         self.size = size
         wasClosed = flags & JournalFormat.RingFlags.closed != 0
         crashSignal = JournalFormat.RingFlags.crashSignal(flags)
+        // Found by their frames and checksums first; decoded once ordered and cut to the age.
         var found: [Block] = []
         var offset = regionStart
         // Payload bytes checked, bounded: a file made by hand with a valid frame every few bytes,
@@ -54,10 +56,8 @@ struct RingScan {
                     {
                         found[last].summary = (frame, payload)
                     }
-                } else if let outline = Self.outline(payload, frame: frame) {
-                    found.append(Block(offset: offset, frame: frame, payload: payload, outline: outline))
                 } else {
-                    skippedRegions += 1
+                    found.append(Block(offset: offset, frame: frame, payload: payload, outline: BlockOutline(sources: [], eventCount: 0)))
                 }
                 offset += frame.totalLength
                 continue
@@ -70,6 +70,17 @@ struct RingScan {
             offset = Self.nextFrame(descriptor, after: offset, size: size) ?? size
         }
         blocks = Self.ordered(found)
+        if let age { keepOnly(age: age) }
+        // A block whose events do not decode as a journal's reader decodes them is passed over.
+        let checked = blocks.count
+        blocks = blocks.compactMap { block in
+            Self.outline(block.payload, frame: block.frame).map { outline in
+                var block = block
+                block.outline = outline
+                return block
+            }
+        }
+        skippedRegions += checked - blocks.count
     }
 
     /// The blocks a recorder's own catalog lists (``RingCatalog``), read from the ring of

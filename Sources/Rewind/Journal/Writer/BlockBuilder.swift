@@ -35,11 +35,16 @@ struct BlockBuilder {
     private(set) var openedAtMonotonic: UInt64 = 0
 
     var isEmpty: Bool { eventCount == 0 }
-    /// The size of the records so far, keyframe records left out: the flush policy compares it with
-    /// the block size, so that a large state — whose keyframe starts every block — does not make
-    /// every block one commit long.
+    /// The size of the records so far, each source's first keyframe left out: the flush policy
+    /// compares it with the block size, so that a large state — whose keyframe starts every block —
+    /// does not make every block one commit long. Only the first: a unit whose every step is a
+    /// keyframe (its diffs would weigh as much as its states) still fills blocks, rather than one
+    /// block of everything the writer holds, which a ring smaller than it would have to drop.
     var recordBytes: Int { records.count - keyframeRecordBytes }
     private var keyframeRecordBytes = 0
+    /// Whether each source's first keyframe in the block was left out of ``recordBytes``, by its
+    /// place in `sources`.
+    private var keyframeLeftOut: [Bool] = []
 
     func contains(source: UInt64) -> Bool { sourceIndex[source] != nil }
 
@@ -79,7 +84,7 @@ struct BlockBuilder {
             firstWall: firstWall, lastWall: lastWall, clock: clock, opened: openedAtMonotonic, lastSource: lastSource,
             keyframeBytes: keyframeRecordBytes
         )
-        let (index, summaryBefore) = place(record, source: source, sourceID: sourceID)
+        let (index, summaryBefore, leftOut) = place(record, source: source, sourceID: sourceID)
         let size = RecordSize(
             items: records.decodedItems - before.items + 1 + strings.strings.count - before.strings,
             bytes: records.count - before.records + strings.byteCount - before.stringBytes
@@ -92,8 +97,10 @@ struct BlockBuilder {
             sourceIndex[sourceID] = nil
             sources.removeLast()
             summaries.removeLast()
+            keyframeLeftOut.removeLast()
         } else {
             summaries[index] = summaryBefore
+            if leftOut { keyframeLeftOut[index] = false }
         }
         (eventCount, droppedRecordCount, firstSequence, lastSequence) = (before.eventCount, before.dropped, before.first, before.last)
         (firstWall, lastWall, clock, openedAtMonotonic) = (before.firstWall, before.lastWall, before.clock, before.opened)
@@ -106,9 +113,11 @@ struct BlockBuilder {
         _ = place(record, source: source, sourceID: sourceID)
     }
 
-    /// Writes the record into the block; returns its source's place and that source's summary
-    /// before it.
-    private mutating func place(_ record: WireRecord, source: EventSource, sourceID: UInt64) -> (Int, JournalBlock.SourceSpan) {
+    /// Writes the record into the block; returns its source's place, that source's summary before
+    /// it, and whether it is the source's first keyframe, left out of ``recordBytes``.
+    private mutating func place(
+        _ record: WireRecord, source: EventSource, sourceID: UInt64
+    ) -> (index: Int, summaryBefore: JournalBlock.SourceSpan, keyframeLeftOut: Bool) {
         if eventCount == 0 {
             clock = RecordClock(monotonicBase: record.time.monotonicNanoseconds, wallBase: record.time.wallNanoseconds)
             openedAtMonotonic = EventTime.monotonicNow()
@@ -124,8 +133,13 @@ struct BlockBuilder {
         summaries[index].add(record.sequence)
         let start = records.count
         record.write(to: &records, strings: &strings, clock: &clock, sourceIndex: index)
-        if case .keyframe = record.state { keyframeRecordBytes += records.count - start }
-        return (index, summaryBefore)
+        var leftOut = false
+        if case .keyframe = record.state, !keyframeLeftOut[index] {
+            keyframeRecordBytes += records.count - start
+            keyframeLeftOut[index] = true
+            leftOut = true
+        }
+        return (index, summaryBefore, leftOut)
     }
 
     private mutating func localIndex(of source: EventSource, id: UInt64, firstSequence: UInt64) -> Int {
@@ -136,6 +150,7 @@ struct BlockBuilder {
         } else {
             sources.append(RecordedSource(instanceID: id, framework: source.framework.rawValue, typeName: source.typeName, label: source.label))
             summaries.append(JournalBlock.SourceSpan(eventCount: 0, firstSequence: firstSequence, lastSequence: firstSequence))
+            keyframeLeftOut.append(false)
             index = sources.count - 1
             sourceIndex[id] = index
         }

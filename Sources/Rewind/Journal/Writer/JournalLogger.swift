@@ -166,15 +166,17 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     }
 
     /// Writes everything, then the index, and stops the writer. Later events are ignored. Called by
-    /// `deinit` too; calling it twice is harmless.
+    /// `deinit` too; calling it twice is harmless, and a call while another thread closes returns
+    /// once the file is complete.
     public func close() {
         let first = condition.withLock {
             defer { closing = true }
             return !closing
         }
-        guard first else { return }
-        queue.wake()
+        if first { queue.wake() }
+        // The writer signals once when it ends; each closer passes the signal on to the next.
         writerDone.wait()
+        writerDone.signal()
     }
 
     /// Counters about the journal so far.

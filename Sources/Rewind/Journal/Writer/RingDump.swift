@@ -108,7 +108,7 @@ package enum RingDump {
             if let catalog {
                 RingScan(catalog: catalog.snapshot, descriptor: descriptor, size: Int(status.st_size), flags: fixed.flags)
             } else {
-                RingScan(descriptor: descriptor, size: Int(status.st_size), regionStart: fixed.length, flags: fixed.flags)
+                RingScan(descriptor: descriptor, size: Int(status.st_size), regionStart: fixed.length, flags: fixed.flags, age: age)
             }
         scan.keepOnly(age: age)
         let now = EventTime.now().wallNanoseconds

@@ -90,6 +90,34 @@ struct BlockSummaryTests {
         journal.close()
     }
 
+    @Test("a block that starts inside a commit, after a change its records do not hold, says the commit's end may set that field back")
+    func blockStartingAfterUnrecordedChange() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("revert.rewind")
+        let journal = try JournalLogger(path: path)
+        let source = EventSource(framework: .cycler, typeName: "Shape")
+        var sequence: UInt64 = 0
+        func log(_ kind: Event.Kind, _ name: String) {
+            sequence += 1
+            journal.log(Event(sequence: sequence, time: .now(), source: source, kind: kind, name: name, description: "", callSite: CallSite(), parent: nil))
+        }
+        let before = Shape(n: 0, opt: 3, text: "a", flag: false, inner: .init(x: 0, deep: nil), list: [])
+        log(.created(state: LoggedValue(before)), "created")
+        log(.willMutate, "edit")
+        // Put on top of the recorded state by a reader: opt is 5 as the next block starts.
+        log(.change(path: ChangedPath(\Shape.opt), value: LoggedValue(5), state: nil), "opt")
+        try journal.flush()
+        // A change whose place the recording cannot name: the commit's state is captured, and
+        // it has opt as it was recorded, 3 — which the new block's reader sees opt go back to.
+        log(.change(path: ChangedPath(name: "list[…]"), value: LoggedValue(1), state: nil), "list")
+        log(.didMutate(duration: .zero, state: LoggedValue(before)), "edit")
+        journal.close()
+        let reader = try JournalReader(path: path)
+        #expect(reader.blocks.count == 2)
+        #expect(reader.summary(ofBlock: 1)?.sources.values.first?.changedFields?.contains("opt") != false)
+        #expect(try Self.expectSummariesHold(in: path) == 2)
+    }
+
     @Test("a summary's every claim holds at every step of its block: random sessions of inserts, removals, renames and nil")
     func claimsHold() throws {
         let directory = TemporaryDirectory()

@@ -2,6 +2,7 @@ import Cycler
 import Foundation
 @_spi(Tooling) @testable import Rewind
 import Testing
+import TestSupport
 
 @Suite("Journal crash safety")
 struct JournalCrashSafetyTests {
@@ -21,35 +22,22 @@ struct JournalCrashSafetyTests {
         try #require(FileManager.default.isExecutableFile(atPath: recorder), "build the journal-crash-recorder product first")
         let directory = TemporaryDirectory()
         let path = directory.file("crash-\(round).rewind")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: recorder)
-        process.arguments = [path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let child = try ChildProcess.Running(recorder, [path])
 
         // Kill it right after a random number of sync reports: the child keeps committing, so the
         // moment it dies is anywhere in its writing cycle.
         let syncsBeforeKill = 1 + (round * 7) % 5
         var lastSynced = 0
         var seen = 0
-        var buffer = ""
-        while seen < syncsBeforeKill {
-            let data = output.fileHandleForReading.availableData
-            guard !data.isEmpty else { break }
-            buffer += String(decoding: data, as: UTF8.self)
-            while let newline = buffer.firstIndex(of: "\n") {
-                let line = buffer[..<newline]
-                buffer.removeSubrange(...newline)
-                if line.hasPrefix("synced "), let count = Int(line.dropFirst(7)) {
-                    lastSynced = count
-                    seen += 1
-                }
+        while seen < syncsBeforeKill, let line = child.line() {
+            if line.hasPrefix("synced "), let count = Int(line.dropFirst(7)) {
+                lastSynced = count
+                seen += 1
             }
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
+        kill(child.process.processIdentifier, SIGKILL)
+        child.process.waitUntilExit()
+        #expect(child.process.terminationReason == .uncaughtSignal)
         try #require(lastSynced > 0)
 
         let reader = try JournalReader(path: path)

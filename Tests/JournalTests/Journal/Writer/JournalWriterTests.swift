@@ -30,14 +30,9 @@ struct JournalWriterTests {
         let reader = try JournalReader(path: path)
         #expect(reader.eventCount == 2_000)
         // 2,000 records of ~170 bytes should be many blocks, none many times the block size (its
-        // records are; their strings, in the block's string table, come on top).
-        // Not so yet: every keyframe record is left out of the size that seals a block, so this
-        // is one block. Leaving out only each source's first (the fix) moves block boundaries,
-        // which makes a block summary's claim untrue in BlockSummaryTests' random raw sessions:
-        // both are for the next change to the writer.
-        withKnownIssue("a unit whose every step is a keyframe never seals a block by size") {
-            #expect(reader.blocks.count > 10 && reader.blocks.allSatisfy { $0.uncompressedLength < 8 * 2 * 1024 }, "\(reader.blocks.map(\.uncompressedLength))")
-        }
+        // records are; their strings, in the block's string table, come on top). Only each
+        // block's first keyframe is left out of the size that seals it.
+        #expect(reader.blocks.count > 10 && reader.blocks.allSatisfy { $0.uncompressedLength < 8 * 2 * 1024 }, "\(reader.blocks.map(\.uncompressedLength))")
         #expect(try reader.verify().isClean)
     }
 

@@ -111,9 +111,14 @@ final class JournalEncoder {
     /// Judges a flight recorder's conditions at a step that left its unit in a recorded state.
     private func judge(_ record: WireRecord, source: EventSource, sourceID: UInt64, by watch: StateWatch) {
         switch record.kind {
-        case .didMutate, .replace, .created:
-            // A nested commit's end is inside the outer commit: judged at the outer one's.
-            guard let track = tracks[sourceID], track.commitDepth == 0 || record.kind != .didMutate, let state = track.state else { return }
+        case .didMutate, .replace, .created, .change:
+            // A nested commit's end is inside the outer commit: judged at the outer one's. So is
+            // a change inside a commit; one outside a commit carries its unit's new state (or,
+            // when nothing changed or its place is unknown, no record: nothing to judge).
+            let settles = record.kind == .replace || record.kind == .created
+            guard let track = tracks[sourceID], track.commitDepth == 0 || settles, record.kind != .change || record.state != nil,
+                let state = track.state
+            else { return }
             let recorded = RecordedSource(instanceID: sourceID, framework: source.framework.rawValue, typeName: source.typeName, label: source.label)
             watch.judge(record.recordedEvent(source: recorded), sourceID: sourceID, state: state)
         case .released:
@@ -184,7 +189,7 @@ final class JournalEncoder {
         if let newState = step.newState { wire.state = stateRecord(for: &track, newState: newState, knownChanges: step.knownChanges) }
         // Without a record of its own, a change is put into the state by its reader.
         if wire.state == nil, let change = step.change { track.summary.changed(change.path, to: change.value) }
-        track.noteReaderStep(recorded: wire.state != nil, changed: step.change != nil)
+        track.noteReaderStep(recorded: wire.state != nil, changedPath: step.change.map(\.path))
         wire.body = step.body
     }
 

@@ -22,6 +22,9 @@ struct SourceSummaryRecorder {
     private var names: [String]? = []
     /// `nil` once any field may have changed.
     private var changedFields: [String]? = []
+    /// Set when the source entered the block with changes its last state record does not hold:
+    /// its next record is made from that record's state, so it may move any tracked path.
+    private var recordMayRevert = false
 
     private struct TrackedPath {
         let keys: [String]
@@ -58,6 +61,19 @@ struct SourceSummaryRecorder {
         }
     }
 
+    /// The source enters the block with changes on top of its last state record, to `fields`
+    /// (`nil`: to any field). The next record is made from that record's state, not from the
+    /// state a reader enters the block with, so it may set those fields back: they count as
+    /// changed, and every tracked path is looked up at that record.
+    mutating func enteredWithUnrecordedChanges(to fields: [String]?) {
+        recordMayRevert = true
+        guard let fields else {
+            changedFields = nil
+            return
+        }
+        for field in fields { noteChanged(field) }
+    }
+
     /// An event of the source: its kind and name.
     mutating func saw(_ kind: Event.Category, name: String) {
         kindMask |= Self.bit(of: kind)
@@ -68,6 +84,13 @@ struct SourceSummaryRecorder {
     /// A state record made the source's state `state`, by `changes` when the writer knows them;
     /// otherwise (a keyframe) `previous` is the state before, compared field by field.
     mutating func recorded(_ state: StateValue, changes: StateDiff?, previous: StateValue?) {
+        if recordMayRevert {
+            recordMayRevert = false
+            if pathsChosen {
+                noteChangedFields(changes, previous: previous, state: state)
+                return addAll(from: state)
+            }
+        }
         guard pathsChosen else {
             choosePaths(in: state, missingBefore: true)
             noteChangedFields(changes, previous: previous, state: state)

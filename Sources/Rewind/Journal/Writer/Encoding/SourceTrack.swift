@@ -44,6 +44,10 @@ struct SourceTrack {
     /// Changes since the source's last state record that carry no record of their own (a reader
     /// puts them on top of that record's state), counted for the next block's summary.
     var changesSinceRecord = 0
+    /// The top-level fields those changes set; `nil` when one of them was not a field's (or
+    /// named no place). A block that starts between them and the next record notes them as
+    /// changed: that record is made from the last recorded state, so it may set them back.
+    var fieldsChangedSinceRecord: [String]? = []
     /// Whether `derivedState` is the state a reader folds: the recorded state with the commit's
     /// changes put at their paths by the reader's own rule (``StateValue/setting(_:at:)``, or an
     /// in-place exchange at a place that exists, which gives the same tree). Not when a captured
@@ -55,14 +59,21 @@ struct SourceTrack {
     var stateAsReadIsUnknown = false
 
     /// Notes a step's effect on the state a reader folds: a state record replaces it, a change
-    /// without one is put on top of it.
-    mutating func noteReaderStep(recorded: Bool, changed: Bool) {
+    /// without one (at `changedPath`, `.some(nil)` when it named no place) is put on top of it.
+    mutating func noteReaderStep(recorded: Bool, changedPath: StatePath??) {
         if recorded {
             changesSinceRecord = 0
+            // Kept with its capacity: most commits change a field, and this runs at each of them.
+            if fieldsChangedSinceRecord == nil { fieldsChangedSinceRecord = [] } else { fieldsChangedSinceRecord!.removeAll(keepingCapacity: true) }
             stateAsReadIsUnknown = false
-        } else if changed {
+        } else if let changedPath {
             changesSinceRecord += 1
             if commitDepth == 0 { stateAsReadIsUnknown = true }
+            if case .key(let field)? = changedPath?.components.first {
+                if fieldsChangedSinceRecord?.contains(field) == false { fieldsChangedSinceRecord!.append(field) }
+            } else {
+                fieldsChangedSinceRecord = nil
+            }
         }
     }
 
@@ -85,6 +96,7 @@ struct SourceTrack {
         } else {
             summary.start(entering: nil)
         }
+        if changesSinceRecord > 0 { summary.enteredWithUnrecordedChanges(to: fieldsChangedSinceRecord) }
     }
 
     /// Whether the source has a recorded state (lent to the running commit or not).
