@@ -34,7 +34,7 @@ package enum CrashMarks {
     /// The process that registered the rings: a child made by `fork` inherits the handler and
     /// the descriptors, and its crash is not the recorder's.
     private static let owner = Atomic<Int32>(0)
-    private static let installed = Mutex(false)
+    private static let installed = Locked(false)
 
     /// Registers the ring open at `descriptor`: on a fatal signal its header is replaced by
     /// `header(signal)`. Returns the slot to give back to ``unregister(_:)``, or `nil` when every
@@ -84,8 +84,7 @@ package enum CrashMarks {
                     _ = pwrite(descriptor, CrashMarks.headers + place * CrashMarks.headerCapacity, CrashMarks.headerLengths[place], 0)
                     _ = fsync(descriptor)
                 }
-                sigaction(signal, CrashMarks.previous + Int(signal), nil)
-                raise(signal)
+                SignalHandling.handOn(signal, to: CrashMarks.previous)
             }
             SignalHandling.install(handler, for: signals, flags: SA_ONSTACK, previous: previous)
         }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Keeps the last minutes of a program's events — every dispatch, change and state of every unit
 /// that logs to it — in a ring file of fixed size, always on, and writes them out as a journal
@@ -28,7 +27,8 @@ public final class FlightRecorder: CycleLogging, Sendable {
     /// How large the ring is, how far back a dump reaches, and how the journal records.
     public struct Configuration: Sendable {
         /// The ring file's size in bytes, allocated at start (at least 64 KiB). A block larger than
-        /// the whole ring — one state of more than that, compressed — is left out.
+        /// the whole ring — one state of more than that, compressed — is left out, and its events
+        /// counted (``JournalLogger/Statistics/eventsLeftOutOfRing``).
         public var maximumBytes: Int = 16 << 20
         /// How far back a dump reaches: the last `age` of events, when the ring holds that much
         /// (when it holds less, a dump has all of it). Blocks older than this stay in the ring
@@ -69,8 +69,15 @@ public final class FlightRecorder: CycleLogging, Sendable {
         package var clock: any DumpClock = MonotonicDumpClock()
         /// How events are recorded: redaction, keyframes, the queue (``JournalConfiguration``).
         /// Its rotation setting does not apply; its `replaceExisting` lets the recorder replace a
-        /// file at the ring's path that is not a ring.
-        public var journal: JournalConfiguration = JournalConfiguration()
+        /// file at the ring's path that is not a ring. Its queue holds 4,096 events rather than a
+        /// journal's 65,536: a recorder left on keeps its memory small (each waiting event takes
+        /// about 300 bytes, and every slot is touched as the queue goes round), and at 10,000
+        /// events a second that is still 0.4 s of events for the writer to catch up with.
+        public var journal: JournalConfiguration = {
+            var journal = JournalConfiguration()
+            journal.queueCapacity = 1 << 12
+            return journal
+        }()
 
         /// The defaults: 16 MiB, five minutes, dumps beside the ring.
         public init() {}

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Dumps recorders when a signal reaches the process (``FlightRecorder/Configuration/dumpSignal``,
 /// SIGUSR2 by default): how an operator takes a running process's window with `kill -USR2 PID`.
@@ -26,7 +25,7 @@ enum SignalDumps {
         var pipe: (read: Int32, write: Int32)?
     }
 
-    private static let state = Mutex(State())
+    private static let state = Locked(State())
     /// The pipe's write end, for the handler; set before any handler is installed.
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
 

@@ -20,6 +20,14 @@ package enum SignalHandling {
         for signal in signals { sigaction(signal, &action, previous.map { $0 + Int(signal) }) }
     }
 
+    /// From a handler: puts back the handler that was there before (stored by ``install(_:for:flags:previous:)``)
+    /// and raises `signal` again, which it gets once the handler returns — the process ends as it
+    /// would have. Async-signal-safe.
+    package static func handOn(_ signal: Int32, to previous: UnsafeMutablePointer<sigaction>) {
+        sigaction(signal, previous + Int(signal), nil)
+        raise(signal)
+    }
+
     /// Lets `signals` reach the calling thread (and the threads it starts later), whatever mask it
     /// inherited from what started the process: a test runner's thread, a shell.
     package static func unblock(_ signals: [Int32]) {

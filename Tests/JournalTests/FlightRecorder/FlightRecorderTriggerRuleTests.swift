@@ -6,7 +6,7 @@ import Testing
 
 /// A clock the test moves by hand: a recorder's dump thread waiting for a tail wakes when it moves.
 final class ManualDumpClock: DumpClock {
-    private let state = Mutex<(now: Duration, sleepers: [DispatchSemaphore])>((.seconds(1_000), []))
+    private let state = Locked<(now: Duration, sleepers: [DispatchSemaphore])>((.seconds(1_000), []))
 
     var now: Duration { state.withLock { $0.now } }
 
@@ -30,7 +30,7 @@ final class ManualDumpClock: DumpClock {
 
 /// Paths of the dumps a recorder made, as its `onDump` reports them, waited for without sleeping.
 final class DumpsMade: Sendable {
-    private let paths = Mutex<[String]>([])
+    private let paths = Locked<[String]>([])
     private let made = DispatchSemaphore(value: 0)
 
     func record(_ path: String) {

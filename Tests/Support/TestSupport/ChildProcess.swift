@@ -109,3 +109,8 @@ private final class DataBox: @unchecked Sendable {
     // Unchecked: written once before the semaphore is signalled, read after it is waited on.
     var data = Data()
 }
+
+/// Whether this process — and the test children built with it — runs under ThreadSanitizer
+/// (`swift test --sanitize=thread`), which takes SIGSEGV over: a child that faults then reports
+/// and exits rather than dying of the signal.
+public let isThreadSanitized: Bool = dlsym(nil, "__tsan_init") != nil

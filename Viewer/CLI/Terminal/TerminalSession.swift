@@ -258,8 +258,7 @@ enum FatalSignals {
             TerminalSession.resetSequence.withUTF8Buffer { bytes in _ = write(STDOUT_FILENO, bytes.baseAddress, bytes.count) }
             // TCSANOW: a crashing process must not wait for a stalled terminal to drain.
             tcsetattr(STDIN_FILENO, TCSANOW, FatalSignals.settings)
-            sigaction(signal, FatalSignals.previous + Int(signal), nil)
-            raise(signal)
+            SignalHandling.handOn(signal, to: FatalSignals.previous)
         }
         // On a stack of its own: a stack overflow leaves none for the handler otherwise (on this
         // thread, the viewer's, where its work runs).

@@ -18,7 +18,7 @@ final class DumpQueue: Sendable {
         var thread: pthread_t?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let clock: any DumpClock
     private let tail: Duration
     private let wake = DispatchSemaphore(value: 0)
@@ -27,7 +27,7 @@ final class DumpQueue: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     init(limit: FlightRecorder.RateLimit, tail: Duration, clock: any DumpClock) {
-        state = Mutex(State(schedule: DumpSchedule(limit: limit)))
+        state = Locked(State(schedule: DumpSchedule(limit: limit)))
         self.tail = tail
         self.clock = clock
     }
@@ -79,8 +79,10 @@ final class DumpQueue: Sendable {
             defer { state.closed = true }
             return (state.started, state.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false)
         }
-        guard started, !onTheThread else { return }
+        guard started else { return }
+        // On the thread itself, the signal makes its loop look again, find the queue closed, and end.
         wake.signal()
+        guard !onTheThread else { return }
         // The thread signals once when it ends; each closer passes the signal on to the next.
         finished.wait()
         finished.signal()

@@ -69,25 +69,41 @@ struct RingScan {
             }
             offset = Self.nextFrame(descriptor, after: offset, size: size) ?? size
         }
-        blocks = Self.ordered(found)
+        // Only blocks that decode take part in the order and the age: a block whose checksum
+        // holds but whose events do not decode (made by hand, or by a newer writer) must not
+        // choose which lap is the newest. With an age, the blocks it keeps are decoded first, and
+        // all of them only when one of those does not decode.
+        if let age {
+            var kept = Self.ordered(found)
+            Self.keepOnly(age: age, in: &kept)
+            let decoded = Self.decoded(kept)
+            if decoded.count == kept.count {
+                blocks = decoded
+                return
+            }
+        }
+        let decoded = Self.decoded(found)
+        skippedRegions += found.count - decoded.count
+        blocks = Self.ordered(decoded)
         if let age { keepOnly(age: age) }
-        // A block whose events do not decode as a journal's reader decodes them is passed over.
-        let checked = blocks.count
-        blocks = blocks.compactMap { block in
+    }
+
+    /// The blocks that decode as a journal's reader decodes them, with their outlines.
+    private static func decoded(_ blocks: [Block]) -> [Block] {
+        blocks.compactMap { block in
             Self.outline(block.payload, frame: block.frame).map { outline in
                 var block = block
                 block.outline = outline
                 return block
             }
         }
-        skippedRegions += checked - blocks.count
     }
 
     /// The blocks a recorder's own catalog lists (``RingCatalog``), read from the ring of
     /// `descriptor` and checked by their checksums only: the writer made them. A block the writer
     /// overwrote since the catalog was copied fails its checksum; it is left out with every block
     /// before it, so that what is kept is one run of blocks that ends with the newest.
-    init(catalog entries: [RingCatalog.Entry], descriptor: Int32, size: Int, flags: UInt32) {
+    init(catalog entries: [RingCatalog.Entry], descriptor: Int32, size: Int, flags: UInt32, age: Duration? = nil) {
         self.size = size
         wasClosed = flags & JournalFormat.RingFlags.closed != 0
         crashSignal = JournalFormat.RingFlags.crashSignal(flags)
@@ -105,6 +121,7 @@ struct RingScan {
             }
             blocks.append(block)
         }
+        if let age { keepOnly(age: age) }
     }
 
     /// The compressed payload, when it is all there and its checksum holds.
@@ -131,6 +148,10 @@ struct RingScan {
     /// Measured from the last block written, not the latest time: a wall clock stepped back must
     /// not make the newest blocks look old. What is kept is a run that ends with the last block.
     mutating func keepOnly(age: Duration) {
+        Self.keepOnly(age: age, in: &blocks)
+    }
+
+    private static func keepOnly(age: Duration, in blocks: inout [Block]) {
         guard let newest = blocks.last?.frame.lastWallNanoseconds else { return }
         let (seconds, attoseconds) = age.components
         let span = seconds.multipliedReportingOverflow(by: 1_000_000_000)

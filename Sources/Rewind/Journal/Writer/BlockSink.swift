@@ -6,6 +6,8 @@ protocol BlockSink: AnyObject {
     /// The bytes written so far: a journal's size; in a ring, every lap's, including the blocks
     /// overwritten since.
     var bytesWritten: Int { get }
+    /// Events in blocks the sink could not keep: in a ring, blocks larger than its whole region.
+    var eventsLeftOut: Int { get }
     /// Writes a block and its summary block.
     func append(_ block: CompressedBlock) throws(JournalWriteError)
     /// Forces what was written to the disk.
@@ -16,4 +18,6 @@ protocol BlockSink: AnyObject {
 
 extension JournalFile: BlockSink {
     var bytesWritten: Int { size }
+    /// A journal keeps every block.
+    var eventsLeftOut: Int { 0 }
 }

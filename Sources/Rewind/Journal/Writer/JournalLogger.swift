@@ -54,8 +54,11 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     private var writtenBytes = 0
     /// Events the writer left out as too large to record (``Refusal``).
     private var refusedCount = 0
+    private var leftOutCount = 0
     private let encoder: JournalEncoder
     private let writerDone = DispatchSemaphore(value: 0)
+    /// The writer's thread, once it runs: a `close()` from its own callbacks must not wait for it.
+    private var writerThread: pthread_t?
     /// Recorded call sites to write in place of some events' own, by sequence number (see
     /// ``log(_:recordedAt:)``); looked at only once one has been given.
     private let callSiteStandIns = Locked<[UInt64: RecordedCallSite]>([:])
@@ -151,7 +154,8 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
 
     private func waitForWriter(sync: Bool) throws(JournalWriteError) {
         let ticket: UInt64? = condition.withLock {
-            guard !closed else { return nil }
+            // The writer's own callbacks cannot wait for it.
+            guard !closed, writerThread.map({ pthread_equal($0, pthread_self()) == 0 }) ?? true else { return nil }
             flushRequested += 1
             if sync { syncRequested = flushRequested }
             return flushRequested
@@ -167,13 +171,15 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
 
     /// Writes everything, then the index, and stops the writer. Later events are ignored. Called by
     /// `deinit` too; calling it twice is harmless, and a call while another thread closes returns
-    /// once the file is complete.
+    /// once the file is complete. A call from the writer's own thread (an ``JournalConfiguration/onFailure``
+    /// callback) asks it to close and returns at once.
     public func close() {
-        let first = condition.withLock {
+        let (first, onWriterThread) = condition.withLock {
             defer { closing = true }
-            return !closing
+            return (!closing, writerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false)
         }
         if first { queue.wake() }
+        guard !onWriterThread else { return }
         // The writer signals once when it ends; each closer passes the signal on to the next.
         writerDone.wait()
         writerDone.signal()
@@ -194,6 +200,9 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
         /// Events left out because their record was larger than a journal block can hold
         /// (``Refusal``).
         public var eventsRefused: Int = 0
+        /// Events a flight recorder's ring left out because their block was larger than the whole
+        /// ring (one state of more than the ring, compressed); always 0 for a journal file.
+        public var eventsLeftOutOfRing: Int = 0
     }
 
     /// An event the journal left out, at record time, because its record would be larger than a
@@ -227,7 +236,7 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
         condition.withLock {
             Statistics(
                 eventsWritten: writtenCount, bytesWritten: writtenBytes, eventsDropped: queue.droppedCount, eventsLost: lostCount,
-                failure: failure, eventsRefused: refusedCount
+                failure: failure, eventsRefused: refusedCount, eventsLeftOutOfRing: leftOutCount
             )
         }
     }
@@ -246,6 +255,7 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     private var hasRequests: Bool { flushRequested != flushCompleted || closing }
 
     private func runWriter() {
+        condition.withLock { writerThread = pthread_self() }
         var batch: [EventRecord] = []
         batch.reserveCapacity(min(queue.capacity, BatchPacing.limits.upperBound))
         // A producer waiting for room in a full queue waits for one batch, not for the whole ring.
@@ -282,6 +292,7 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
                 lostCount += round.lost
                 writtenCount = encoder.eventsWritten
                 refusedCount = encoder.eventsRefused
+                leftOutCount = encoder.eventsLeftOut
                 writtenBytes = encoder.bytesWritten
                 currentPath = encoder.currentPath
                 flushCompleted = requests.closing ? flushRequested : max(flushCompleted, requests.flushTicket)

@@ -104,13 +104,12 @@ package enum RingDump {
                 JournalReader.read(descriptor, at: JournalFormat.fixedHeaderLength, count: fixed.length - JournalFormat.fixedHeaderLength))
         }
         // The recorder's own dumps know its blocks; anyone else's read finds them.
-        var scan =
+        let scan =
             if let catalog {
-                RingScan(catalog: catalog.snapshot, descriptor: descriptor, size: Int(status.st_size), flags: fixed.flags)
+                RingScan(catalog: catalog.snapshot, descriptor: descriptor, size: Int(status.st_size), flags: fixed.flags, age: age)
             } else {
                 RingScan(descriptor: descriptor, size: Int(status.st_size), regionStart: fixed.length, flags: fixed.flags, age: age)
             }
-        scan.keepOnly(age: age)
         let now = EventTime.now().wallNanoseconds
         header.dump = JournalHeader.Dump(trigger: trigger, reason: reason, step: step, signal: signal, dumpedWallNanoseconds: now)
         if let output {

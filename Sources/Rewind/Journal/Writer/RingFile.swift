@@ -19,8 +19,8 @@ final class RingFile: BlockSink {
     private var lap: UInt32 = 1
     private let header: JournalHeader
     private(set) var bytesWritten: Int
-    /// Blocks too large for the whole region, left out.
-    private(set) var blocksTooLarge = 0
+    /// Events in blocks too large for the whole region, left out.
+    private(set) var eventsLeftOut = 0
     /// This ring's place among those a fatal signal marks (``CrashMarks``).
     private var crashSlot: Int?
     /// The blocks written, for dumps made in this process.
@@ -112,7 +112,7 @@ final class RingFile: BlockSink {
         var bytes: [UInt8] = []
         let length = frame.totalLength + (block.summary.map { $0.frame.totalLength } ?? 0)
         guard length <= size - regionStart else {
-            blocksTooLarge += 1
+            eventsLeftOut += Int(frame.eventCount)
             return
         }
         if position + length > size {

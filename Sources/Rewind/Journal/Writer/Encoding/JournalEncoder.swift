@@ -51,6 +51,7 @@ final class JournalEncoder {
 
     var currentPath: String { file.path }
     var bytesWritten: Int { file.bytesWritten }
+    var eventsLeftOut: Int { file.eventsLeftOut }
     var hasOpenBlock: Bool { !builder.isEmpty }
     /// Whether a sealed block is being compressed and is not in the file yet.
     var hasBlockInFlight: Bool { compressor?.isBusy ?? false }
@@ -143,8 +144,10 @@ final class JournalEncoder {
         builder.isSummarized = false
         tracks[sourceID]?.keyframedInBlock = false
         // The next block's summary cannot start from the state the track now holds: the reader
-        // never got it.
+        // never got it. Nor can its next record's fields be told from that state: any may change.
         tracks[sourceID]?.stateAsReadIsUnknown = true
+        tracks[sourceID]?.changesSinceRecord += 1
+        tracks[sourceID]?.fieldsChangedSinceRecord = nil
         tracks[sourceID]?.derivedState = nil
         tracks[sourceID]?.derivedChanges = nil
         configuration.onRefusal?(JournalLogger.Refusal(
