@@ -231,7 +231,9 @@ public final class FlightRecorder: CycleLogging, Sendable {
         // The writer judges every event logged before the call, so that a condition they make
         // true still dumps, then what waits for its tail is written.
         try? journal.flush()
-        queue.close()
+        // On the journal's writer thread (one of its callbacks closing the recorder), the dump
+        // thread's next dump waits for this very thread: it is let finish on its own.
+        queue.close(waiting: !journal.isOnWriterThread)
         journal.close()
     }
 

@@ -73,16 +73,22 @@ final class DumpQueue: Sendable {
 
     /// Writes every waiting request now, and ends the thread; later requests are refused. A call
     /// while another closes returns once the thread has ended. On the dump thread itself — a
-    /// recorder whose last reference `onDump` let go — the thread ends once that dump is done.
-    func close() {
+    /// recorder whose last reference `onDump` let go — the thread ends once that dump is done;
+    /// so it does without `waiting` (a caller the dump thread may itself wait for: the journal's
+    /// writer thread, whose flush every dump waits for).
+    func close(waiting: Bool = true) {
         let (started, onTheThread) = state.withLock { state in
-            defer { state.closed = true }
+            defer {
+                state.closed = true
+                // The writer holds the journal, whose conditions hold this queue: let go of it.
+                if !state.started { state.writer = nil }
+            }
             return (state.started, state.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false)
         }
         guard started else { return }
         // On the thread itself, the signal makes its loop look again, find the queue closed, and end.
         wake.signal()
-        guard !onTheThread else { return }
+        guard !onTheThread, waiting else { return }
         // The thread signals once when it ends; each closer passes the signal on to the next.
         finished.wait()
         finished.signal()
@@ -97,6 +103,7 @@ final class DumpQueue: Sendable {
             }
             for request in due { writer?.writeReportingFailure(request) }
             if closed {
+                state.withLock { $0.writer = nil }
                 finished.signal()
                 return
             }

@@ -71,13 +71,16 @@ struct RingScan {
         }
         // Only blocks that decode take part in the order and the age: a block whose checksum
         // holds but whose events do not decode (made by hand, or by a newer writer) must not
-        // choose which lap is the newest. With an age, the blocks it keeps are decoded first, and
-        // all of them only when one of those does not decode.
+        // choose which lap is the newest, nor where the age cuts. With an age, the blocks it keeps
+        // are decoded first — and the block the cut falls after, which places it — and all of
+        // them only when one of those does not decode.
         if let age {
-            var kept = Self.ordered(found)
-            Self.keepOnly(age: age, in: &kept)
+            let ordered = Self.ordered(found)
+            let cut = Self.lastTooOld(age: age, in: ordered)
+            let kept = Array(ordered[(cut.map { $0 + 1 } ?? 0)...])
             let decoded = Self.decoded(kept)
-            if decoded.count == kept.count {
+            let cutPlaced = cut.map { Self.outline(ordered[$0].payload, frame: ordered[$0].frame) != nil } ?? true
+            if cutPlaced && decoded.count == kept.count {
                 blocks = decoded
                 return
             }
@@ -152,15 +155,19 @@ struct RingScan {
     }
 
     private static func keepOnly(age: Duration, in blocks: inout [Block]) {
-        guard let newest = blocks.last?.frame.lastWallNanoseconds else { return }
+        if let lastTooOld = lastTooOld(age: age, in: blocks) { blocks.removeSubrange(...lastTooOld) }
+    }
+
+    /// The last block older than `age` before the newest one's last event, which the age cut
+    /// drops with every block before it.
+    private static func lastTooOld(age: Duration, in blocks: [Block]) -> Int? {
+        guard let newest = blocks.last?.frame.lastWallNanoseconds else { return nil }
         let (seconds, attoseconds) = age.components
         let span = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !span.overflow else { return }
+        guard !span.overflow else { return nil }
         let oldest = newest.subtractingReportingOverflow(span.partialValue &+ attoseconds / 1_000_000_000)
-        guard !oldest.overflow else { return }
-        if let lastTooOld = blocks.lastIndex(where: { $0.frame.lastWallNanoseconds < oldest.partialValue }) {
-            blocks.removeSubrange(...lastTooOld)
-        }
+        guard !oldest.overflow else { return nil }
+        return blocks.lastIndex { $0.frame.lastWallNanoseconds < oldest.partialValue }
     }
 
     /// The next place after `offset` where a valid block frame starts (its magic, then a frame

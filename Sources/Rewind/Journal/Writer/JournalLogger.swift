@@ -59,6 +59,11 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
     private let writerDone = DispatchSemaphore(value: 0)
     /// The writer's thread, once it runs: a `close()` from its own callbacks must not wait for it.
     private var writerThread: pthread_t?
+
+    /// Whether the caller is the writer's thread (one of the journal's own callbacks).
+    var isOnWriterThread: Bool {
+        condition.withLock { writerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
     /// Recorded call sites to write in place of some events' own, by sequence number (see
     /// ``log(_:recordedAt:)``); looked at only once one has been given.
     private let callSiteStandIns = Locked<[UInt64: RecordedCallSite]>([:])
