@@ -281,14 +281,7 @@ struct FlightRecorderTests {
         // From the first sync (before the 128 KiB ring first wraps) to a few laps on, at a moment
         // inside the child's run of commits that differs by round.
         let syncsBeforeKill = 1 + (round * 29) % 72
-        var lastSynced = 0
-        var seen = 0
-        while seen < syncsBeforeKill, let line = child.line() {
-            if line.hasPrefix("synced "), let count = Int(line.dropFirst(7)) {
-                lastSynced = count
-                seen += 1
-            }
-        }
+        let lastSynced = JournalCrashSafetyTests.lastSynced(by: child, after: syncsBeforeKill)
         kill(child.process.processIdentifier, SIGKILL)
         child.process.waitUntilExit()
         try #require(lastSynced > 0)

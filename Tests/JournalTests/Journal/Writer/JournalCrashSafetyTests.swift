@@ -12,6 +12,20 @@ struct JournalCrashSafetyTests {
         let state: Storage<Counter> = .init(.init())
     }
 
+    /// Reads the crash recorder's reports until its `syncs`-th "synced N" (or its end); returns the
+    /// last N: every commit up to it is on disk.
+    static func lastSynced(by child: ChildProcess.Running, after syncs: Int) -> Int {
+        var lastSynced = 0
+        var seen = 0
+        while seen < syncs, let line = child.line() {
+            if line.hasPrefix("synced "), let count = Int(line.dropFirst(7)) {
+                lastSynced = count
+                seen += 1
+            }
+        }
+        return lastSynced
+    }
+
     static var recorderPath: String {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("journal-crash-recorder").path
     }
@@ -27,14 +41,7 @@ struct JournalCrashSafetyTests {
         // Kill it right after a random number of sync reports: the child keeps committing, so the
         // moment it dies is anywhere in its writing cycle.
         let syncsBeforeKill = 1 + (round * 7) % 5
-        var lastSynced = 0
-        var seen = 0
-        while seen < syncsBeforeKill, let line = child.line() {
-            if line.hasPrefix("synced "), let count = Int(line.dropFirst(7)) {
-                lastSynced = count
-                seen += 1
-            }
-        }
+        let lastSynced = Self.lastSynced(by: child, after: syncsBeforeKill)
         kill(child.process.processIdentifier, SIGKILL)
         child.process.waitUntilExit()
         #expect(child.process.terminationReason == .uncaughtSignal)
