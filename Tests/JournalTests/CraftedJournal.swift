@@ -6,6 +6,8 @@ import Foundation
 /// hands a reader.
 struct CraftedJournal {
     private var builder = BlockBuilder()
+    /// The payloads of the blocks before the one being built.
+    private var sealed: [[UInt8]] = []
     private var sequence: UInt64 = 0
     let source = EventSource(framework: .cycler, typeName: "Crafted", instanceID: 1)
 
@@ -25,9 +27,21 @@ struct CraftedJournal {
         append(.didMutate, body: .duration(0), state: state)
     }
 
-    /// The journal's bytes: a header and the one block.
+    /// Ends the block being built: the next event starts another (a block that starts however
+    /// the crafter likes — with a diff, say, where a writer starts each source with a keyframe).
+    mutating func startBlock() {
+        sealed.append(builder.payload())
+        builder = BlockBuilder()
+    }
+
+    /// The journal's bytes: a header and the blocks.
     mutating func bytes() -> [UInt8] {
-        JournalFuzzing.journal(wrappingPayload: builder.payload())
+        let headerLength = JournalFuzzing.journal(wrappingPayload: []).count - JournalFormat.frameHeaderLength - Zlib.deflate([], level: 1).count
+        var bytes = JournalFuzzing.journal(wrappingPayload: (sealed.first ?? builder.payload()))
+        for payload in (sealed.isEmpty ? [] : sealed.dropFirst() + [builder.payload()]) {
+            bytes += JournalFuzzing.journal(wrappingPayload: payload).dropFirst(headerLength)
+        }
+        return bytes
     }
 
     /// Writes the journal into `directory` and returns its path.

@@ -10,14 +10,16 @@ import Foundation
 //   rewind-benchmarks --instruction-check Benchmarks/instruction-thresholds.json
 //     CI's check: callgrind's instructions per event (counter, todo) against the committed thresholds.
 //   rewind-benchmarks --shrink [--output FILE]   (Replay.shrink on a 10,000-input session)
-//   rewind-benchmarks --reading [--rewind PATH] [--repeat N] [--output FILE]
+//   rewind-benchmarks --reading [--rewind PATH] [--repeat N] [--operations verify,log,…] [--output FILE]
 //     reads through a 3 M-event counter journal and a 300 k-event todo journal with the release
-//     `rewind` (default: the repository's .build/release/rewind): verify, log, export, blame, log --grep, viewer /.
+//     `rewind` (default: the repository's .build/release/rewind): verify, log, export, blame, log --grep, viewer /,
+//     each beside the floor (every block inflated) and as a multiple of it; `--operations` runs only those named.
 // Runs every contender on every workload, each in a child process of its own (so that peak memory
 // is the contender's own), then reads the state at 1,000 random steps of the counter journal, runs
 // the viewer on it, and replays a recorded counter session (`--replay-only`: just the replay).
 // Unless `--no-instructions`, each workload also runs under callgrind with no logger and with the
-// journal, for instructions and allocations per event on the app's thread and the writer's.
+// journal (and the flight recorder's ring, when `ring` is a contender), for instructions and
+// allocations per event on the app's thread and the writer's.
 // Prints a table and writes the figures as JSON (default: benchmark-results.json).
 
 let arguments = CommandLine.arguments
@@ -56,7 +58,8 @@ if arguments.contains("--reading") {
     let scratch = NSTemporaryDirectory() + "rewind-reading-\(getpid())"
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: scratch) }
-    let results = try ReadingMeasurement.run(rewind: rewind, scratch: scratch, repeats: option("--repeat").flatMap(Int.init) ?? 3)
+    let operations = option("--operations").map { Set($0.split(separator: ",").map(String.init)) }
+    let results = try ReadingMeasurement.run(rewind: rewind, scratch: scratch, repeats: option("--repeat").flatMap(Int.init) ?? 3, operations: operations)
     print(ReadingMeasurement.table(results))
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -193,7 +196,8 @@ for workload in workloads {
 var instructions: [InstructionCount.Result] = []
 if !arguments.contains("--no-instructions") && InstructionCount.isAvailable {
     for workload in workloads {
-        for contender in [Contender.none, .journal] {
+        // The flight recorder's ring is counted beside the journal when it was asked for.
+        for contender in [Contender.none, .journal] + (contenders.contains(.ring) ? [.ring] : []) {
             FileHandle.standardError.write(Data("counting instructions: \(workload.rawValue) / \(contender.rawValue)…\n".utf8))
             instructions.append(try InstructionCount.run(workload: workload, contender: contender, scratch: scratch))
         }

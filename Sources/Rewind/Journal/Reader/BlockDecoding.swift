@@ -26,29 +26,30 @@ enum BlockDecoding {
     }
 
     /// Reads every record of the block from the reader's position (just past its opening), in
-    /// order, and hands each to `body` with a change written from its source's state already
-    /// given its value: the one loop over a block's records. `keepingValues` is
-    /// ``WireRecord/read(from:strings:clock:sourceCount:keepingValues:)``'s.
+    /// order, and hands each to `body` — its fixed fields, and the values `reading` asked for —
+    /// with a change written from its source's state already given its value: the one loop over
+    /// a block's records.
     private static func forEachRecord(
         _ reader: inout ByteReader, strings: [String], sourceCount: Int,
-        keepingValues: (_ record: WireRecord, _ carriesState: Bool) -> Bool = { _, _ in true },
-        _ body: (WireRecord) throws(JournalFormatError) -> Void
+        reading: (WireRecord.Head) -> WireRecord.ValueReading = { _ in .all },
+        _ body: (_ head: WireRecord.Head, _ body: WireRecord.Body, _ state: StateRecord?) throws(JournalFormatError) -> Void
     ) throws(JournalFormatError) {
         var clock = try RecordClock.readBases(from: &reader)
         var states = BlockStates(sourceCount: sourceCount)
         while !reader.isAtEnd {
             let offset = reader.offset
             try reader.countDecoded()
-            var record = try WireRecord.read(from: &reader, strings: strings, clock: &clock, sourceCount: sourceCount, keepingValues: keepingValues)
-            if case .changeFromState(let path, let diff) = record.body {
-                guard let statePath = StatePath(recordedChange: path), let old = states.state(of: record.sourceIndex)?[statePath],
+            let head = try WireRecord.readHead(from: &reader, stringCount: strings.count, clock: &clock, sourceCount: sourceCount)
+            var (recordBody, state) = try WireRecord.readValues(of: head, from: &reader, strings: strings, reading: reading(head))
+            if case .changeFromState(let path, let diff) = recordBody {
+                guard let statePath = StatePath(recordedChange: path), let old = states.state(of: head.sourceIndex)?[statePath],
                       let value = try? old.applying(diff) else {
                     throw .malformed("a change written from a state its block does not hold", at: offset)
                 }
-                record.body = .change(path: path, value: value)
+                recordBody = .change(path: path, value: value)
             }
-            if let state = record.state { states.note(state, source: record.sourceIndex) }
-            try body(record)
+            if let state { states.note(state, source: head.sourceIndex) }
+            try body(head, recordBody, state)
         }
     }
 
@@ -57,31 +58,32 @@ enum BlockDecoding {
         var reader = ByteReader(payload)
         let (strings, sources) = try opening(&reader)
         var events: [RecordedEvent] = []
-        try forEachRecord(&reader, strings: strings, sourceCount: sources.count) { record in
-            events.append(record.recordedEvent(source: sources[record.sourceIndex]))
+        try forEachRecord(&reader, strings: strings, sourceCount: sources.count) { head, body, state in
+            events.append(WireRecord(head, strings: strings, body: body, state: state).recordedEvent(source: sources[head.sourceIndex]))
         }
         return (events, sources)
     }
 
     /// The block as a walk over the whole file takes it (see ``BlockOutline``): its bytes read and
     /// checked exactly as ``events(in:)`` reads them, but only the values a state needs built —
-    /// activities and inputs are stepped over — and no event made.
-    static func outline(of payload: [UInt8], keepingStateRecords: Bool) throws(JournalFormatError) -> BlockOutline {
+    /// activities, inputs and changes' values are stepped over (a change written from its
+    /// source's state is resolved against it, as every reader resolves it) — and no event or
+    /// string made. With `foldingStates`, its state records are folded as they are read
+    /// (``BlockOutline/FoldedStates``).
+    static func outline(of payload: [UInt8], foldingStates: Bool) throws(JournalFormatError) -> BlockOutline {
         var reader = ByteReader(payload)
         let (strings, sources) = try opening(&reader)
         var perSource = [JournalBlock.SourceSpan](repeating: .init(eventCount: 0, firstSequence: .max, lastSequence: 0), count: sources.count)
         var outline = BlockOutline(sources: sources, eventCount: 0)
-        // A change's value is built too: a change written from its source's state is resolved
-        // against that state, as every reader resolves it.
-        try forEachRecord(&reader, strings: strings, sourceCount: sources.count, keepingValues: { record, carriesState in
-            carriesState || record.kind == .change
-        }) { record in
+        var folded = foldingStates ? BlockOutline.FoldedStates() : nil
+        try forEachRecord(&reader, strings: strings, sourceCount: sources.count, reading: { _ in .states }) { head, _, state in
             outline.eventCount += 1
-            perSource[record.sourceIndex].add(record.sequence)
-            if keepingStateRecords, let state = record.state {
-                outline.stateRecords.append((sources[record.sourceIndex], record.sequence, state))
+            perSource[head.sourceIndex].add(head.sequence)
+            if let state, folded != nil {
+                folded!.fold(state, source: head.sourceIndex, instance: sources[head.sourceIndex].instanceID, sequence: head.sequence)
             }
         }
+        outline.states = folded
         for (index, summary) in perSource.enumerated() where summary.eventCount > 0 {
             // Two table entries naming one source (only a crafted block has them) count as one.
             outline.summaries[sources[index].instanceID, default: .init(eventCount: 0, firstSequence: summary.firstSequence, lastSequence: summary.lastSequence)].merge(summary)
@@ -100,13 +102,13 @@ enum BlockDecoding {
         let wanted = sources.map { $0.instanceID == sourceID }
         guard wanted.contains(true) else { return [] }
         var steps: [StateStep] = []
-        try forEachRecord(&reader, strings: strings, sourceCount: sources.count, keepingValues: { record, _ in
-            wanted[record.sourceIndex] && record.sequence <= sequence
-        }) { record in
-            guard wanted[record.sourceIndex] else { return }
-            if let state = record.state {
+        try forEachRecord(&reader, strings: strings, sourceCount: sources.count, reading: { head in
+            wanted[head.sourceIndex] && head.sequence <= sequence ? .all : .none
+        }) { head, body, state in
+            guard wanted[head.sourceIndex] else { return }
+            if let state {
                 steps.append(.record(state))
-            } else if case .change(let path, let value) = record.body {
+            } else if case .change(let path, let value) = body {
                 steps.append(.change(path: path, value: value))
             }
         }
@@ -140,26 +142,5 @@ private struct BlockStates {
         pending[source].removeAll(keepingCapacity: true)
         folded[source] = fold.current
         return fold.current
-    }
-}
-
-/// What a walk over a whole journal takes from an events block — the opening walk of a file
-/// without an index, `verify` and `recover`: its sources, each one's events in it, and (for
-/// `verify`) its state records, without its events built.
-struct BlockOutline {
-    /// The block's source table.
-    var sources: [RecordedSource]
-    /// How many events the block holds.
-    var eventCount: Int
-    /// Per source instance: its events in the block.
-    var summaries: [UInt64: JournalBlock.SourceSpan] = [:]
-    /// Every state record, in record order, with its event's source and sequence number (kept
-    /// only when asked for).
-    var stateRecords: [(source: RecordedSource, sequence: UInt64, record: StateRecord)] = []
-
-    /// The lowest and highest sequence numbers of the block's events.
-    var sequences: ClosedRange<UInt64>? {
-        guard let first = summaries.values.map(\.firstSequence).min(), let last = summaries.values.map(\.lastSequence).max() else { return nil }
-        return first...last
     }
 }

@@ -65,9 +65,9 @@ extension JournalReader {
 
     /// The block as a walk over the file takes it (see ``BlockOutline``), accepted or refused
     /// exactly as ``decodeBlock(at:frame:)`` accepts or refuses it.
-    func outlineBlock(at offset: Int, frame: BlockFrame, keepingStateRecords: Bool) -> Result<BlockOutline, BlockProblem> {
+    func outlineBlock(at offset: Int, frame: BlockFrame, foldingStates: Bool) -> Result<BlockOutline, BlockProblem> {
         read(at: offset, frame: frame) { payload throws(JournalFormatError) in
-            let outline = try BlockDecoding.outline(of: payload, keepingStateRecords: keepingStateRecords)
+            let outline = try BlockDecoding.outline(of: payload, foldingStates: foldingStates)
             return (outline, outline.eventCount, outline.sequences)
         }
     }
@@ -117,11 +117,14 @@ extension JournalReader {
     /// false (following a live file), an incomplete last block is left for the next refresh.
     func walkBlocks(final: Bool) {
         var offset = scanOffset
-        // The next block is read on another core while this one is added (and its state records
-        // folded, for verify): reading is most of a walk's time. (Two blocks read at once made
-        // verify slower on a two-core machine: three busy threads on two cores.)
-        var ahead: WorkAhead<Int, Result<BlockOutline, BlockProblem>>?
-        let keepingStateRecords = stateRecordVisitor != nil
+        // The next blocks are read — inflated, decoded, and for verify their states folded — on
+        // other threads while this one is added: reading is nearly all of a walk's time, and
+        // adding a block is light, so one reader per core (at least two, at most eight blocks
+        // held at once) keeps every core busy. (When this thread still folded every state
+        // record, a second reader made verify slower on two cores: three busy threads.)
+        var ahead: [WorkAhead<Int, Result<BlockOutline, BlockProblem>>] = []
+        let depth = Self.blocksReadAhead
+        let foldingStates = stateRecordVisitor != nil
         while offset < fileSize {
             let frameBytes = readBytes(at: offset, count: JournalFormat.frameHeaderLength)
             if let frame = BlockFrame.decode(frameBytes, at: 0) {
@@ -156,10 +159,21 @@ extension JournalReader {
                     }
                     continue
                 }
-                let outlined = ahead?.key == offset ? ahead!.result() : outlineBlock(at: offset, frame: frame, keepingStateRecords: keepingStateRecords)
-                ahead = nil
-                if let (next, nextFrame) = nextEventsFrame(after: offset + frame.totalLength) {
-                    ahead = WorkAhead(next) { [self] in outlineBlock(at: next, frame: nextFrame, keepingStateRecords: keepingStateRecords) }
+                let outlined: Result<BlockOutline, BlockProblem>
+                if let found = ahead.firstIndex(where: { $0.key == offset }) {
+                    outlined = ahead[found].result()
+                    ahead.removeFirst(found + 1)
+                } else {
+                    ahead.removeAll()
+                    outlined = outlineBlock(at: offset, frame: frame, foldingStates: foldingStates)
+                }
+                var following = offset + frame.totalLength
+                if let last = ahead.last, let (lastOffset, lastFrame) = nextEventsFrame(after: last.key) {
+                    following = lastOffset + lastFrame.totalLength
+                }
+                while ahead.count < depth, let (next, nextFrame) = nextEventsFrame(after: following) {
+                    ahead.append(WorkAhead(next) { [self] in outlineBlock(at: next, frame: nextFrame, foldingStates: foldingStates) })
+                    following = next + nextFrame.totalLength
                 }
                 switch outlined {
                 case .success(let outline):
@@ -186,6 +200,9 @@ extension JournalReader {
         }
         scanOffset = offset
     }
+
+    /// How many blocks a walk over the whole file reads ahead at once: one per core, at least two.
+    static let blocksReadAhead = min(8, max(2, ProcessInfo.processInfo.activeProcessorCount))
 
     /// The events block at `offset`, or just after the summary block there, when its frame is
     /// valid and it lies within the file: the block a walk decodes ahead.
@@ -222,9 +239,7 @@ extension JournalReader {
     }
 
     func add(block offset: Int, frame: BlockFrame, outline: BlockOutline) {
-        if let stateRecordVisitor {
-            for (source, sequence, record) in outline.stateRecords { stateRecordVisitor(source, sequence, record) }
-        }
+        stateRecordVisitor?(outline)
         for source in outline.sources where sourceTable[source.instanceID] == nil {
             sourceTable[source.instanceID] = source
             sourceOrder.append(source.instanceID)

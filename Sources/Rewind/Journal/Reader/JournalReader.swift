@@ -45,9 +45,10 @@ public final class JournalReader: @unchecked Sendable {
     var sourceOrder: [UInt64] = []
     /// Where the block walk stopped: the next block to look for when following a growing file.
     var scanOffset = JournalFormat.fixedHeaderLength
-    /// While the opening walk runs: sees every state record of every block it reads, in file order
-    /// (for `verify`, which folds the states as the walk goes rather than reading the blocks again).
-    var stateRecordVisitor: ((_ source: RecordedSource, _ sequence: UInt64, _ record: StateRecord) -> Void)?
+    /// While the opening walk runs: sees every block it reads, with its state records folded
+    /// (``BlockOutline/FoldedStates``), in file order — for `verify`, which joins the blocks'
+    /// states up as the walk goes rather than reading the blocks again.
+    var stateRecordVisitor: ((BlockOutline) -> Void)?
     let cache = Locked<[(offset: Int, events: [RecordedEvent])]>([])
     /// How many block payloads were inflated: what tests hold a reading strategy to.
     let blocksInflated = Atomic<Int>(0)
@@ -64,10 +65,11 @@ public final class JournalReader: @unchecked Sendable {
     }
 
     /// Opens a journal; with `ignoringIndex`, the blocks are walked even when an index exists (for
-    /// verification and recovery), and `visitor` sees every state record the walk reads.
+    /// verification and recovery), and `visitor` sees every block the walk reads, with its state
+    /// records folded.
     init(
         path: String, ignoringIndex: Bool,
-        visitingStateRecords visitor: ((_ source: RecordedSource, _ sequence: UInt64, _ record: StateRecord) -> Void)? = nil
+        visitingStateRecords visitor: ((BlockOutline) -> Void)? = nil
     ) throws(JournalReadError) {
         self.path = path
         stateRecordVisitor = visitor

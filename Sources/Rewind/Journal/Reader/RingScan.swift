@@ -138,7 +138,7 @@ struct RingScan {
     /// as its frame says, within the frame's range.
     private static func outline(_ compressed: [UInt8], frame: BlockFrame) -> BlockOutline? {
         guard let payload = compressed.withUnsafeBytes({ Zlib.inflate($0, expectedCount: Int(frame.uncompressedLength)) }),
-            let outline = try? BlockDecoding.outline(of: payload, keepingStateRecords: false),
+            let outline = try? BlockDecoding.outline(of: payload, foldingStates: false),
             outline.eventCount == Int(frame.eventCount)
         else { return nil }
         if let sequences = outline.sequences, sequences.lowerBound < frame.firstSequence || sequences.upperBound > frame.lastSequence {

@@ -58,7 +58,7 @@ extension JournalReader {
     /// describes too (`rewind verify --deep`), which folds every step and takes several times as long.
     package func verify(holdingSummaries: Bool) throws(JournalReadError) -> JournalVerification {
         var states = StateRebuildCheck()
-        let walk = try JournalReader(path: path, ignoringIndex: true) { states.check(source: $0, sequence: $1, record: $2) }
+        let walk = try JournalReader(path: path, ignoringIndex: true) { states.check($0) }
         var indexProblem: String?
         if !hasIndex {
             indexProblem = "the index is missing or damaged (the writer did not close the journal); readers rebuild it from the blocks"
@@ -131,16 +131,26 @@ extension JournalReader {
 /// Folds every source's state through the state records of the readable blocks, in file order
 /// (the order the writer made each diff in), and lists the records that do not apply.
 private struct StateRebuildCheck {
-    private var states = StateWalker()
+    private var folds: [UInt64: StateFold] = [:]
     /// The records that did not apply, and whether their source had a state to apply them to.
     private var failures: [(problem: UnbuildableState, hadState: Bool)] = []
 
-    mutating func check(source: RecordedSource, sequence: UInt64, record: StateRecord) {
-        let id = source.instanceID
-        let hadState = states.recordedState(of: id) != nil
-        if !states.apply(.record(record), to: id) {
+    /// Takes in a block's state records, folded where it was decoded: its sources' records before
+    /// their first keyframe in it are folded here, onto the states the blocks before left; the
+    /// states it ends with replace theirs.
+    mutating func check(_ block: BlockOutline) {
+        guard let folded = block.states else { return }
+        var found = folded.failures.map { failure in (failure.position, failure.sourceIndex, failure.sequence, failure.hadState) }
+        for leading in folded.leading {
+            // One access to the source's fold, edited where it lies: a diff then edits the state
+            // in place rather than a copy of it.
+            let (hadState, moved) = folds[block.sources[leading.sourceIndex].instanceID, default: StateFold()].applyNoting(leading.record)
+            if !moved { found.append((leading.position, leading.sourceIndex, leading.sequence, hadState)) }
+        }
+        for (instance, fold) in folded.ends { folds[instance] = fold }
+        for (_, sourceIndex, sequence, hadState) in found.sorted(by: { $0.0 < $1.0 }) {
             let reason = hadState ? "its state diff does not apply to the state before it" : "its state diff has no state before it to apply to"
-            failures.append((UnbuildableState(sequence: sequence, source: source.description, reason: reason), hadState))
+            failures.append((UnbuildableState(sequence: sequence, source: block.sources[sourceIndex].description, reason: reason), hadState))
         }
     }
 

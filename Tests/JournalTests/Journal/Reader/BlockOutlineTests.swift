@@ -24,7 +24,7 @@ struct BlockOutlineTests {
     /// checks they agree.
     static func expectAgreement(_ payload: [UInt8], _ what: @autoclosure () -> String) {
         let full = try? BlockDecoding.events(in: payload)
-        let outline = try? BlockDecoding.outline(of: payload, keepingStateRecords: true)
+        let outline = try? BlockDecoding.outline(of: payload, foldingStates: true)
         #expect((full == nil) == (outline == nil), "\(what()): full decode \(full == nil ? "refuses" : "accepts"), outline \(outline == nil ? "refuses" : "accepts")")
         guard let full, let outline else { return }
         #expect(outline.eventCount == full.events.count, "\(what())")
@@ -34,9 +34,28 @@ struct BlockOutlineTests {
             summaries[event.source.instanceID, default: .init(eventCount: 0, firstSequence: event.sequence, lastSequence: event.sequence)].add(event.sequence)
         }
         #expect(outline.summaries == summaries, "\(what())")
-        let records = full.events.compactMap { event in event.stateRecord.map { (event.source, event.sequence, $0) } }
-        #expect(outline.stateRecords.map(\.record) == records.map(\.2), "\(what())")
-        #expect(outline.stateRecords.map(\.sequence) == records.map(\.1), "\(what())")
+        // The block's states folded where it was decoded, joined up as verify joins them (from no
+        // state before the block), are what folding the full decode's records in order gives,
+        // with the same records failing in the same order.
+        let records = full.events.compactMap { event in event.stateRecord.map { (event.source.instanceID, event.sequence, $0) } }
+        var expected: [UInt64: StateFold] = [:]
+        var expectedFailures: [UInt64] = []
+        for (instance, sequence, record) in records where !expected[instance, default: StateFold()].applyNoting(record).moved {
+            expectedFailures.append(sequence)
+        }
+        guard let folded = outline.states else {
+            Issue.record("\(what()): no states folded")
+            return
+        }
+        var joined: [UInt64: StateFold] = [:]
+        var failures = folded.failures.map { ($0.position, $0.sequence) }
+        for leading in folded.leading where !joined[outline.sources[leading.sourceIndex].instanceID, default: StateFold()].applyNoting(leading.record).moved {
+            failures.append((leading.position, leading.sequence))
+        }
+        for (instance, fold) in folded.ends { joined[instance] = fold }
+        #expect(folded.count == records.count, "\(what())")
+        #expect(joined == expected, "\(what())")
+        #expect(failures.sorted { $0.0 < $1.0 }.map(\.1) == expectedFailures, "\(what())")
         for source in Set(full.sources.map(\.instanceID)) {
             let steps = try? BlockDecoding.stateSteps(in: payload, source: source, through: .max)
             #expect(steps != nil, "\(what()): the state rebuild of source \(source) refuses a block the others accept")
@@ -50,7 +69,7 @@ struct BlockOutlineTests {
         for path in Self.fixtures {
             for (index, payload) in try Self.payloads(of: path).enumerated() {
                 Self.expectAgreement(payload, "\(path) block \(index)")
-                #expect((try? BlockDecoding.outline(of: payload, keepingStateRecords: true)) != nil, "\(path) block \(index) reads")
+                #expect((try? BlockDecoding.outline(of: payload, foldingStates: true)) != nil, "\(path) block \(index) reads")
             }
         }
     }
@@ -73,5 +92,49 @@ struct BlockOutlineTests {
                 }
             }
         }
+    }
+}
+
+/// `verify` folds each block's states where the block was decoded and joins the blocks up in
+/// order. A writer starts each source's states in a block with a keyframe; a crafted block may
+/// start with diffs, which apply onto the state the block before left.
+@Suite("Blocks folded apart and joined up")
+struct FoldedBlocksTests {
+    static func counter(_ from: Int64, _ to: Int64) -> StateRecord {
+        .diff(StateDiff(changes: [StateChange(path: StatePath([.key("count")]), operation: .changed(from: .integer(from), to: .integer(to)))]))
+    }
+
+    @Test("a block's diffs before its keyframe apply to the block before's state, and what does not apply is reported in order")
+    func continuedStates() throws {
+        let directory = TemporaryDirectory()
+        var journal = CraftedJournal()
+        journal.commit(.keyframe(.object(["count": .integer(1)])))
+        journal.commit(Self.counter(1, 2))
+        journal.startBlock()
+        // Continues the state of the block before: step 3 applies, step 4 does not (no field
+        // `missing`), so step 5 has no state to apply to, until the keyframe at step 6.
+        journal.commit(Self.counter(2, 3))
+        journal.commit(.diff(StateDiff(changes: [StateChange(path: StatePath([.key("missing")]), operation: .removed(.null))])))
+        journal.commit(Self.counter(3, 4))
+        journal.commit(.keyframe(.object(["count": .integer(10)])))
+        journal.commit(.diff(StateDiff(changes: [StateChange(path: StatePath([.key("gone")]), operation: .removed(.null))])))
+        journal.startBlock()
+        journal.commit(Self.counter(10, 11))
+        let path = try journal.write(in: directory, named: "continued.rewind")
+
+        let outlines = try BlockOutlineTests.payloads(of: path).map { try BlockDecoding.outline(of: $0, foldingStates: true) }
+        #expect(outlines.map { $0.states?.leading.count } == [0, 3, 1])
+        let report = try JournalReader(path: path).verify()
+        #expect(report.damage.isEmpty, "every block reads back")
+        let expected = [
+            "step #4 (Crafted#1): its state diff does not apply to the state before it",
+            "step #5 (Crafted#1): its state diff has no state before it to apply to",
+            "step #7 (Crafted#1): its state diff does not apply to the state before it",
+            "step #8 (Crafted#1): its state diff has no state before it to apply to"
+        ]
+        #expect(report.unbuildableStates.map(\.description) == expected)
+        // Every step's state as a reader rebuilds it agrees: the first block's state carried on.
+        let reader = try JournalReader(path: path)
+        #expect(try reader.state(of: 1, at: 3) == .object(["count": .integer(3)]))
     }
 }

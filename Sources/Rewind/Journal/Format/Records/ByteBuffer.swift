@@ -100,6 +100,15 @@ struct ByteReader {
     }
 
     mutating func varint() throws(JournalFormatError) -> UInt64 {
+        // Most varints of a block — references, deltas, counts — fit in one byte.
+        if offset < end, bytes[offset] < 0x80 {
+            defer { offset += 1 }
+            return UInt64(bytes[offset])
+        }
+        return try longVarint()
+    }
+
+    private mutating func longVarint() throws(JournalFormatError) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {

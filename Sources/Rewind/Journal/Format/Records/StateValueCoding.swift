@@ -76,9 +76,14 @@ enum StateValueCoding {
     }
 
     static func string(from reader: inout ByteReader, _ strings: [String]) throws(JournalFormatError) -> String {
+        strings[try reference(from: &reader, stringCount: strings.count)]
+    }
+
+    /// A reference into a string table of `stringCount` strings, checked to be in it.
+    static func reference(from reader: inout ByteReader, stringCount: Int) throws(JournalFormatError) -> Int {
         let index = try reader.varint()
-        guard index < UInt64(strings.count) else { throw .malformed("string reference \(index) beyond the table of \(strings.count)", at: reader.offset) }
-        return strings[Int(index)]
+        guard index < UInt64(stringCount) else { throw .malformed("string reference \(index) beyond the table of \(stringCount)", at: reader.offset) }
+        return Int(index)
     }
 
     /// Steps over a value without building it, accepting exactly the bytes ``read(from:strings:depth:)``
@@ -93,18 +98,18 @@ enum StateValueCoding {
         switch tag {
         case .null, .false, .true: return
         case .integer, .unsignedInteger: _ = try reader.varint()
-        case .string: _ = try string(from: &reader, strings)
+        case .string: _ = try reference(from: &reader, stringCount: strings.count)
         case .floatingPoint: try reader.skip(8)
         case .array:
             for _ in 0..<(try reader.count(atMost: reader.remaining)) { try skip(in: &reader, strings: strings, depth: depth + 1) }
         case .object:
             for _ in 0..<(try reader.count(atMost: reader.remaining / 2)) {
-                _ = try string(from: &reader, strings)
+                _ = try reference(from: &reader, stringCount: strings.count)
                 try skip(in: &reader, strings: strings, depth: depth + 1)
             }
         case .opaque:
-            _ = try string(from: &reader, strings)
-            _ = try string(from: &reader, strings)
+            _ = try reference(from: &reader, stringCount: strings.count)
+            _ = try reference(from: &reader, stringCount: strings.count)
         }
     }
 

@@ -77,71 +77,118 @@ extension WireRecord {
         }
     }
 
-    /// Reads one record. `keepingValues` sees the record's fixed fields, and whether it carries a
-    /// state record, and says whether to build its values (change value, activity, input, state
-    /// record); when it says no they are stepped over, checked as building them would check them,
-    /// and `body` is `.skipped` for the kinds that have values — a state rebuild reads one
-    /// source's values, not every tree in the block.
-    static func read(
-        from reader: inout ByteReader, strings: [String], clock: inout RecordClock, sourceCount: Int,
-        keepingValues: (_ record: WireRecord, _ carriesState: Bool) -> Bool = { _, _ in true }
-    ) throws(JournalFormatError) -> WireRecord {
+    /// A record's fixed fields as the block stores them: numbers, with its strings as references
+    /// into the block's string table — read without building a string or a value. What a walk
+    /// over a whole file needs of most records (their sequence numbers and sources), and where
+    /// every reading of a record starts.
+    struct Head {
+        /// The record's first byte: its kind and flags (``Flags``).
+        var first: UInt8
+        var kind: Event.Category
+        var sequence: UInt64
+        var time: EventTime
+        /// The source's position in the block's source table.
+        var sourceIndex: Int
+        /// References into the block's string table, each checked to be in it.
+        var name: Int
+        var description: Int?
+        var file: Int
+        var function: Int
+        var line: UInt64
+        var parent: UInt64?
+
+        /// Whether a state record follows the body.
+        var carriesState: Bool { first & Flags.hasState != 0 }
+    }
+
+    /// Which of a record's values a reader builds; the others are stepped over, checked as
+    /// building them would check them, so a block reads the same to every reader.
+    enum ValueReading {
+        /// Every value: the body's and the state record.
+        case all
+        /// None: the body is ``Body/skipped`` for the kinds that have values, and no state record.
+        case none
+        /// The state record, and a change written from its source's state (which needs the state
+        /// to resolve), but no other value: what a walk that folds states reads.
+        case states
+    }
+
+    /// Reads one record, every value built. (Block readers read the head first and choose which
+    /// values to build: ``readHead(from:stringCount:clock:sourceCount:)``,
+    /// ``readValues(of:from:strings:reading:)``.)
+    static func read(from reader: inout ByteReader, strings: [String], clock: inout RecordClock, sourceCount: Int) throws(JournalFormatError) -> WireRecord {
+        let head = try readHead(from: &reader, stringCount: strings.count, clock: &clock, sourceCount: sourceCount)
+        let (body, state) = try readValues(of: head, from: &reader, strings: strings, reading: .all)
+        return WireRecord(head, strings: strings, body: body, state: state)
+    }
+
+    /// Reads a record's fixed fields (``Head``), leaving the reader at its body.
+    static func readHead(from reader: inout ByteReader, stringCount: Int, clock: inout RecordClock, sourceCount: Int) throws(JournalFormatError) -> Head {
         let start = reader.offset
         let first = try reader.byte()
         guard let kind = KindCode.kind(first) else { throw .malformed("unknown event kind \(first & 0x0F)", at: start) }
         let (sequence, time) = try clock.read(from: &reader)
         let sourceReference = try reader.varint()
         guard sourceReference < UInt64(sourceCount) else { throw .malformed("source reference beyond the table", at: reader.offset) }
-        let sourceIndex = Int(sourceReference)
-        let name = try StateValueCoding.string(from: &reader, strings)
-        let description = first & Flags.hasDescription != 0 ? try StateValueCoding.string(from: &reader, strings) : ""
-        let file = try StateValueCoding.string(from: &reader, strings)
-        let function = try StateValueCoding.string(from: &reader, strings)
+        let name = try StateValueCoding.reference(from: &reader, stringCount: stringCount)
+        let description = first & Flags.hasDescription != 0 ? try StateValueCoding.reference(from: &reader, stringCount: stringCount) : nil
+        let file = try StateValueCoding.reference(from: &reader, stringCount: stringCount)
+        let function = try StateValueCoding.reference(from: &reader, stringCount: stringCount)
         let line = try reader.varint()
         let parent = first & Flags.hasParent != 0 ? sequence &- UInt64(bitPattern: try reader.signedVarint()) : nil
-        var record = WireRecord(
-            kind: kind, sequence: sequence, time: time, sourceIndex: sourceIndex, name: name, description: description,
-            file: .text(file), function: .text(function), line: UInt(clamping: line), parent: parent, body: .none, state: nil
+        return Head(
+            first: first, kind: kind, sequence: sequence, time: time, sourceIndex: Int(sourceReference), name: name,
+            description: description, file: file, function: function, line: line, parent: parent
         )
-        let keep = keepingValues(record, first & Flags.hasState != 0)
-        switch kind {
+    }
+
+    /// Reads what follows a record's fixed fields — its body by kind, then its state record —
+    /// building the values `reading` asks for.
+    static func readValues(
+        of head: Head, from reader: inout ByteReader, strings: [String], reading: ValueReading
+    ) throws(JournalFormatError) -> (body: Body, state: StateRecord?) {
+        let first = head.first
+        let keepsBody = reading == .all
+        let keepsState = reading != .none
+        var body = Body.none
+        switch head.kind {
         case .dropped:
             let count = try reader.varint()
             let lowest = try reader.varint()
             let highest = try reader.varint()
             guard lowest <= highest else { throw .malformed("an empty dropped range", at: reader.offset) }
-            record.body = .dropped(DroppedRange(count: count, sequences: lowest...highest))
+            body = .dropped(DroppedRange(count: count, sequences: lowest...highest))
         case .didDispatch, .didMutate:
-            record.body = .duration(try reader.varint())
+            body = .duration(try reader.varint())
         case .change where first & Flags.valueFromState != 0:
             let path = try StateValueCoding.string(from: &reader, strings)
             // Diffs are small; reading one is the one definition of what a diff's bytes may be.
             let diff = try StateValueCoding.readDiff(from: &reader, strings: strings)
-            record.body = keep ? .changeFromState(path: path, diff: diff) : .skipped
+            body = keepsState ? .changeFromState(path: path, diff: diff) : .skipped
         case .change:
-            let path = try StateValueCoding.string(from: &reader, strings)
-            record.body = switch try readValue(from: &reader, strings: strings, keep: keep) {
-            case .value(let value): .change(path: path, value: value)
+            let path = try StateValueCoding.reference(from: &reader, stringCount: strings.count)
+            body = switch try readValue(from: &reader, strings: strings, keep: keepsBody) {
+            case .value(let value): .change(path: strings[path], value: value)
             default: .skipped
             }
         case .activity:
-            record.body = try readValue(from: &reader, strings: strings, keep: keep)
+            body = try readValue(from: &reader, strings: strings, keep: keepsBody)
         case .willDispatch where first & Flags.hasInput != 0:
-            record.body = try readValue(from: &reader, strings: strings, keep: keep)
+            body = try readValue(from: &reader, strings: strings, keep: keepsBody)
         default:
             break
         }
-        guard first & Flags.hasState != 0 else { return record }
+        guard head.carriesState else { return (body, nil) }
         let tagOffset = reader.offset
-        switch (StateTag(rawValue: try reader.byte()), keep) {
-        case (.keyframe, true): record.state = .keyframe(try StateValueCoding.read(from: &reader, strings: strings))
-        case (.diff, true): record.state = .diff(try StateValueCoding.readDiff(from: &reader, strings: strings))
+        switch (StateTag(rawValue: try reader.byte()), keepsState) {
+        case (.keyframe, true): return (body, .keyframe(try StateValueCoding.read(from: &reader, strings: strings)))
+        case (.diff, true): return (body, .diff(try StateValueCoding.readDiff(from: &reader, strings: strings)))
         case (.keyframe, false): try StateValueCoding.skip(in: &reader, strings: strings)
         // Diffs are small; reading one is the one definition of what a diff's bytes may be.
         case (.diff, false): _ = try StateValueCoding.readDiff(from: &reader, strings: strings)
         case (nil, _): throw .malformed("unknown state record \(reader.bytes[tagOffset])", at: tagOffset)
         }
-        return record
+        return (body, nil)
     }
 
     /// A value of the body: built (`.value`) or stepped over (`.skipped`).
@@ -151,6 +198,17 @@ extension WireRecord {
             return .skipped
         }
         return .value(try StateValueCoding.read(from: &reader, strings: strings))
+    }
+}
+
+extension WireRecord {
+    /// The record whose fixed fields are `head`, its strings taken from the block's table.
+    init(_ head: Head, strings: [String], body: Body, state: StateRecord?) {
+        self.init(
+            kind: head.kind, sequence: head.sequence, time: head.time, sourceIndex: head.sourceIndex, name: strings[head.name],
+            description: head.description.map { strings[$0] } ?? "", file: .text(strings[head.file]),
+            function: .text(strings[head.function]), line: UInt(clamping: head.line), parent: head.parent, body: body, state: state
+        )
     }
 }
 

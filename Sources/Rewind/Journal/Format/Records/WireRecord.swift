@@ -35,7 +35,7 @@ struct WireRecord {
         /// Events a writer in drop mode could not keep.
         case dropped(DroppedRange)
         /// Values the reader stepped over without building them (see
-        /// ``WireRecord/read(from:strings:clock:sourceCount:keepingValues:)``).
+        /// ``WireRecord/readValues(of:from:strings:reading:)``).
         case skipped
     }
 
