@@ -120,11 +120,12 @@ extension JournalReader {
         // The next blocks are read — inflated, decoded, and for verify their states folded — on
         // other threads while this one is added: reading is nearly all of a walk's time, and
         // adding a block is light, so one reader per core (at least two, at most eight blocks
-        // held at once) keeps every core busy. (When this thread still folded every state
-        // record, a second reader made verify slower on two cores: three busy threads.)
-        var ahead: [WorkAhead<Int, Result<BlockOutline, BlockProblem>>] = []
+        // read ahead) keeps every core busy. (When this thread still folded every state record,
+        // a second reader made verify slower on two cores: three busy threads.) Each is taken
+        // for the block at its offset only if the frame there is still the one it read.
+        var ahead: [(work: WorkAhead<Int, Result<BlockOutline, BlockProblem>>, frame: BlockFrame, end: Int)] = []
         let depth = Self.blocksReadAhead
-        let foldingStates = stateRecordVisitor != nil
+        let foldingStates = blockVisitor != nil
         while offset < fileSize {
             let frameBytes = readBytes(at: offset, count: JournalFormat.frameHeaderLength)
             if let frame = BlockFrame.decode(frameBytes, at: 0) {
@@ -159,22 +160,16 @@ extension JournalReader {
                     }
                     continue
                 }
-                let outlined: Result<BlockOutline, BlockProblem>
-                if let found = ahead.firstIndex(where: { $0.key == offset }) {
-                    outlined = ahead[found].result()
-                    ahead.removeFirst(found + 1)
-                } else {
-                    ahead.removeAll()
-                    outlined = outlineBlock(at: offset, frame: frame, foldingStates: foldingStates)
-                }
-                var following = offset + frame.totalLength
-                if let last = ahead.last, let (lastOffset, lastFrame) = nextEventsFrame(after: last.key) {
-                    following = lastOffset + lastFrame.totalLength
-                }
+                let found = ahead.firstIndex { $0.work.key == offset && $0.frame == frame }
+                let taken = found.map { ahead[$0].work }
+                ahead.removeFirst(found.map { $0 + 1 } ?? ahead.count)
+                // The blocks after this one start before this one is read, when none had.
+                var following = ahead.last?.end ?? offset + frame.totalLength
                 while ahead.count < depth, let (next, nextFrame) = nextEventsFrame(after: following) {
-                    ahead.append(WorkAhead(next) { [self] in outlineBlock(at: next, frame: nextFrame, foldingStates: foldingStates) })
                     following = next + nextFrame.totalLength
+                    ahead.append((WorkAhead(next) { [self] in outlineBlock(at: next, frame: nextFrame, foldingStates: foldingStates) }, nextFrame, following))
                 }
+                let outlined = taken?.result() ?? outlineBlock(at: offset, frame: frame, foldingStates: foldingStates)
                 switch outlined {
                 case .success(let outline):
                     add(block: offset, frame: frame, outline: outline)
@@ -201,7 +196,8 @@ extension JournalReader {
         scanOffset = offset
     }
 
-    /// How many blocks a walk over the whole file reads ahead at once: one per core, at least two.
+    /// How many blocks a walk over the whole file reads ahead at once: one per core, at least two
+    /// and at most eight.
     static let blocksReadAhead = min(8, max(2, ProcessInfo.processInfo.activeProcessorCount))
 
     /// The events block at `offset`, or just after the summary block there, when its frame is
@@ -239,7 +235,7 @@ extension JournalReader {
     }
 
     func add(block offset: Int, frame: BlockFrame, outline: BlockOutline) {
-        stateRecordVisitor?(outline)
+        blockVisitor?(outline)
         for source in outline.sources where sourceTable[source.instanceID] == nil {
             sourceTable[source.instanceID] = source
             sourceOrder.append(source.instanceID)

@@ -48,7 +48,7 @@ public final class JournalReader: @unchecked Sendable {
     /// While the opening walk runs: sees every block it reads, with its state records folded
     /// (``BlockOutline/FoldedStates``), in file order — for `verify`, which joins the blocks'
     /// states up as the walk goes rather than reading the blocks again.
-    var stateRecordVisitor: ((BlockOutline) -> Void)?
+    var blockVisitor: ((BlockOutline) -> Void)?
     let cache = Locked<[(offset: Int, events: [RecordedEvent])]>([])
     /// How many block payloads were inflated: what tests hold a reading strategy to.
     let blocksInflated = Atomic<Int>(0)
@@ -69,10 +69,10 @@ public final class JournalReader: @unchecked Sendable {
     /// records folded.
     init(
         path: String, ignoringIndex: Bool,
-        visitingStateRecords visitor: ((BlockOutline) -> Void)? = nil
+        visitingBlocks visitor: ((BlockOutline) -> Void)? = nil
     ) throws(JournalReadError) {
         self.path = path
-        stateRecordVisitor = visitor
+        blockVisitor = visitor
         searchIndex = SearchIndex(journalPath: path)
         var status = stat()
         guard stat(path, &status) == 0 else {
@@ -144,7 +144,7 @@ public final class JournalReader: @unchecked Sendable {
         if ignoringIndex || !loadIndex() {
             walkBlocks(final: true)
         }
-        stateRecordVisitor = nil
+        blockVisitor = nil
     }
 
     deinit {

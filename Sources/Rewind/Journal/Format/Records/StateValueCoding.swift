@@ -90,7 +90,7 @@ enum StateValueCoding {
     /// accepts (string references included), so that a block does not read differently depending
     /// on which of its values a reader wanted.
     static func skip(in reader: inout ByteReader, strings: [String], depth: Int = 0) throws(JournalFormatError) {
-        guard depth < JournalFormat.maximumTreeDepth else { throw .malformed("a value nested too deep", at: reader.offset) }
+        guard depth < JournalFormat.maximumTreeDepth else { throw .malformed("a value nested deeper than \(JournalFormat.maximumTreeDepth)", at: reader.offset) }
         // Counted as a built value is, so that a block over the limit is refused by every reader.
         try reader.countDecoded()
         let tagByte = try reader.byte()
