@@ -43,7 +43,7 @@ enum StateValueCoding {
     }
 
     static func read(from reader: inout ByteReader, strings: [String], depth: Int = 0) throws(JournalFormatError) -> StateValue {
-        guard depth < JournalFormat.maximumTreeDepth else { throw .malformed("a value nested deeper than \(JournalFormat.maximumTreeDepth)", at: reader.offset) }
+        try refuseDeeperThanReadable(depth, at: reader.offset)
         try reader.countDecoded()
         let tagByte = try reader.byte()
         guard let tag = Tag(rawValue: tagByte) else { throw .malformed("unknown value tag \(tagByte)", at: reader.offset - 1) }
@@ -75,6 +75,14 @@ enum StateValueCoding {
         }
     }
 
+    /// Refuses a value deeper than any reader decodes, in the same words whether it is built or
+    /// stepped over.
+    private static func refuseDeeperThanReadable(_ depth: Int, at offset: Int) throws(JournalFormatError) {
+        guard depth < JournalFormat.maximumTreeDepth else {
+            throw .malformed("a value nested deeper than \(JournalFormat.maximumTreeDepth)", at: offset)
+        }
+    }
+
     static func string(from reader: inout ByteReader, _ strings: [String]) throws(JournalFormatError) -> String {
         strings[try reference(from: &reader, stringCount: strings.count)]
     }
@@ -90,7 +98,7 @@ enum StateValueCoding {
     /// accepts (string references included), so that a block does not read differently depending
     /// on which of its values a reader wanted.
     static func skip(in reader: inout ByteReader, strings: [String], depth: Int = 0) throws(JournalFormatError) {
-        guard depth < JournalFormat.maximumTreeDepth else { throw .malformed("a value nested deeper than \(JournalFormat.maximumTreeDepth)", at: reader.offset) }
+        try refuseDeeperThanReadable(depth, at: reader.offset)
         // Counted as a built value is, so that a block over the limit is refused by every reader.
         try reader.countDecoded()
         let tagByte = try reader.byte()
