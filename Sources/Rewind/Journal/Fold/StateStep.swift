@@ -96,7 +96,7 @@ public struct StateWalker: Sendable {
 
     /// Applies one step to one source's state; returns whether the state moved (a record that
     /// does not apply leaves the source without a state: see ``StateFold``). For readers that
-    /// hold steps without their events, such as `verify`.
+    /// hold steps without their events, such as a shrunk session's.
     @discardableResult
     package mutating func apply(_ step: StateStep, to source: UInt64) -> Bool {
         var fold = folds.removeValue(forKey: source) ?? StateFold()
