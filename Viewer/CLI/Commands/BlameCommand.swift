@@ -34,7 +34,7 @@ struct BlameCommand: ParsableCommand {
         if let unknown = Condition.unknownPath(path, knownFields: reader.recordedFields()) { throw CommandFailure(unknown.description) }
         let output = Output(style: colors.style())
         // Blame's columns are not coloured.
-        let text = EventText(reader: reader, style: TerminalStyle(usesColor: false))
+        var text = EventText(reader: reader, style: TerminalStyle(usesColor: false))
         // Only the changes that touch the path are applied, not whole states rebuilt.
         var walker = PathWalker(path: path)
         var commits = OpenCommits()

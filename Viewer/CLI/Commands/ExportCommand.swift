@@ -85,22 +85,40 @@ struct ExportCommand: ParsableCommand {
                 document.field("app_version", reader.header.appVersion)
             }.dropLast() + ",\"events\":[")
         }
-        var first = true
         let progress = ReadProgress(reading: file)
-        // Per unit, the rows that moved its state so far: with --states N, every Nth carries it.
-        var moves: [UInt64: Int] = [:]
+        // In a JSON document every row but the first follows a comma.
+        let prefix: StaticString = format == .json ? "," : ""
+        var first = true
         let everyNth = states
-        var walker = StateWalker()
-        for event in reader.events().reportingProgress(progress.update) {
-            let step = walker.advance(event)
-            var includesState = everyNth == 1
-            if step != nil, everyNth != 1 {
-                let count = moves[event.source.instanceID, default: 0]
-                moves[event.source.instanceID] = count + 1
-                includesState = everyNth > 0 && count % everyNth == 0
+        if everyNth <= 1 {
+            // Every row or none carries its state: a row depends on its event and its source's
+            // state alone, so blocks are written on every core.
+            let walk = WalkedEvents(
+                reader: reader, matching: EventFilter(), makePart: { [UInt8]() },
+                add: { event, _, step, bytes in
+                    prefix.withUTF8Buffer { bytes.append(contentsOf: $0) }
+                    Output.appendLine(rows.json(event, step: step, includingState: everyNth == 1), to: &bytes)
+                }
+            )
+            walk.forEachPart(progress: progress.update) { bytes in
+                out.bytes(first && bytes.first == UInt8(ascii: ",") ? Array(bytes.dropFirst()) : bytes)
+                first = false
             }
-            out.line(rows.json(event, step: step, includingState: includesState), prefix: format == .json && !first ? "," : "")
-            first = false
+        } else {
+            // Per unit, the rows that moved its state so far: every Nth carries it.
+            var moves: [UInt64: Int] = [:]
+            var walker = StateWalker()
+            for event in reader.events().reportingProgress(progress.update) {
+                let step = walker.advance(event)
+                var includesState = false
+                if step != nil {
+                    let count = moves[event.source.instanceID, default: 0]
+                    moves[event.source.instanceID] = count + 1
+                    includesState = count % everyNth == 0
+                }
+                out.line(rows.json(event, step: step, includingState: includesState), prefix: first ? "" : prefix)
+                first = false
+            }
         }
         if format == .json { out.line("]}") }
         progress.finish()

@@ -29,10 +29,8 @@ struct LogCommand: ParsableCommand {
     func run() throws {
         // --grep finds what the viewer's `/` finds: the row as it is shown (a change's move
         // `count: 0 → -1` included), its name, source and description — one searchable text.
-        var search: SearchQuery?
-        if let grep {
-            do { search = try SearchQuery(grep) } catch { throw CommandFailure(error.description) }
-        }
+        let search: SearchQuery?
+        do { search = try grep.map(SearchQuery.init) } catch { throw CommandFailure(error.description) }
         let reader = try JournalOpening.open(file)
         // Blocks are skipped by the text every match must hold, where there is one.
         var filter = EventFilter()
@@ -47,41 +45,81 @@ struct LogCommand: ParsableCommand {
         let output = Output(style: colors.style())
         // On a terminal each line fits its width (80 when unknown), so it does not wrap.
         let lineWidth = width ?? (isatty(STDOUT_FILENO) == 1 ? TerminalSession.size()?.width ?? 80 : nil)
-        let text = EventText(reader: reader, style: output.style, lineWidth: lineWidth)
-        let valueLimit = lineWidth.map { max(8, $0 - text.columnsWidth) } ?? .max
-        // Changes read `quantity: 0 → -1`: without a text search every step of the sources shown is
-        // read (kinds are left out here) so their states walk along; a search rebuilds them.
-        let kinds = filter.kinds
-        var stepsRead = filter
-        let readsEveryStep = filter.blockText == nil
-        if readsEveryStep { stepsRead.kinds = nil }
-        var oldValues = OldValues(reader: reader, seesEveryStep: readsEveryStep)
+        let layout = EventText.Layout(reader: reader, style: output.style, lineWidth: lineWidth)
+        let valueLimit = lineWidth.map { max(8, $0 - EventText(layout: layout).columnsWidth) } ?? .max
         let progress = ReadProgress(reading: file)
         // The options are read once: an argument's property wrapper costs a look-up per read.
         let (json, grep) = (json, grep)
-        var line: [UInt8] = []
         // A dump says why it was made: on standard error first, and on its trigger's step in JSON.
         let dump = reader.header.dump
         if let dump { Output.error("note: \(VisibleText.escaped(reader.path)) is a flight recorder's dump: \(VisibleText.escaped(dump.summary))") }
-        for event in reader.events(matching: stepsRead).reportingProgress(progress.update) {
-            // Where blocks are skipped, a state is rebuilt only for an event that may match
-            // (its move needs the value before it); where every step is read, states walk along.
-            if !readsEveryStep, let search, !search.matches(event), !search.mayMatchMove(event) { continue }
-            let old = oldValues.before(event)
-            if let kinds, !kinds.contains(event.kind) { continue }
-            if let search, !search.matches(event, old: old) { continue }
-            if json {
-                output.line(EventText.json(event, old: old, dump: dump.flatMap { $0.step == event.sequence ? $0 : nil }))
-            } else {
-                line.removeAll(keepingCapacity: true)
-                text.write(event, old: old, valueLimit: valueLimit, highlighting: grep, to: &line)
-                output.line(utf8: line)
+        let lines = LogLines(layout: layout, json: json, valueLimit: valueLimit, highlighting: grep, dump: dump)
+        // Changes read `quantity: 0 → -1`. A search for a text every match holds reads only the
+        // blocks that may hold it, and rebuilds the state before each change it shows; otherwise
+        // every step of the sources shown is read (kinds are left out of the reading) and their
+        // states walk along, blocks written on every core.
+        if let search, filter.blockText != nil {
+            let oldValues = OldValues(reader: reader)
+            var part = lines.makePart()
+            for event in reader.events(matching: filter).reportingProgress(progress.update) {
+                guard search.matches(event) || search.mayMatchMove(event) else { continue }
+                let old = oldValues.before(event)
+                guard search.matches(event, old: old) else { continue }
+                lines.add(event, old: old, to: &part)
+                output.bytes(part.bytes)
+                part.bytes.removeAll(keepingCapacity: true)
             }
+        } else {
+            let kinds = filter.kinds
+            var everyStep = filter
+            everyStep.kinds = nil
+            let walk = WalkedEvents(
+                reader: reader, matching: everyStep, makePart: lines.makePart,
+                add: { event, before, _, part in
+                    if let kinds, !kinds.contains(event.kind) { return }
+                    let old = ValueBefore(of: event, in: before)
+                    if let search, !search.matches(event, old: old) { return }
+                    lines.add(event, old: old, to: &part)
+                }
+            )
+            walk.forEachPart(progress: progress.update) { output.bytes($0.bytes) }
         }
         progress.finish()
         output.flush()
         if grep != nil { reader.saveSearchIndex() }
         JournalOpening.warnAboutDamage(in: reader)
+    }
+
+    /// How `log` writes its lines — aligned text or JSON — into a part's bytes: the same on the
+    /// threads that write a journal's blocks at once and on the one that writes a search's matches.
+    struct LogLines: Sendable {
+        let layout: EventText.Layout
+        let json: Bool
+        let valueLimit: Int
+        let highlighting: String?
+        let dump: JournalHeader.Dump?
+
+        /// Lines as bytes, each ending in a newline, with the text its own memo of columns.
+        struct Part: Sendable {
+            var bytes: [UInt8] = []
+            fileprivate var line: [UInt8] = []
+            fileprivate var text: EventText
+        }
+
+        @Sendable func makePart() -> Part {
+            Part(text: EventText(layout: layout))
+        }
+
+        /// Adds one event's line (`old`: the value its change's path held before it).
+        func add(_ event: RecordedEvent, old: ValueBefore, to part: inout Part) {
+            if json {
+                Output.appendLine(EventText.json(event, old: old, dump: dump.flatMap { $0.step == event.sequence ? $0 : nil }), to: &part.bytes)
+            } else {
+                part.line.removeAll(keepingCapacity: true)
+                part.text.write(event, old: old, valueLimit: valueLimit, highlighting: highlighting, to: &part.line)
+                Output.appendLine(utf8: part.line, to: &part.bytes)
+            }
+        }
     }
 
     static func kinds(_ text: String) throws -> Set<Event.Category> {

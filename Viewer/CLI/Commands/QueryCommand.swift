@@ -53,7 +53,7 @@ struct QueryCommand: ParsableCommand {
             throw CommandFailure(unknown.description)
         }
         let output = Output(style: colors.style())
-        let text = EventText(reader: reader, style: output.style)
+        var text = EventText(reader: reader, style: output.style)
         let progress = ReadProgress(reading: file)
         var count = 0
         var last: ConditionStep?
@@ -62,12 +62,12 @@ struct QueryCommand: ParsableCommand {
             switch answer {
             case .count: continue
             case .last: last = step
-            case .first, .all: write(step, to: output, text: text)
+            case .first, .all: write(step, to: output, text: &text)
             }
             if answer == .first { break }
         }
         progress.finish()
-        if let last { write(last, to: output, text: text) }
+        if let last { write(last, to: output, text: &text) }
         if answer == .count {
             if json {
                 output.line(CommandJSON.object { $0.field("count", count) })
@@ -83,13 +83,13 @@ struct QueryCommand: ParsableCommand {
         }
     }
 
-    private func write(_ step: ConditionStep, to output: Output, text: EventText) {
-        Self.write(step, json: json, to: output, text: text)
+    private func write(_ step: ConditionStep, to output: Output, text: inout EventText) {
+        Self.write(step, json: json, to: output, text: &text)
     }
 
     /// A step where a condition holds, as `query` and `watch` print it: its event's line (a change
     /// with its move), or its JSON object with `old`.
-    static func write(_ step: ConditionStep, json: Bool, to output: Output, text: EventText) {
+    static func write(_ step: ConditionStep, json: Bool, to output: Output, text: inout EventText) {
         let old = ValueBefore(of: step.event, in: step.before)
         if json {
             output.line(EventText.json(step.event, old: old))

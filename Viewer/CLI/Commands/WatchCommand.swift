@@ -71,11 +71,11 @@ struct WatchCommand: ParsableCommand {
                 }
                 // The line's columns are made for the sources known now; a source that appears
                 // later gets its own name in its line.
-                let text = EventText(reader: reader, style: output.style)
+                var text = EventText(reader: reader, style: output.style)
                 for event in events {
                     guard let step = scan.step(event), source == nil || sourceID == event.source.instanceID else { continue }
                     matched += 1
-                    QueryCommand.write(step, json: json, to: output, text: text)
+                    QueryCommand.write(step, json: json, to: output, text: &text)
                 }
             }
             output.flush()

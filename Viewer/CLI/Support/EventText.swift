@@ -2,54 +2,77 @@
 import RewindViewer
 
 /// How commands print events: one aligned line for people, one JSON object for scripts.
-struct EventText {
-    let startNanoseconds: Int64
-    let sourceWidth: Int
-    let style: TerminalStyle
-    /// The source and kind columns, made once: they repeat on every line.
-    private let sourceColumns: [UInt64: String]
-    /// A list, not a dictionary: a kind's hash is its name's.
-    private let kindColumns: [(kind: Event.Category, column: String)]
-    private let memo = ColumnMemo()
+struct EventText: Sendable {
+    /// What every line of one command shares: the columns' widths and the texts that repeat on
+    /// every line.
+    struct Layout: Sendable {
+        let startNanoseconds: Int64
+        let sourceWidth: Int
+        let style: TerminalStyle
+        /// Whether lines show the call site column: not on a line too narrow for it.
+        let showsCallSite: Bool
+        /// The source and kind columns, made once: they repeat on every line.
+        fileprivate let sourceColumns: [UInt64: String]
+        /// A list, not a dictionary: a kind's hash is its name's.
+        fileprivate let kindColumns: [(kind: Event.Category, column: String)]
 
-    /// Whether lines show the call site column: not on a line too narrow for it.
-    let showsCallSite: Bool
+        /// Lines for `reader`'s events; with `lineWidth`, laid out to fit it: a line too narrow for
+        /// every column and a readable value (``minimumValueWidth``) leaves the call site out, then
+        /// shortens the source names (so `rewind log` on an 80-column terminal never wraps).
+        init(reader: JournalReader, style: TerminalStyle, lineWidth: Int? = nil) {
+            startNanoseconds = reader.timeSpan?.lowerBound ?? 0
+            var sourceWidth = max(8, reader.sources.map { VisibleText.escaped($0.source.description).count }.max() ?? 8)
+            var showsCallSite = true
+            if let lineWidth, EventText.columnsWidth(source: sourceWidth, callSite: true) + EventText.minimumValueWidth > lineWidth {
+                showsCallSite = false
+                sourceWidth = min(sourceWidth, max(8, lineWidth - EventText.columnsWidth(source: 0, callSite: false) - EventText.minimumValueWidth))
+            }
+            self.sourceWidth = sourceWidth
+            self.showsCallSite = showsCallSite
+            self.style = style
+            // Shortened names stay told apart (`Count…#1`, `Count…#2`), as the viewer's lanes are.
+            let names = LaneNames.shortened(reader.sources.map { VisibleText.escaped($0.source.description) }, to: sourceWidth)
+            let columns = zip(reader.sources, names).map { summary, name in
+                (summary.source.instanceID, style.paint(VisibleText.padded(name, to: sourceWidth), .cyan))
+            }
+            sourceColumns = Dictionary(columns, uniquingKeysWith: { first, _ in first })
+            kindColumns = Event.Category.allCases.map { kind in
+                (kind, style.paint(VisibleText.padded(kind.word, to: EventText.kindWidth), TerminalStyle.color(for: kind)))
+            }
+        }
+    }
 
-    /// Lines for `reader`'s events; with `lineWidth`, laid out to fit it: a line too narrow for
-    /// every column and a readable value (``minimumValueWidth``) leaves the call site out, then
-    /// shortens the source names (so `rewind log` on an 80-column terminal never wraps).
+    let layout: Layout
+    private var memo = ColumnMemo()
+
+    var startNanoseconds: Int64 { layout.startNanoseconds }
+    var sourceWidth: Int { layout.sourceWidth }
+    var style: TerminalStyle { layout.style }
+    var showsCallSite: Bool { layout.showsCallSite }
+    private var sourceColumns: [UInt64: String] { layout.sourceColumns }
+    private var kindColumns: [(kind: Event.Category, column: String)] { layout.kindColumns }
+
+    /// Lines in `layout`, with a memo of their own.
+    init(layout: Layout) {
+        self.layout = layout
+    }
+
+    /// Lines for `reader`'s events (see ``Layout/init(reader:style:lineWidth:)``).
     init(reader: JournalReader, style: TerminalStyle, lineWidth: Int? = nil) {
-        startNanoseconds = reader.timeSpan?.lowerBound ?? 0
-        var sourceWidth = max(8, reader.sources.map { VisibleText.escaped($0.source.description).count }.max() ?? 8)
-        var showsCallSite = true
-        if let lineWidth, Self.columnsWidth(source: sourceWidth, callSite: true) + Self.minimumValueWidth > lineWidth {
-            showsCallSite = false
-            sourceWidth = min(sourceWidth, max(8, lineWidth - Self.columnsWidth(source: 0, callSite: false) - Self.minimumValueWidth))
-        }
-        self.sourceWidth = sourceWidth
-        self.showsCallSite = showsCallSite
-        self.style = style
-        // Shortened names stay told apart (`Count…#1`, `Count…#2`), as the viewer's lanes are.
-        let names = LaneNames.shortened(reader.sources.map { VisibleText.escaped($0.source.description) }, to: sourceWidth)
-        sourceColumns = Dictionary(zip(reader.sources, names).map { summary, name in
-            (summary.source.instanceID, style.paint(VisibleText.padded(name, to: sourceWidth), .cyan))
-        }) { first, _ in first }
-        kindColumns = Event.Category.allCases.map { kind in
-            (kind, style.paint(VisibleText.padded(kind.word, to: Self.kindWidth), TerminalStyle.color(for: kind)))
-        }
+        self.init(layout: Layout(reader: reader, style: style, lineWidth: lineWidth))
     }
 
     /// The last columns made: consecutive events mostly share their source, kind, name, call
     /// site and millisecond, and their strings come from one block's string table, so comparing
     /// is cheap where making a column is not.
-    private final class ColumnMemo {
+    private struct ColumnMemo {
         var file = "", line: UInt = 0, callSite: String?
         var name = "", nameMatch: String?, nameColumn: String?
         var millisecond: Int64 = -1, time = ""
     }
 
     /// The call site column: `File.swift:42`, escaped, padded to ``callSiteWidth``.
-    func callSiteColumn(_ event: RecordedEvent) -> String {
+    mutating func callSiteColumn(_ event: RecordedEvent) -> String {
         if let column = memo.callSite, memo.line == event.line, memo.file == event.file { return column }
         let column = VisibleText.padded(VisibleText.escaped(event.callSite), to: Self.callSiteWidth)
         memo.file = event.file
@@ -60,7 +83,7 @@ struct EventText {
 
     /// The name column: the event's name, escaped, padded to ``nameWidth`` (with `match` marked,
     /// when colouring).
-    func nameColumn(_ event: RecordedEvent, highlighting match: String? = nil) -> String {
+    mutating func nameColumn(_ event: RecordedEvent, highlighting match: String? = nil) -> String {
         if let column = memo.nameColumn, memo.name == event.name, memo.nameMatch == match { return column }
         var column = ""
         append(highlight(VisibleText.escaped(event.name), match), width: Self.nameWidth, color: nil, to: &column)
@@ -102,7 +125,7 @@ struct EventText {
     /// ``RecordedEvent/rowText(valueLimit:old:columns:)``), values cut after `valueLimit` columns. With `highlighting`, the first place the text
     /// occurs is marked (in colour); where the line does not show it (a description, or the cut
     /// part of a value), the matched field is added with the text in its context.
-    func line(_ event: RecordedEvent, old: ValueBefore = .unknown, valueLimit: Int = .max, highlighting match: String? = nil) -> String {
+    mutating func line(_ event: RecordedEvent, old: ValueBefore = .unknown, valueLimit: Int = .max, highlighting match: String? = nil) -> String {
         var bytes: [UInt8] = []
         write(event, old: old, valueLimit: valueLimit, highlighting: match, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
@@ -110,7 +133,7 @@ struct EventText {
 
     /// ``line(_:old:valueLimit:highlighting:)``'s text appended to `bytes` as UTF-8: `rewind log`
     /// writes millions of lines, and bytes grow for less than a string does.
-    func write(_ event: RecordedEvent, old: ValueBefore = .unknown, valueLimit: Int = .max, highlighting match: String? = nil, to bytes: inout [UInt8]) {
+    mutating func write(_ event: RecordedEvent, old: ValueBefore = .unknown, valueLimit: Int = .max, highlighting match: String? = nil, to bytes: inout [UInt8]) {
         let start = bytes.count
         if style.usesColor {
             bytes += style.paint(VisibleText.padded("#" + String(event.sequence), to: Self.sequenceWidth), .dim).utf8
@@ -177,7 +200,7 @@ struct EventText {
     }
 
     /// `+MM:SS.mmm` from the first event.
-    func relativeTime(_ wall: Int64) -> String {
+    mutating func relativeTime(_ wall: Int64) -> String {
         let nanoseconds = EventTime.wallNanoseconds(from: startNanoseconds, to: wall)
         // The text shows milliseconds, and thousands of events may share one.
         let millisecond = nanoseconds / 1_000_000

@@ -9,7 +9,7 @@
 /// A superset of an event of `log --json` (``EventText/json(_:old:state:change:)``; both take their
 /// columns from ``EventColumns``) with its own `schema_version`: adding columns keeps it, changing
 /// or removing one raises it.
-struct ExportRow {
+struct ExportRow: Sendable {
     /// The table schema's version: 2, the first table version (version 1 was the event shape).
     static let schemaVersion = 2
 

@@ -67,10 +67,25 @@ final class Output {
     /// Writes one line given as UTF-8 bytes (a newline is added), with the check ``line(_:)``
     /// makes: for commands that build their lines as bytes.
     func line(utf8 bytes: [UInt8]) {
-        guard !VisibleText.mayHoldControl(utf8: bytes) else { return line(String(decoding: bytes, as: UTF8.self)) }
-        buffer += bytes
-        buffer.append(0x0A)
+        Self.appendLine(utf8: bytes, to: &buffer)
         if buffer.count >= 64 * 1024 { flush() }
+    }
+
+    /// Appends one line given as UTF-8 bytes and a newline to `buffer`, made safe for a terminal
+    /// as ``line(_:)`` makes it: for lines written on other threads, then handed to ``bytes(_:)``.
+    static func appendLine(utf8 bytes: [UInt8], to buffer: inout [UInt8]) {
+        if VisibleText.mayHoldControl(utf8: bytes) {
+            buffer += VisibleText.terminalSafe(String(decoding: bytes, as: UTF8.self)).utf8
+        } else {
+            buffer += bytes
+        }
+        buffer.append(0x0A)
+    }
+
+    /// Appends one JSON object and a newline to `buffer`, as ``line(_:prefix:)`` writes it.
+    static func appendLine(_ object: JSONText.Object, to buffer: inout [UInt8]) {
+        object.write(to: &buffer)
+        buffer.append(0x0A)
     }
 
     /// Writes one JSON object as a line. JSON text escapes every control character, so it goes out

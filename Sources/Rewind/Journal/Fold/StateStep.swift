@@ -99,10 +99,9 @@ public struct StateWalker: Sendable {
     /// hold steps without their events, such as a shrunk session's.
     @discardableResult
     package mutating func apply(_ step: StateStep, to source: UInt64) -> Bool {
-        var fold = folds.removeValue(forKey: source) ?? StateFold()
-        let moved = fold.apply(step)
-        folds[source] = fold
-        return moved
+        // In place: the fold's trees are edited, not copied (a diff of one field would
+        // otherwise copy every field).
+        folds[source, default: StateFold()].apply(step)
     }
 
     /// Goes on for one source from a fold a reader rebuilt (``JournalReader/stateFold(of:at:)``),
@@ -136,6 +135,12 @@ public struct StateWalker: Sendable {
     /// A source's state now, if it has one.
     public func state(of source: UInt64) -> StateValue? {
         folds[source]?.current
+    }
+
+    /// A source's fold now — its recorded state and its current one — for a walker that goes on
+    /// from it (``resume(_:from:)``).
+    package func fold(of source: UInt64) -> StateFold? {
+        folds[source]
     }
 
     /// A source's state as its state records left it, without the changes recorded inside a commit

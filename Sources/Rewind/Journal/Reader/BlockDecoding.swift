@@ -53,15 +53,30 @@ enum BlockDecoding {
         }
     }
 
-    /// Every event of the block, with its source.
-    static func events(in payload: [UInt8]) throws(JournalFormatError) -> (events: [RecordedEvent], sources: [RecordedSource]) {
+    /// Every event of the block, with its source, and what it holds of each source (counted from
+    /// the records' fixed fields, not from the events made of them).
+    static func events(in payload: [UInt8]) throws(JournalFormatError) -> (
+        events: [RecordedEvent], sources: [RecordedSource], spans: [UInt64: JournalBlock.SourceSpan]
+    ) {
         var reader = ByteReader(payload)
         let (strings, sources) = try opening(&reader)
         var events: [RecordedEvent] = []
+        var perSource = [JournalBlock.SourceSpan?](repeating: nil, count: sources.count)
         try forEachRecord(&reader, strings: strings, sourceCount: sources.count) { head, body, state in
             events.append(WireRecord(head, strings: strings, body: body, state: state).recordedEvent(source: sources[head.sourceIndex]))
+            if perSource[head.sourceIndex] == nil {
+                perSource[head.sourceIndex] = .init(eventCount: 0, firstSequence: head.sequence, lastSequence: head.sequence)
+            }
+            perSource[head.sourceIndex]!.add(head.sequence)
         }
-        return (events, sources)
+        var spans: [UInt64: JournalBlock.SourceSpan] = [:]
+        for (index, span) in perSource.enumerated() {
+            guard let span else { continue }
+            // Two table entries naming one source (only a crafted block has them) count as one.
+            let source = sources[index].instanceID
+            spans[source] = spans[source].map { var merged = $0; merged.merge(span); return merged } ?? span
+        }
+        return (events, sources, spans)
     }
 
     /// The block as a walk over the whole file takes it (see ``BlockOutline``): its bytes read and

@@ -47,7 +47,7 @@ public struct JournalEvents: Sequence {
         var current: [RecordedEvent] = []
         var position = 0
         /// The block being decoded ahead, if any.
-        var ahead: WorkAhead<Int, Result<[RecordedEvent], JournalReadError>>?
+        var ahead: WorkAhead<Int, Result<Decoded, JournalReadError>>?
 
         init(reader: JournalReader, filter: EventFilter, progress: ((Int, Int) -> Void)?, skipsBlock: ((Int) -> Bool)?) {
             self.reader = reader
@@ -77,7 +77,7 @@ public struct JournalEvents: Sequence {
                 progress?(index, reader.blocks.count)
                 blockIndex = index + 1
                 position = 0
-                let decoded: Result<[RecordedEvent], JournalReadError>
+                let decoded: Result<Decoded, JournalReadError>
                 if let ahead, ahead.key == index {
                     decoded = ahead.result()
                 } else {
@@ -91,10 +91,10 @@ public struct JournalEvents: Sequence {
                     return WorkAhead(index) { Self.decode(reader, block: block, filteringFor: text) }
                 }
                 switch decoded {
-                case .success(let events):
-                    current = events
+                case .success(let decoded):
+                    current = decoded.events
                     // On the iterating thread: the entry may be corrected in the block list.
-                    reader.holdIndexEntry(ofBlock: index, to: events)
+                    reader.holdIndexEntry(ofBlock: index, toSpans: decoded.spans)
                 case .failure(let error):
                     current = []
                     reader.recordDamage(blockAt: index, reason: "\(error)")
@@ -125,15 +125,21 @@ public struct JournalEvents: Sequence {
             return found
         }
 
+        /// A block's events, and what it holds of each source.
+        struct Decoded: Sendable {
+            var events: [RecordedEvent]
+            var spans: [UInt64: JournalBlock.SourceSpan]
+        }
+
         /// The block's events; with a text being searched for, its search filter is made too if it
         /// has none.
         /// Takes the block itself, not its index: it runs on another thread, which must not read
         /// the reader's block list while a live reader's refresh may grow it.
-        static func decode(_ reader: JournalReader, block: JournalBlock, filteringFor text: String?) -> Result<[RecordedEvent], JournalReadError> {
+        static func decode(_ reader: JournalReader, block: JournalBlock, filteringFor text: String?) -> Result<Decoded, JournalReadError> {
             switch reader.decodeBlock(at: block.offset, frame: block.frame) {
             case .success(let decoded):
                 if let text, NGramFilter.judgeableGrams(of: text) != nil { reader.recordSearchFilter(of: block, events: decoded.events) }
-                return .success(decoded.events)
+                return .success(Decoded(events: decoded.events, spans: decoded.spans))
             case .failure(.damaged(let reason)):
                 return .failure(.damagedBlock(reader.path, offset: block.offset, reason: reason))
             }

@@ -34,11 +34,14 @@ extension JournalReader {
         return .success(payload)
     }
 
-    func decodeBlock(at offset: Int, frame: BlockFrame) -> Result<(events: [RecordedEvent], sources: [RecordedSource]), BlockProblem> {
+    func decodeBlock(at offset: Int, frame: BlockFrame) -> Result<
+        (events: [RecordedEvent], sources: [RecordedSource], spans: [UInt64: JournalBlock.SourceSpan]), BlockProblem
+    > {
         read(at: offset, frame: frame) { payload throws(JournalFormatError) in
             let decoded = try BlockDecoding.events(in: payload)
-            let sequences = decoded.events.map(\.sequence)
-            return (decoded, sequences.count, sequences.min().flatMap { lowest in sequences.max().map { lowest...$0 } })
+            let spans = decoded.spans.values
+            let sequences = spans.map(\.firstSequence).min().flatMap { lowest in spans.map(\.lastSequence).max().map { lowest...$0 } }
+            return (decoded, decoded.events.count, sequences)
         }
     }
 
@@ -47,12 +50,8 @@ extension JournalReader {
     /// a writer never makes one) is corrected from the block, so that what this reader answers
     /// from then on comes from the block, and the lie is reported in ``damage``. Called on the
     /// thread that reads (never from a read-ahead), as ``refresh()`` is.
-    func holdIndexEntry(ofBlock index: Int, to events: [RecordedEvent]) {
+    func holdIndexEntry(ofBlock index: Int, toSpans found: [UInt64: JournalBlock.SourceSpan]) {
         guard hasIndex, blocks.indices.contains(index) else { return }
-        var found: [UInt64: JournalBlock.SourceSpan] = [:]
-        for event in events {
-            found[event.source.instanceID, default: .init(eventCount: 0, firstSequence: event.sequence, lastSequence: event.sequence)].add(event.sequence)
-        }
         guard found != blocks[index].sources else { return }
         blocks[index].sources = found
         let block = blocks[index]

@@ -146,10 +146,11 @@ extension JournalReader {
         if let cached = cache.withLock({ $0.first { $0.offset == block.offset }?.events }) { return cached }
         let decoded: [RecordedEvent]
         switch decodeBlock(at: block.offset, frame: block.frame) {
-        case .success(let result): decoded = result.events
+        case .success(let result):
+            decoded = result.events
+            holdIndexEntry(ofBlock: index, toSpans: result.spans)
         case .failure(.damaged(let reason)): throw .damagedBlock(path, offset: block.offset, reason: reason)
         }
-        holdIndexEntry(ofBlock: index, to: decoded)
         cache.withLock { cache in
             cache.removeAll { $0.offset == block.offset }
             cache.append((block.offset, decoded))

@@ -1,0 +1,140 @@
+/// The events of a journal with each source's state walked along (``StateWalker``'s one rule),
+/// turned into output a block at a time on every core, and handed back in file order: how
+/// `rewind log` and `export` read a whole journal.
+///
+/// A block's events are walked and formatted on another thread without waiting for the blocks
+/// before it, because the writer starts each source in a block with a keyframe: from a source's
+/// first keyframe in a block on, its state depends on that block alone. The events of a source
+/// up to and including that keyframe (all of them, in a block without one) are its block's
+/// *leading* events: they are walked and formatted on the calling thread, in order, from the state
+/// the blocks before left; after the block, each source that had a keyframe in it goes on from
+/// the state the block's own walk left. Every event is therefore formatted with exactly the state
+/// a walk in file order gives it — a crafted file without keyframes is read correctly, only
+/// on one thread.
+package struct WalkedEvents<Part: Sendable>: Sendable {
+    /// Makes an empty part (on the thread that fills it).
+    package typealias MakePart = @Sendable () -> Part
+    /// Adds one event to a part: the event, its source's state just before it, and — when the event
+    /// moved that state — the state before and after (as ``StateWalker/advance(_:)`` returns it).
+    package typealias AddEvent =
+        @Sendable (
+            _ event: RecordedEvent, _ stateBefore: StateValue?, _ change: (before: StateValue?, after: StateValue)?, _ part: inout Part
+        ) -> Void
+
+    let reader: JournalReader
+    let filter: EventFilter
+    let makePart: MakePart
+    let add: AddEvent
+
+    /// The events `filter` keeps, walked and added to parts. A filter with a text to find is not
+    /// taken: a search reads only the blocks that may match, and rebuilds states where it needs
+    /// them.
+    package init(reader: JournalReader, matching filter: EventFilter, makePart: @escaping MakePart, add: @escaping AddEvent) {
+        precondition(filter.text == nil && filter.blockText == nil, "a text search does not walk every step")
+        self.reader = reader
+        self.filter = filter
+        self.makePart = makePart
+        self.add = add
+    }
+
+    /// Hands every part to `deliver`, in file order, on the calling thread; `progress` is told the
+    /// index of each block as reading reaches it, and the number of blocks. At most one block per
+    /// core is read ahead, so memory stays flat whatever the journal's length. A block that does
+    /// not read back is added to the reader's damage, as ``JournalEvents`` adds it.
+    package func forEachPart(progress: ((_ block: Int, _ of: Int) -> Void)? = nil, _ deliver: (Part) -> Void) {
+        let blocks = reader.blocks
+        let candidates = blocks.indices.filter { filter.mayMatch(blocks[$0]) }
+        var ahead: [WorkAhead<Int, Result<Walked, JournalReadError>>] = []
+        var next = candidates.startIndex
+        var walker = StateWalker()
+        var joined: Set<UInt64> = []
+        for index in candidates {
+            while ahead.count < JournalReader.blocksReadAhead, next < candidates.endIndex {
+                let block = blocks[candidates[next]]
+                ahead.append(WorkAhead(candidates[next]) { [self] in walk(block) })
+                next += 1
+            }
+            progress?(index, blocks.count)
+            let work = ahead.removeFirst()
+            switch work.result() {
+            case .success(let walked):
+                reader.holdIndexEntry(ofBlock: index, toSpans: walked.spans)
+                for segment in walked.segments {
+                    switch segment {
+                    case .part(let part):
+                        deliver(part)
+                    case .leading(let event):
+                        let source = event.source.instanceID
+                        if joined.insert(source).inserted {
+                            // Where the walk joins the source: its state as the journal has it
+                            // just before (the start of the file, unless a filter skipped steps).
+                            walker.resume(source, from: (try? reader.stateFold(of: source, before: event.sequence)) ?? StateFold())
+                        }
+                        var part = makePart()
+                        let before = walker.state(of: source)
+                        add(event, before, walker.advance(event), &part)
+                        deliver(part)
+                    }
+                }
+                for (source, fold) in walked.ends { walker.resume(source, from: fold) }
+            case .failure(let error):
+                reader.recordDamage(blockAt: index, reason: "\(error)")
+            }
+        }
+        progress?(blocks.count, blocks.count)
+    }
+
+    /// A block's events as its own thread walked them: parts in event order, with each leading
+    /// event in its place, and the state each source with a keyframe in the block ends in.
+    struct Walked: Sendable {
+        enum Segment: Sendable {
+            /// Events walked and added on the block's thread.
+            case part(Part)
+            /// An event whose state before it depends on the blocks before.
+            case leading(RecordedEvent)
+        }
+        var segments: [Segment] = []
+        var ends: [UInt64: StateFold] = [:]
+        /// What the block holds of each source, for the index entry to be held against.
+        var spans: [UInt64: JournalBlock.SourceSpan] = [:]
+    }
+
+    /// Reads, walks and adds one block's events (on a read-ahead thread): see ``Walked``.
+    private func walk(_ block: JournalBlock) -> Result<Walked, JournalReadError> {
+        switch reader.decodeBlock(at: block.offset, frame: block.frame) {
+        case .failure(.damaged(let reason)):
+            return .failure(.damagedBlock(reader.path, offset: block.offset, reason: reason))
+        case .success(let decoded):
+            var walked = Walked(spans: decoded.spans)
+            var walker = StateWalker()
+            var part = makePart()
+            var partIsEmpty = true
+            let events = decoded.events
+            // By index, not `for in`: an event is passed on where it lies, not copied first.
+            for index in events.indices where filter.matches(events[index]) {
+                let source = events[index].source.instanceID
+                if walked.ends[source] == nil {
+                    // Leading: up to and including the source's first keyframe in the block.
+                    if case .keyframe(let state)? = events[index].stateRecord {
+                        walker.resume(source, from: StateFold(state: state))
+                        walked.ends[source] = StateFold()
+                    }
+                    if !partIsEmpty {
+                        walked.segments.append(.part(part))
+                        part = makePart()
+                        partIsEmpty = true
+                    }
+                    walked.segments.append(.leading(events[index]))
+                    continue
+                }
+                let before = walker.state(of: source)
+                let change = walker.advance(events[index])
+                add(events[index], before, change, &part)
+                partIsEmpty = false
+            }
+            if !partIsEmpty { walked.segments.append(.part(part)) }
+            for source in walked.ends.keys { walked.ends[source] = walker.fold(of: source) }
+            return .success(walked)
+        }
+    }
+}
