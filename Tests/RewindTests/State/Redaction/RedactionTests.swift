@@ -23,7 +23,7 @@ struct RedactionTests {
     static let secrets = ["hunter2", "KEY-123", "tok-456", "-73915208", "otp-777", "refresh-888"]
 
     static func login() -> Login {
-        Login(user: "ada", password: "hunter2", apiKey: "KEY-123", accessToken: "tok-456", profile: Profile(nickname: "countess", pin: -73915208))
+        Login(user: "ada", password: "hunter2", apiKey: "KEY-123", accessToken: "tok-456", profile: Profile(nickname: "countess", pin: -73_915_208))
     }
 
     @Test("secret fields and secret names are replaced in captured trees")
@@ -117,7 +117,7 @@ struct RedactionTests {
     @Test("a case named like a secret hides its payload, labelled or not, reflected or Codable")
     func enumPayloads() {
         let reflected = StateCapture.capture([Action.setToken("tok-456"), .login(user: "ada", password: "hunter2"), .rename("countess")])
-        let codable = StateCapture.capture([CodableAction.setToken("tok-456"), .setPin(-73915208), .rename("countess")])
+        let codable = StateCapture.capture([CodableAction.setToken("tok-456"), .setPin(-73_915_208), .rename("countess")])
         for tree in [reflected, codable] {
             let text = tree.description
             for secret in Self.secrets { #expect(!text.contains(secret), "leaked \(secret) in \(text)") }
@@ -139,7 +139,7 @@ struct RedactionTests {
         // A plain string written at a secret path: only the path says it is secret.
         channel.emit(.change(path: ChangedPath(\Login.accessToken), value: LoggedValue(login.accessToken), state: LoggedValue(login)), callSite: CallSite(), to: all)
         channel.emit(.change(path: ChangedPath(name: "profile.pin"), value: LoggedValue(1234), state: nil), callSite: CallSite(), to: all)
-        channel.emit(.activity(LoggedValue(CodableAction.setPin(-73915208))), callSite: CallSite(), to: all)
+        channel.emit(.activity(LoggedValue(CodableAction.setPin(-73_915_208))), callSite: CallSite(), to: all)
         journal.close()
         let recorded = try JournalReader(path: directory.file("session.rewind")).events().map { event in
             [event.value?.description ?? "", event.stateRecord.map { "\($0)" } ?? ""].joined(separator: " ")
