@@ -102,9 +102,10 @@
 
     /// Whether text, given as its UTF-8 bytes, may hold a control other than `\n` and `\t` (see
     /// ``isControl(_:)``), judged from the bytes alone: `false` only when no byte can start one —
-    /// no C0 byte or DEL, and no lead byte of the blocks the others lie in (`C2` for C1, `D8` for
-    /// U+061C, `E2 80`/`E2 81` for U+2000–U+207F). Text with arrows or accents (`0 → 1`, `café`)
-    /// then needs no scalar scan; text this says `false` of is safe to print as it is.
+    /// no C0 byte or DEL, and none of the byte pairs the others start with (`C2 80`–`C2 9F` for
+    /// C1, `D8 9C` for U+061C, `E2 80`/`E2 81` for U+2000–U+207F). Text with arrows, accents or
+    /// micro signs (`0 → 1`, `café`, `3.0µs`) then needs no scalar scan; text this says `false`
+    /// of is safe to print as it is.
     @_spi(Tooling) public static func mayHoldControl(utf8 bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer(scanForControl)
     }
@@ -124,11 +125,14 @@
         var previous: UInt8 = 0
         for byte in bytes[start...] {
             if byte < 0x20 && byte != 0x0A && byte != 0x09 { return true }
-            if byte == 0x7F || byte == 0xC2 || byte == 0xD8 { return true }
+            if byte == 0x7F { return true }
+            // C1 is `C2 80`–`C2 9F` (`C2 B5`, the µ of `3.0µs`, is not), U+061C `D8 9C`.
+            if (previous == 0xC2 && byte < 0xA0) || (previous == 0xD8 && byte == 0x9C) { return true }
             if previous == 0xE2 && (byte == 0x80 || byte == 0x81) { return true }
             previous = byte
         }
-        return false
+        // A lead byte cut off at the end is judged as if it began a control.
+        return previous == 0xC2 || previous == 0xD8 || previous == 0xE2
     }
 
     /// Whether every UTF-8 byte of `text` passes `test`, over its contiguous storage when it has

@@ -16,7 +16,9 @@ struct TextFormattingTests {
             #expect(!VisibleText.terminalSafe(text).unicodeScalars.contains(scalar), "U+\(String(value, radix: 16))")
         }
         #expect(VisibleText.mayHoldControl("a\u{061C}b"))
-        for safe in ["count: 0 → 1", "café", "名前 = \"x\"", "items +[id: 5] \"Tea\"", "a\tb\nc"] {
+        // Text whose bytes start with a control's lead byte but are not one: a micro sign and
+        // guillemets (`C2 B5`, `C2 AB`), an Arabic semicolon (`D8 9B`, beside U+061C's `D8 9C`).
+        for safe in ["count: 0 → 1", "café", "名前 = \"x\"", "items +[id: 5] \"Tea\"", "a\tb\nc", "68.7µs", "«a»", "a؛b"] {
             #expect(!VisibleText.mayHoldControl(safe), "\(safe)")
             #expect(VisibleText.terminalSafe(safe) == safe)
         }

@@ -94,7 +94,7 @@ struct ExportCommand: ParsableCommand {
             // Every row or none carries its state: a row depends on its event and its source's
             // state alone, so blocks are written on every core.
             let walk = WalkedEvents(
-                reader: reader, matching: EventFilter(), makePart: { [UInt8]() },
+                reader: reader, matching: EventFilter(), start: .empty, makePart: { [UInt8]() },
                 add: { event, _, step, bytes in
                     prefix.withUTF8Buffer { bytes.append(contentsOf: $0) }
                     Output.appendLine(rows.json(event, step: step, includingState: everyNth == 1), to: &bytes)

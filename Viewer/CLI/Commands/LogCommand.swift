@@ -74,7 +74,7 @@ struct LogCommand: ParsableCommand {
             var everyStep = filter
             everyStep.kinds = nil
             let walk = WalkedEvents(
-                reader: reader, matching: everyStep, makePart: lines.makePart,
+                reader: reader, matching: everyStep, start: .rebuilt, makePart: lines.makePart,
                 add: { event, before, _, part in
                     if let kinds, !kinds.contains(event.kind) { return }
                     let old = ValueBefore(of: event, in: before)

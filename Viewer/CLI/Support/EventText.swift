@@ -64,16 +64,19 @@ struct EventText: Sendable {
 
     /// The last columns made: consecutive events mostly share their source, kind, name, call
     /// site and millisecond, and their strings come from one block's string table, so comparing
-    /// is cheap where making a column is not.
+    /// is cheap where making a column is not. A pure cache: texts are compared byte for byte (a
+    /// name spelled with a decomposed `é` gets its own column), so a line reads the same
+    /// whichever lines a memo saw before it — `log` writes each part of a journal with its own.
     private struct ColumnMemo {
         var file = "", line: UInt = 0, callSite: String?
         var name = "", nameMatch: String?, nameColumn: String?
-        var millisecond: Int64 = -1, time = ""
+        // No line's millisecond: a time before the journal's start is negative.
+        var millisecond = Int64.min, time = ""
     }
 
     /// The call site column: `File.swift:42`, escaped, padded to ``callSiteWidth``.
     mutating func callSiteColumn(_ event: RecordedEvent) -> String {
-        if let column = memo.callSite, memo.line == event.line, memo.file == event.file { return column }
+        if let column = memo.callSite, memo.line == event.line, memo.file.utf8.elementsEqual(event.file.utf8) { return column }
         let column = VisibleText.padded(VisibleText.escaped(event.callSite), to: Self.callSiteWidth)
         memo.file = event.file
         memo.line = event.line
@@ -84,7 +87,7 @@ struct EventText: Sendable {
     /// The name column: the event's name, escaped, padded to ``nameWidth`` (with `match` marked,
     /// when colouring).
     mutating func nameColumn(_ event: RecordedEvent, highlighting match: String? = nil) -> String {
-        if let column = memo.nameColumn, memo.name == event.name, memo.nameMatch == match { return column }
+        if let column = memo.nameColumn, memo.name.utf8.elementsEqual(event.name.utf8), memo.nameMatch == match { return column }
         var column = ""
         append(highlight(VisibleText.escaped(event.name), match), width: Self.nameWidth, color: nil, to: &column)
         memo.name = event.name

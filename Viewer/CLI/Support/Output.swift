@@ -98,8 +98,9 @@ final class Output {
         if buffer.count >= 64 * 1024 { flush() }
     }
 
-    /// Writes binary bytes as they are (a Perfetto trace): only for an `-o` file or a pipe, never a
-    /// terminal, which the caller makes sure of.
+    /// Writes bytes as they are: a Perfetto trace (only for an `-o` file or a pipe, never a
+    /// terminal, which the caller makes sure of), or lines already made safe for a terminal by
+    /// ``appendLine(utf8:to:)`` or ``appendLine(_:to:)`` on the threads that wrote them.
     func bytes(_ data: [UInt8]) {
         buffer += data
         if buffer.count >= 64 * 1024 { flush() }

@@ -88,9 +88,13 @@ public struct StateWalker: Sendable {
     @discardableResult
     public mutating func advance(_ event: RecordedEvent) -> (before: StateValue?, after: StateValue)? {
         guard let step = event.stateStep else { return nil }
-        let id = event.source.instanceID
-        let before = folds[id]?.current
-        guard apply(step, to: id), let after = folds[id]?.current else { return nil }
+        // One access to the source's fold, in place.
+        return Self.advance(&folds[event.source.instanceID, default: StateFold()], by: step)
+    }
+
+    private static func advance(_ fold: inout StateFold, by step: StateStep) -> (before: StateValue?, after: StateValue)? {
+        let before = fold.current
+        guard fold.apply(step), let after = fold.current else { return nil }
         return (before, after)
     }
 

@@ -55,12 +55,16 @@ enum BlockDecoding {
 
     /// Every event of the block, with its source, and what it holds of each source (counted from
     /// the records' fixed fields, not from the events made of them).
-    static func events(in payload: [UInt8]) throws(JournalFormatError) -> (
+    /// `expectedCount` (the frame's count) is room made for the events at once, not trusted: at
+    /// most one event per sixteen bytes of payload, and at most 65,536 (a crafted frame's count
+    /// must not reserve gigabytes for a block that fails at its first record).
+    static func events(in payload: [UInt8], expectedCount: Int = 0) throws(JournalFormatError) -> (
         events: [RecordedEvent], sources: [RecordedSource], spans: [UInt64: JournalBlock.SourceSpan]
     ) {
         var reader = ByteReader(payload)
         let (strings, sources) = try opening(&reader)
         var events: [RecordedEvent] = []
+        events.reserveCapacity(min(expectedCount, payload.count / 16, 1 << 16))
         var perSource = [JournalBlock.SourceSpan?](repeating: nil, count: sources.count)
         try forEachRecord(&reader, strings: strings, sourceCount: sources.count) { head, body, state in
             events.append(WireRecord(head, strings: strings, body: body, state: state).recordedEvent(source: sources[head.sourceIndex]))

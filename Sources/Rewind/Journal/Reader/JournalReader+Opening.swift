@@ -38,7 +38,7 @@ extension JournalReader {
         (events: [RecordedEvent], sources: [RecordedSource], spans: [UInt64: JournalBlock.SourceSpan]), BlockProblem
     > {
         read(at: offset, frame: frame) { payload throws(JournalFormatError) in
-            let decoded = try BlockDecoding.events(in: payload)
+            let decoded = try BlockDecoding.events(in: payload, expectedCount: Int(frame.eventCount))
             let spans = decoded.spans.values
             let sequences = spans.map(\.firstSequence).min().flatMap { lowest in spans.map(\.lastSequence).max().map { lowest...$0 } }
             return (decoded, decoded.events.count, sequences)

@@ -21,18 +21,30 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
             _ event: RecordedEvent, _ stateBefore: StateValue?, _ change: (before: StateValue?, after: StateValue)?, _ part: inout Part
         ) -> Void
 
+    /// The state a unit's walk starts from, at the first of its events read.
+    package enum Start: Sendable {
+        /// Its state as the journal has it just before that event (``JournalReader/stateFold(of:before:)``):
+        /// for a reader whose filter may start mid-journal (`log --from`).
+        case rebuilt
+        /// No state: what the events read so far make of it, as a walker from the first event
+        /// gives it (`export`).
+        case empty
+    }
+
     let reader: JournalReader
     let filter: EventFilter
+    let start: Start
     let makePart: MakePart
     let add: AddEvent
 
     /// The events `filter` keeps, walked and added to parts. A filter with a text to find is not
     /// taken: a search reads only the blocks that may match, and rebuilds states where it needs
     /// them.
-    package init(reader: JournalReader, matching filter: EventFilter, makePart: @escaping MakePart, add: @escaping AddEvent) {
+    package init(reader: JournalReader, matching filter: EventFilter, start: Start, makePart: @escaping MakePart, add: @escaping AddEvent) {
         precondition(filter.text == nil && filter.blockText == nil, "a text search does not walk every step")
         self.reader = reader
         self.filter = filter
+        self.start = start
         self.makePart = makePart
         self.add = add
     }
@@ -65,7 +77,7 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
                         deliver(part)
                     case .leading(let event):
                         let source = event.source.instanceID
-                        if joined.insert(source).inserted {
+                        if start == .rebuilt, joined.insert(source).inserted {
                             // Where the walk joins the source: its state as the journal has it
                             // just before (the start of the file, unless a filter skipped steps).
                             walker.resume(source, from: (try? reader.stateFold(of: source, before: event.sequence)) ?? StateFold())
@@ -109,28 +121,30 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
             var walker = StateWalker()
             var part = makePart()
             var partIsEmpty = true
-            let events = decoded.events
-            // By index, not `for in`: an event is passed on where it lies, not copied first.
-            for index in events.indices where filter.matches(events[index]) {
-                let source = events[index].source.instanceID
-                if walked.ends[source] == nil {
-                    // Leading: up to and including the source's first keyframe in the block.
-                    if case .keyframe(let state)? = events[index].stateRecord {
-                        walker.resume(source, from: StateFold(state: state))
-                        walked.ends[source] = StateFold()
+            // Through the buffer, not `for in` or the array's subscript: an event is passed on
+            // where it lies rather than copied first.
+            decoded.events.withUnsafeBufferPointer { events in
+                for index in events.indices where filter.matches(events[index]) {
+                    let source = events[index].source.instanceID
+                    if walked.ends[source] == nil {
+                        // Leading: up to and including the source's first keyframe in the block.
+                        if case .keyframe(let state)? = events[index].stateRecord {
+                            walker.resume(source, from: StateFold(state: state))
+                            walked.ends[source] = StateFold()
+                        }
+                        if !partIsEmpty {
+                            walked.segments.append(.part(part))
+                            part = makePart()
+                            partIsEmpty = true
+                        }
+                        walked.segments.append(.leading(events[index]))
+                        continue
                     }
-                    if !partIsEmpty {
-                        walked.segments.append(.part(part))
-                        part = makePart()
-                        partIsEmpty = true
-                    }
-                    walked.segments.append(.leading(events[index]))
-                    continue
+                    let before = walker.state(of: source)
+                    let change = walker.advance(events[index])
+                    add(events[index], before, change, &part)
+                    partIsEmpty = false
                 }
-                let before = walker.state(of: source)
-                let change = walker.advance(events[index])
-                add(events[index], before, change, &part)
-                partIsEmpty = false
             }
             if !partIsEmpty { walked.segments.append(.part(part)) }
             for source in walked.ends.keys { walked.ends[source] = walker.fold(of: source) }

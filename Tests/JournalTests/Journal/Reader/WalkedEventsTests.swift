@@ -18,16 +18,17 @@ struct WalkedEventsTests {
         var description: String { "#\(sequence) before \(stateBefore.map { "\($0)" } ?? "none") change \(change.map { "\($0)" } ?? "none")" }
     }
 
-    /// The steps as one thread walking the events in file order sees them, joining each source at
-    /// its first event read with its state as the journal has it just before.
-    static func walkedInOrder(_ path: String, _ filter: EventFilter) throws -> (steps: [Step], damage: [JournalDamage]) {
+    /// The steps as one thread walking the events in file order sees them: `log`'s walk joins each
+    /// source at its first event read with its state as the journal has it just before
+    /// (`.rebuilt`), `export`'s starts each from none (`.empty`).
+    static func walkedInOrder(_ path: String, _ filter: EventFilter, start: WalkedEvents<[Step]>.Start) throws -> (steps: [Step], damage: [JournalDamage]) {
         let reader = try JournalReader(path: path)
         var walker = StateWalker()
         var joined: Set<UInt64> = []
         var steps: [Step] = []
         for event in reader.events(matching: filter) {
             let source = event.source.instanceID
-            if joined.insert(source).inserted {
+            if start == .rebuilt, joined.insert(source).inserted {
                 walker.resume(source, from: (try? reader.stateFold(of: source, before: event.sequence)) ?? StateFold())
             }
             let before = walker.state(of: source)
@@ -38,10 +39,12 @@ struct WalkedEventsTests {
     }
 
     /// The same steps through ``WalkedEvents``, and the blocks its progress was told of.
-    static func walkedOnEveryCore(_ path: String, _ filter: EventFilter) throws -> (steps: [Step], damage: [JournalDamage], progress: [Int]) {
+    static func walkedOnEveryCore(
+        _ path: String, _ filter: EventFilter, start: WalkedEvents<[Step]>.Start
+    ) throws -> (steps: [Step], damage: [JournalDamage], progress: [Int]) {
         let reader = try JournalReader(path: path)
         let walk = WalkedEvents<[Step]>(
-            reader: reader, matching: filter, makePart: { [] },
+            reader: reader, matching: filter, start: start, makePart: { [] },
             add: { event, before, change, part in
                 part.append(Step(sequence: event.sequence, stateBefore: before, change: change.map { [$0.before, $0.after] }))
             }
@@ -62,8 +65,8 @@ struct WalkedEventsTests {
         if let source = reader.sources.last?.source.instanceID { filters.append(EventFilter(sourceIDs: [source])) }
         var compared = 0
         for filter in filters {
-            let expected = try walkedInOrder(path, filter)
-            let walked = try walkedOnEveryCore(path, filter)
+            let expected = try walkedInOrder(path, filter, start: .rebuilt)
+            let walked = try walkedOnEveryCore(path, filter, start: .rebuilt)
             #expect(walked.steps.count == expected.steps.count, "\(path)")
             for (walkedStep, expectedStep) in zip(walked.steps, expected.steps) where walkedStep != expectedStep {
                 Issue.record("\(path): \(walkedStep) where a walk in order gives \(expectedStep)")
@@ -73,7 +76,12 @@ struct WalkedEventsTests {
             #expect(walked.progress == walked.progress.sorted(), "progress is told in file order")
             compared += expected.steps.count
         }
-        return compared
+        // The whole journal as `export` walks it: every unit from no state.
+        let expected = try walkedInOrder(path, EventFilter(), start: .empty)
+        let walked = try walkedOnEveryCore(path, EventFilter(), start: .empty)
+        #expect(walked.steps == expected.steps, "\(path): export's walk")
+        #expect(walked.damage == expected.damage, "\(path): export's walk")
+        return compared + expected.steps.count
     }
 
     @Test("every fixture", arguments: StateFoldAgreementTests.fixtures)
@@ -100,7 +108,7 @@ struct WalkedEventsTests {
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
         bytes[block.offset + JournalFormat.frameHeaderLength + 2] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: file))
-        let walked = try Self.walkedOnEveryCore(file, EventFilter())
+        let walked = try Self.walkedOnEveryCore(file, EventFilter(), start: .rebuilt)
         #expect(walked.damage.count == 1)
         #expect(try Self.expectAgreement(file) > 0)
     }
@@ -126,7 +134,7 @@ struct WalkedEventsTests {
         }
         let path = try crafted.write(in: directory, named: "crafted.rewind")
         #expect(try JournalReader(path: path).blocks.count > 5)
-        let expected = try Self.walkedInOrder(path, EventFilter())
+        let expected = try Self.walkedInOrder(path, EventFilter(), start: .rebuilt)
         // The last commit's state before it holds its change (the change step is applied on top).
         #expect(expected.steps.last?.stateBefore == .object(["count": .integer(30), "items": .array([.integer(1)])]), "the walk in order knows every state")
         #expect(try Self.expectAgreement(path) > 0)
