@@ -65,22 +65,12 @@ enum BlockDecoding {
         let (strings, sources) = try opening(&reader)
         var events: [RecordedEvent] = []
         events.reserveCapacity(min(expectedCount, payload.count / 16, 1 << 16))
-        var perSource = [JournalBlock.SourceSpan?](repeating: nil, count: sources.count)
+        var perEntry = noSpans(count: sources.count)
         try forEachRecord(&reader, strings: strings, sourceCount: sources.count) { head, body, state in
             events.append(WireRecord(head, strings: strings, body: body, state: state).recordedEvent(source: sources[head.sourceIndex]))
-            if perSource[head.sourceIndex] == nil {
-                perSource[head.sourceIndex] = .init(eventCount: 0, firstSequence: head.sequence, lastSequence: head.sequence)
-            }
-            perSource[head.sourceIndex]!.add(head.sequence)
+            perEntry[head.sourceIndex].add(head.sequence)
         }
-        var spans: [UInt64: JournalBlock.SourceSpan] = [:]
-        for (index, span) in perSource.enumerated() {
-            guard let span else { continue }
-            // Two table entries naming one source (only a crafted block has them) count as one.
-            let source = sources[index].instanceID
-            spans[source] = spans[source].map { var merged = $0; merged.merge(span); return merged } ?? span
-        }
-        return (events, sources, spans)
+        return (events, sources, spansBySource(perEntry, sources: sources))
     }
 
     /// The block as a walk over the whole file takes it (see ``BlockOutline``): its bytes read and
@@ -92,22 +82,35 @@ enum BlockDecoding {
     static func outline(of payload: [UInt8], foldingStates: Bool) throws(JournalFormatError) -> BlockOutline {
         var reader = ByteReader(payload)
         let (strings, sources) = try opening(&reader)
-        var perSource = [JournalBlock.SourceSpan](repeating: .init(eventCount: 0, firstSequence: .max, lastSequence: 0), count: sources.count)
+        var perEntry = noSpans(count: sources.count)
         var outline = BlockOutline(sources: sources, eventCount: 0)
         var folded = foldingStates ? BlockOutline.FoldedStates() : nil
         try forEachRecord(&reader, strings: strings, sourceCount: sources.count, reading: { _ in .states }) { head, _, state in
             outline.eventCount += 1
-            perSource[head.sourceIndex].add(head.sequence)
+            perEntry[head.sourceIndex].add(head.sequence)
             if let state, folded != nil {
                 folded!.fold(state, source: head.sourceIndex, instance: sources[head.sourceIndex].instanceID, sequence: head.sequence)
             }
         }
         outline.states = folded
-        for (index, summary) in perSource.enumerated() where summary.eventCount > 0 {
-            // Two table entries naming one source (only a crafted block has them) count as one.
-            outline.summaries[sources[index].instanceID, default: .init(eventCount: 0, firstSequence: summary.firstSequence, lastSequence: summary.lastSequence)].merge(summary)
-        }
+        outline.summaries = spansBySource(perEntry, sources: sources)
         return outline
+    }
+
+    /// A span per entry of a block's source table, before any event is counted.
+    private static func noSpans(count: Int) -> [JournalBlock.SourceSpan] {
+        Array(repeating: .init(eventCount: 0, firstSequence: .max, lastSequence: 0), count: count)
+    }
+
+    /// What the block holds of each source, from the spans counted per entry of its source table:
+    /// two entries naming one source (only a crafted block has them) count as one, as every
+    /// reader takes their events for that source's.
+    private static func spansBySource(_ perEntry: [JournalBlock.SourceSpan], sources: [RecordedSource]) -> [UInt64: JournalBlock.SourceSpan] {
+        var spans: [UInt64: JournalBlock.SourceSpan] = [:]
+        for (index, span) in perEntry.enumerated() where span.eventCount > 0 {
+            spans[sources[index].instanceID, default: .init(eventCount: 0, firstSequence: span.firstSequence, lastSequence: span.lastSequence)].merge(span)
+        }
+        return spans
     }
 
     /// The state steps of one source in a block, up to and including `sequence`, in record order —
