@@ -318,6 +318,20 @@ struct CommandLineTests {
         #expect(nextID["old"] as? Int == 1 && nextID["value"] as? Int == 2)
     }
 
+    @Test("a search every event of a unit matches lists that unit's lines exactly as log does")
+    func searchAgreesWithTheWalk() throws {
+        // `log` writes a unit's lines from its blocks' records on every core; a search for a text
+        // every one of them holds (the unit's name) reads events and rebuilds old values one by
+        // one. Both must write each line the same, byte for byte.
+        for source in ["CounterSample#1", "TodoSample#2", "RicemillCounterSample#3", "GitHubSearchViewStream#5"] {
+            let walked = try CommandRunner.run(["log", "Fixtures/demo.rewind", "--source", source])
+            let searched = try CommandRunner.run(["log", "Fixtures/demo.rewind", "--source", source, "--grep", source])
+            #expect(walked.status == 0 && searched.status == 0)
+            #expect(walked.standardOutput.split(separator: "\n").count > 10, "\(source)")
+            #expect(searched.standardOutput == walked.standardOutput, "\(source)")
+        }
+    }
+
     @Test("--kind takes the words rows show and the JSON names alike; an unknown kind lists both")
     func kindWords() throws {
         let words = try CommandRunner.run(["log", "Fixtures/demo.rewind", "--kind", "dispatch,finished", "--json"])

@@ -22,13 +22,25 @@ extension RecordedEvent {
     /// event.rowText(old: .value(.integer(0)))   // "count: 0 → 1"
     /// ```
     public func rowText(valueLimit: Int = .max, old: ValueBefore = .unknown, columns: (String) -> Int = { $0.count }) -> String {
+        Self.rowText(
+            kind: kind, name: name, path: path, value: value, duration: duration, dropped: dropped, valueLimit: valueLimit, old: old,
+            columns: columns
+        )
+    }
+
+    /// The row text of an event with these fields: the one rule, for an event and for a record
+    /// read in its block.
+    static func rowText(
+        kind: Event.Category, name: @autoclosure () -> String, path: String?, value: StateValue?, duration: Duration?, dropped: DroppedRange?,
+        valueLimit: Int, old: ValueBefore, columns: (String) -> Int
+    ) -> String {
         switch kind {
         case .change:
-            return Self.changeRowText(path: path ?? "", new: value ?? .null, old: old, valueLimit: valueLimit, columns: columns)
+            return changeRowText(path: path ?? "", new: value ?? .null, old: old, valueLimit: valueLimit, columns: columns)
         case .activity:
-            return (value ?? .null).payloadDescription(sentAs: name, limit: valueLimit)
+            return (value ?? .null).payloadDescription(sentAs: name(), limit: valueLimit)
         case .willDispatch:
-            return value.map { $0.payloadDescription(sentAs: name, limit: valueLimit) } ?? ""
+            return value.map { $0.payloadDescription(sentAs: name(), limit: valueLimit) } ?? ""
         case .didDispatch, .didMutate:
             return duration.map(EventFormatter.format) ?? ""
         case .dropped:
@@ -82,4 +94,16 @@ extension RecordedEvent {
     /// What a change's row text ends with when it wrote the value its path already held (Ricemill
     /// republishes every output): ` (unchanged)`.
     @_spi(Tooling) public static let unchangedMark = " (unchanged)"
+}
+
+extension BlockRecords.Record {
+    /// What the record's event carries, on one line: its event's
+    /// ``RecordedEvent/rowText(valueLimit:old:columns:)``, with no event made.
+    package func rowText(valueLimit: Int = .max, old: ValueBefore = .unknown, columns: (String) -> Int = { $0.count }) -> String {
+        let body = self.body
+        return RecordedEvent.rowText(
+            kind: kind, name: name, path: body.path, value: body.value, duration: body.duration, dropped: body.dropped, valueLimit: valueLimit,
+            old: old, columns: columns
+        )
+    }
 }

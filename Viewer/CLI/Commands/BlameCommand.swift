@@ -63,14 +63,14 @@ struct BlameCommand: ParsableCommand {
             let change = "\(old?.compactDescription(limit: 40) ?? "(absent)") → \(new?.compactDescription(limit: 40) ?? "(absent)")"
             line.removeAll(keepingCapacity: true)
             for column in [
-                VisibleText.padded("#\(event.sequence)", to: 6), text.relativeTime(event.wallNanoseconds), text.sourceColumn(event),
-                text.kindColumn(event.kind), text.nameColumn(event), VisibleText.padded(change, to: 30),
+                Array(VisibleText.padded("#\(event.sequence)", to: 6).utf8), text.relativeTimeColumn(event.wallNanoseconds), text.sourceColumn(event),
+                text.kindColumn(event.kind), text.nameColumn(event), Array(VisibleText.padded(change, to: 30).utf8),
             ] {
-                line += column.utf8
+                line += column
                 line.append(UInt8(ascii: " "))
             }
             // The call site ends the line: its column without the padding.
-            let callSite = text.callSiteColumn(event).utf8
+            let callSite = text.callSiteColumn(event)
             line += callSite.prefix(callSite.count - callSite.reversed().prefix { $0 == UInt8(ascii: " ") }.count)
             output.line(utf8: line)
             for cause in chain { output.line("       ← " + cause.causeText(of: event)) }

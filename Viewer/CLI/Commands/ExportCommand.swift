@@ -95,9 +95,9 @@ struct ExportCommand: ParsableCommand {
             // state alone, so blocks are written on every core.
             let walk = WalkedEvents(
                 reader: reader, matching: EventFilter(), start: .empty, makePart: { [UInt8]() },
-                add: { event, _, step, bytes in
+                add: { record, _, step, bytes in
                     prefix.withUTF8Buffer { bytes.append(contentsOf: $0) }
-                    Output.appendLine(rows.json(event, step: step, includingState: everyNth == 1), to: &bytes)
+                    Output.appendLine(rows.json(record.event, step: step, includingState: everyNth == 1), to: &bytes)
                 }
             )
             walk.forEachPart(progress: progress.update) { bytes in

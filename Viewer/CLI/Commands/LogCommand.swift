@@ -75,11 +75,16 @@ struct LogCommand: ParsableCommand {
             everyStep.kinds = nil
             let walk = WalkedEvents(
                 reader: reader, matching: everyStep, start: .rebuilt, makePart: lines.makePart,
-                add: { event, before, _, part in
-                    if let kinds, !kinds.contains(event.kind) { return }
-                    let old = ValueBefore(of: event, in: before)
-                    if let search, !search.matches(event, old: old) { return }
-                    lines.add(event, old: old, to: &part)
+                add: { record, before, _, part in
+                    if let kinds, !kinds.contains(record.kind) { return }
+                    let old = record.value(before: before)
+                    if let search {
+                        // A search without a text every match holds judges the event as it is shown.
+                        let event = record.event
+                        if search.matches(event, old: old) { lines.add(event, old: old, to: &part) }
+                    } else {
+                        lines.add(record, old: old, to: &part)
+                    }
                 }
             )
             walk.forEachPart(progress: progress.update) { output.bytes($0.bytes) }
@@ -110,9 +115,12 @@ struct LogCommand: ParsableCommand {
             Part(text: EventText(layout: layout))
         }
 
-        /// Adds one event's line (`old`: the value its change's path held before it).
-        func add(_ event: RecordedEvent, old: ValueBefore, to part: inout Part) {
+        /// Adds one event's line (`old`: the value its change's path held before it): an event
+        /// found by a search, or a record read in its block.
+        func add(_ event: some LineEvent, old: ValueBefore, to part: inout Part) {
             if json {
+                // The JSON columns are read from an event (one home for them: `EventColumns`).
+                let event = event.recordedEvent
                 Output.appendLine(EventText.json(event, old: old, dump: dump.flatMap { $0.step == event.sequence ? $0 : nil }), to: &part.bytes)
             } else {
                 part.line.removeAll(keepingCapacity: true)

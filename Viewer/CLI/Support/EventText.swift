@@ -12,9 +12,9 @@ struct EventText: Sendable {
         /// Whether lines show the call site column: not on a line too narrow for it.
         let showsCallSite: Bool
         /// The source and kind columns, made once: they repeat on every line.
-        fileprivate let sourceColumns: [UInt64: String]
+        fileprivate let sourceColumns: [UInt64: [UInt8]]
         /// A list, not a dictionary: a kind's hash is its name's.
-        fileprivate let kindColumns: [(kind: Event.Category, column: String)]
+        fileprivate let kindColumns: [(kind: Event.Category, column: [UInt8])]
 
         /// Lines for `reader`'s events; with `lineWidth`, laid out to fit it: a line too narrow for
         /// every column and a readable value (``minimumValueWidth``) leaves the call site out, then
@@ -33,11 +33,11 @@ struct EventText: Sendable {
             // Shortened names stay told apart (`Count…#1`, `Count…#2`), as the viewer's lanes are.
             let names = LaneNames.shortened(reader.sources.map { VisibleText.escaped($0.source.description) }, to: sourceWidth)
             let columns = zip(reader.sources, names).map { summary, name in
-                (summary.source.instanceID, style.paint(VisibleText.padded(name, to: sourceWidth), .cyan))
+                (summary.source.instanceID, Array(style.paint(VisibleText.padded(name, to: sourceWidth), .cyan).utf8))
             }
             sourceColumns = Dictionary(columns, uniquingKeysWith: { first, _ in first })
             kindColumns = Event.Category.allCases.map { kind in
-                (kind, style.paint(VisibleText.padded(kind.word, to: EventText.kindWidth), TerminalStyle.color(for: kind)))
+                (kind, Array(style.paint(VisibleText.padded(kind.word, to: EventText.kindWidth), TerminalStyle.color(for: kind)).utf8))
             }
         }
     }
@@ -49,8 +49,6 @@ struct EventText: Sendable {
     var sourceWidth: Int { layout.sourceWidth }
     var style: TerminalStyle { layout.style }
     var showsCallSite: Bool { layout.showsCallSite }
-    private var sourceColumns: [UInt64: String] { layout.sourceColumns }
-    private var kindColumns: [(kind: Event.Category, column: String)] { layout.kindColumns }
 
     /// Lines in `layout`, with a memo of their own.
     init(layout: Layout) {
@@ -63,50 +61,64 @@ struct EventText: Sendable {
     }
 
     /// The last columns made: consecutive events mostly share their source, kind, name, call
-    /// site and millisecond, and their strings come from one block's string table, so comparing
-    /// is cheap where making a column is not. A pure cache: texts are compared byte for byte (a
-    /// name spelled with a decomposed `é` gets its own column), so a line reads the same
-    /// whichever lines a memo saw before it — `log` writes each part of a journal with its own.
+    /// site and millisecond, so comparing is cheap where making a column is not. A pure cache: a
+    /// column is used again for the same text only — the same reference into one block's string
+    /// table (a record read in its block), or the same bytes (a name spelled with a decomposed
+    /// `é` gets its own column) — so a line reads the same whichever lines a memo saw before it:
+    /// `log` writes each part of a journal with its own.
     private struct ColumnMemo {
-        var file = "", line: UInt = 0, callSite: String?
-        var name = "", nameMatch: String?, nameColumn: String?
+        var file = "", line: UInt = 0, callSite: [UInt8]?, fileAt: TextReference?
+        var name = "", nameMatch: String?, nameColumn: [UInt8]?, nameAt: TextReference?
         // No line's millisecond: a time before the journal's start is negative.
-        var millisecond = Int64.min, time = ""
+        var millisecond = Int64.min, time: [UInt8] = []
+    }
+
+    /// A text's place in a block's string table: in one block, one place is one text.
+    private struct TextReference {
+        let block: BlockRecords
+        let index: Int
+
+        func isSame(as other: TextReference) -> Bool { block === other.block && index == other.index }
     }
 
     /// The call site column: `File.swift:42`, escaped, padded to ``callSiteWidth``.
-    mutating func callSiteColumn(_ event: RecordedEvent) -> String {
-        if let column = memo.callSite, memo.line == event.line, memo.file.utf8.elementsEqual(event.file.utf8) { return column }
-        let column = VisibleText.padded(VisibleText.escaped(event.callSite), to: Self.callSiteWidth)
+    mutating func callSiteColumn(_ event: some LineEvent) -> [UInt8] {
+        let line = event.line
+        let at = event.textReferences.map { TextReference(block: $0.block, index: $0.file) }
+        if let column = memo.callSite, memo.line == line, Self.isSame(memo.file, at: &memo.fileAt, as: event.file, at: at) { return column }
+        let column = Array(VisibleText.padded(VisibleText.escaped(event.callSite), to: Self.callSiteWidth).utf8)
         memo.file = event.file
-        memo.line = event.line
+        memo.line = line
         memo.callSite = column
+        memo.fileAt = at
         return column
     }
 
     /// The name column: the event's name, escaped, padded to ``nameWidth`` (with `match` marked,
     /// when colouring).
-    mutating func nameColumn(_ event: RecordedEvent, highlighting match: String? = nil) -> String {
-        if let column = memo.nameColumn, memo.name.utf8.elementsEqual(event.name.utf8), memo.nameMatch == match { return column }
+    mutating func nameColumn(_ event: some LineEvent, highlighting match: String? = nil) -> [UInt8] {
+        let at = event.textReferences.map { TextReference(block: $0.block, index: $0.name) }
+        if let column = memo.nameColumn, memo.nameMatch == match, Self.isSame(memo.name, at: &memo.nameAt, as: event.name, at: at) { return column }
         var column = ""
         append(highlight(VisibleText.escaped(event.name), match), width: Self.nameWidth, color: nil, to: &column)
         memo.name = event.name
         memo.nameMatch = match
-        memo.nameColumn = column
-        return column
+        memo.nameColumn = Array(column.utf8)
+        memo.nameAt = at
+        return memo.nameColumn!
     }
 
     /// The source column: its name, escaped, padded to ``sourceWidth``.
-    func sourceColumn(_ event: RecordedEvent) -> String {
-        if let column = sourceColumns[event.source.instanceID] { return column }
+    func sourceColumn(_ event: some LineEvent) -> [UInt8] {
+        if let column = layout.sourceColumns[event.sourceID] { return column }
         var column = ""
-        append(VisibleText.escaped(event.source.description), width: sourceWidth, color: .cyan, to: &column)
-        return column
+        append(VisibleText.escaped(event.sourceDescription), width: sourceWidth, color: .cyan, to: &column)
+        return Array(column.utf8)
     }
 
     /// The kind column: the kind in the viewer's words, padded to ``kindWidth``.
-    func kindColumn(_ kind: Event.Category) -> String {
-        kindColumns.first { $0.kind == kind }?.column ?? kind.word
+    func kindColumn(_ kind: Event.Category) -> [UInt8] {
+        layout.kindColumns.first { $0.kind == kind }?.column ?? Array(kind.word.utf8)
     }
 
     /// The widths of the fixed columns: `#SEQ`, relative time, kind, name, call site.
@@ -128,7 +140,7 @@ struct EventText: Sendable {
     /// ``RecordedEvent/rowText(valueLimit:old:columns:)``), values cut after `valueLimit` columns. With `highlighting`, the first place the text
     /// occurs is marked (in colour); where the line does not show it (a description, or the cut
     /// part of a value), the matched field is added with the text in its context.
-    mutating func line(_ event: RecordedEvent, old: ValueBefore = .unknown, valueLimit: Int = .max, highlighting match: String? = nil) -> String {
+    mutating func line(_ event: some LineEvent, old: ValueBefore = .unknown, valueLimit: Int = .max, highlighting match: String? = nil) -> String {
         var bytes: [UInt8] = []
         write(event, old: old, valueLimit: valueLimit, highlighting: match, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
@@ -136,27 +148,29 @@ struct EventText: Sendable {
 
     /// ``line(_:old:valueLimit:highlighting:)``'s text appended to `bytes` as UTF-8: `rewind log`
     /// writes millions of lines, and bytes grow for less than a string does.
-    mutating func write(_ event: RecordedEvent, old: ValueBefore = .unknown, valueLimit: Int = .max, highlighting match: String? = nil, to bytes: inout [UInt8]) {
+    mutating func write(
+        _ event: some LineEvent, old: ValueBefore = .unknown, valueLimit: Int = .max, highlighting match: String? = nil, to bytes: inout [UInt8]
+    ) {
         let start = bytes.count
         if style.usesColor {
             bytes += style.paint(VisibleText.padded("#" + String(event.sequence), to: Self.sequenceWidth), .dim).utf8
         } else {
             bytes.append(UInt8(ascii: "#"))
             let digitsStart = bytes.count
-            bytes += String(event.sequence).utf8
+            Self.appendDecimal(event.sequence, to: &bytes)
             while bytes.count - digitsStart < Self.sequenceWidth - 1 { bytes.append(UInt8(ascii: " ")) }
         }
         bytes.append(UInt8(ascii: " "))
-        bytes += relativeTime(event.wallNanoseconds).utf8
+        bytes += relativeTimeColumn(event.wallNanoseconds)
         bytes.append(UInt8(ascii: " "))
-        bytes += sourceColumn(event).utf8
+        bytes += sourceColumn(event)
         bytes.append(UInt8(ascii: " "))
-        bytes += kindColumn(event.kind).utf8
+        bytes += kindColumn(event.kind)
         bytes.append(UInt8(ascii: " "))
-        bytes += nameColumn(event, highlighting: match).utf8
+        bytes += nameColumn(event, highlighting: match)
         if showsCallSite {
             bytes.append(UInt8(ascii: " "))
-            bytes += callSiteColumn(event).utf8
+            bytes += callSiteColumn(event)
         }
         var summary = event.rowText(valueLimit: valueLimit, old: old, columns: CellWidth.of)
         // The value was cut to the limit; a path before it (`items = …`) is cut here, in cells.
@@ -170,6 +184,26 @@ struct EventText: Sendable {
            let (field, context) = Self.matchedField(event, match) {
             bytes += "  (matched in \(field): \(highlight(context, match)))".utf8
         }
+    }
+
+    /// Whether the text a column was made of (`known`, from `knownAt` when it came from a block) is
+    /// `text` (from `at`): the same place in one block's string table, or else the same bytes —
+    /// not only equal as Swift compares text: a memo must not stand for a differently spelled
+    /// name. Texts found the same by their bytes take the new place, so the next comparison is
+    /// by place.
+    private static func isSame(_ known: String, at knownAt: inout TextReference?, as text: @autoclosure () -> String, at: TextReference?) -> Bool {
+        if let at, let place = knownAt, place.isSame(as: at) { return true }
+        var (known, text) = (known, text())
+        guard known.withUTF8({ a in text.withUTF8 { b in a.elementsEqual(b) } }) else { return false }
+        knownAt = at
+        return true
+    }
+
+    /// `number` in decimal digits, without making a string.
+    private static func appendDecimal(_ number: UInt64, to bytes: inout [UInt8]) {
+        guard number >= 10 else { return bytes.append(UInt8(ascii: "0") + UInt8(number)) }
+        appendDecimal(number / 10, to: &bytes)
+        bytes.append(UInt8(ascii: "0") + UInt8(number % 10))
     }
 
     /// Appends a column: `text` padded to `width` characters, in `color` when colouring.
@@ -190,7 +224,7 @@ struct EventText: Sendable {
     }
 
     /// Where a `--grep` text matched an event, with up to 30 characters of context either side.
-    static func matchedField(_ event: RecordedEvent, _ match: String) -> (field: String, context: String)? {
+    static func matchedField(_ event: some LineEvent, _ match: String) -> (field: String, context: String)? {
         let fields = [("description", event.description), ("path", event.path ?? ""), ("value", event.value?.description ?? "")]
         for (field, text) in fields {
             let visible = VisibleText.escaped(text)
@@ -203,13 +237,13 @@ struct EventText: Sendable {
     }
 
     /// `+MM:SS.mmm` from the first event.
-    mutating func relativeTime(_ wall: Int64) -> String {
+    mutating func relativeTimeColumn(_ wall: Int64) -> [UInt8] {
         let nanoseconds = EventTime.wallNanoseconds(from: startNanoseconds, to: wall)
         // The text shows milliseconds, and thousands of events may share one.
         let millisecond = nanoseconds / 1_000_000
         if millisecond == memo.millisecond { return memo.time }
         memo.millisecond = millisecond
-        memo.time = EventFormatter.elapsed(nanoseconds: nanoseconds)
+        memo.time = Array(EventFormatter.elapsed(nanoseconds: nanoseconds).utf8)
         return memo.time
     }
 
@@ -233,4 +267,41 @@ struct EventText: Sendable {
             if let dump { object.raw("dump", CommandJSON.dump(dump)) }
         }
     }
+}
+
+/// What a line of ``EventText`` shows of an event: a ``RecordedEvent``, or a record read in its
+/// block (``BlockRecords/Record``), which `rewind log` writes without making an event.
+protocol LineEvent {
+    var sequence: UInt64 { get }
+    var wallNanoseconds: Int64 { get }
+    /// Its source's instance number, and how the source prints itself.
+    var sourceID: UInt64 { get }
+    var sourceDescription: String { get }
+    var kind: Event.Category { get }
+    var name: String { get }
+    var description: String { get }
+    var file: String { get }
+    var line: UInt { get }
+    var callSite: String { get }
+    var path: String? { get }
+    var value: StateValue? { get }
+    /// Where its name and call site's file are in its block's string table, if it was read there:
+    /// in one block, equal references are equal texts.
+    var textReferences: (block: BlockRecords, name: Int, file: Int)? { get }
+    func rowText(valueLimit: Int, old: ValueBefore, columns: (String) -> Int) -> String
+    /// The event itself (made, for a record).
+    var recordedEvent: RecordedEvent { get }
+}
+
+extension RecordedEvent: LineEvent {
+    var sourceID: UInt64 { source.instanceID }
+    var sourceDescription: String { source.description }
+    var textReferences: (block: BlockRecords, name: Int, file: Int)? { nil }
+    var recordedEvent: RecordedEvent { self }
+}
+
+extension BlockRecords.Record: LineEvent {
+    var sourceDescription: String { source.description }
+    var textReferences: (block: BlockRecords, name: Int, file: Int)? { (block, nameReference, fileReference) }
+    var recordedEvent: RecordedEvent { event }
 }

@@ -48,12 +48,24 @@ package enum StateStep: Sendable, Equatable {
     }
 }
 
+extension StateStep {
+    /// How an event of `kind` moves its source's state, if it does: by its state record, or, for a
+    /// change without one, by its value at its path.
+    package init?(kind: Event.Category, stateRecord: StateRecord?, path: String?, value: StateValue?) {
+        if let stateRecord {
+            self = .record(stateRecord)
+        } else if kind == .change, let path {
+            self = .change(path: path, value: value ?? .null)
+        } else {
+            return nil
+        }
+    }
+}
+
 extension RecordedEvent {
     /// How this event moves its source's state, if it does.
     package var stateStep: StateStep? {
-        if let stateRecord { return .record(stateRecord) }
-        if kind == .change, let path { return .change(path: path, value: value ?? .null) }
-        return nil
+        StateStep(kind: kind, stateRecord: stateRecord, path: path, value: value)
     }
 }
 
@@ -90,6 +102,13 @@ public struct StateWalker: Sendable {
         guard let step = event.stateStep else { return nil }
         // One access to the source's fold, in place.
         return Self.advance(&folds[event.source.instanceID, default: StateFold()], by: step)
+    }
+
+    /// Applies a record's step, read in its block (see ``advance(_:)``).
+    @discardableResult
+    package mutating func advance(_ record: BlockRecords.Record) -> (before: StateValue?, after: StateValue)? {
+        guard let step = record.stateStep else { return nil }
+        return Self.advance(&folds[record.sourceID, default: StateFold()], by: step)
     }
 
     private static func advance(_ fold: inout StateFold, by step: StateStep) -> (before: StateValue?, after: StateValue)? {

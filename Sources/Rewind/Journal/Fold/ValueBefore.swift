@@ -16,7 +16,12 @@ public enum ValueBefore: Sendable, Equatable {
     /// What `event`'s path holds in `state`, the source's state just before the event: the one
     /// rule of "the value before". `unknown` for an event that is not a change or without a state.
     public init(of event: RecordedEvent, in state: StateValue?) {
-        guard event.kind == .change, let text = event.path, let path = StatePath(recordedChange: text), let state else {
+        self.init(kind: event.kind, path: event.path, in: state)
+    }
+
+    /// The same for an event of `kind` with a change's `path` (a record read in its block).
+    package init(kind: Event.Category, path: String?, in state: StateValue?) {
+        guard kind == .change, let text = path, let path = StatePath(recordedChange: text), let state else {
             self = .unknown
             return
         }

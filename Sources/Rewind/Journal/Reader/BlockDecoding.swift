@@ -73,6 +73,30 @@ enum BlockDecoding {
         return (events, sources, spansBySource(perEntry, sources: sources))
     }
 
+    /// Every record of the block, read in place (``BlockRecords``): what ``events(in:expectedCount:)``
+    /// reads, with no event made. `expectedCount` is taken as there.
+    static func records(in payload: [UInt8], expectedCount: Int = 0) throws(JournalFormatError) -> BlockRecords {
+        var reader = ByteReader(payload)
+        let (strings, sources) = try opening(&reader)
+        let room = min(expectedCount, payload.count / 16, 1 << 16)
+        var heads: [WireRecord.Head] = []
+        var bodies: [WireRecord.Body] = []
+        var states: [StateRecord?] = []
+        heads.reserveCapacity(room)
+        bodies.reserveCapacity(room)
+        states.reserveCapacity(room)
+        var perEntry = noSpans(count: sources.count)
+        try forEachRecord(&reader, strings: strings, sourceCount: sources.count) { head, body, state in
+            heads.append(head)
+            bodies.append(body)
+            states.append(state)
+            perEntry[head.sourceIndex].add(head.sequence)
+        }
+        return BlockRecords(
+            strings: strings, sources: sources, heads: heads, bodies: bodies, states: states, spans: spansBySource(perEntry, sources: sources)
+        )
+    }
+
     /// The block as a walk over the whole file takes it (see ``BlockOutline``): its bytes read and
     /// checked exactly as ``events(in:)`` reads them, but only the values a state needs built —
     /// activities, inputs and changes' values are stepped over (a change written from its

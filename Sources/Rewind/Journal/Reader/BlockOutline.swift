@@ -13,8 +13,7 @@ struct BlockOutline {
 
     /// The lowest and highest sequence numbers of the block's events.
     var sequences: ClosedRange<UInt64>? {
-        guard let first = summaries.values.map(\.firstSequence).min(), let last = summaries.values.map(\.lastSequence).max() else { return nil }
-        return first...last
+        JournalBlock.SourceSpan.sequences(of: summaries.values)
     }
 
     /// A block's state records folded on the thread that decoded it, so that a walk's own thread

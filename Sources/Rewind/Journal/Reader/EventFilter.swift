@@ -39,14 +39,29 @@ public struct EventFilter: Sendable {
 
     /// Whether an event matches.
     public func matches(_ event: RecordedEvent) -> Bool {
-        if let sequences, !sequences.contains(event.sequence) { return false }
-        if let wallTimes, !wallTimes.contains(event.wallNanoseconds) { return false }
-        if let sourceIDs, !sourceIDs.contains(event.source.instanceID) { return false }
-        if let kinds, !kinds.contains(event.kind) { return false }
+        guard matches(sequence: event.sequence, wall: event.wallNanoseconds, source: event.source.instanceID, kind: event.kind) else {
+            return false
+        }
         if let searched, !searched.text.isEmpty {
             return searched.isFound(in: event.name) || searched.isFound(in: event.description)
                 || event.path.map(searched.isFound) == true || event.value.map { searched.isFound(in: $0.description) } == true
         }
+        return true
+    }
+
+    /// Whether a record read in its block matches: a filter with a text to find is not taken (its
+    /// text is judged on the event the record makes).
+    package func matches(_ record: BlockRecords.Record) -> Bool {
+        precondition(text == nil, "a text is judged on the event")
+        return matches(sequence: record.sequence, wall: record.wallNanoseconds, source: record.sourceID, kind: record.kind)
+    }
+
+    /// Whether an event's fixed fields match.
+    private func matches(sequence: UInt64, wall: Int64, source: UInt64, kind: Event.Category) -> Bool {
+        if let sequences, !sequences.contains(sequence) { return false }
+        if let wallTimes, !wallTimes.contains(wall) { return false }
+        if let sourceIDs, !sourceIDs.contains(source) { return false }
+        if let kinds, !kinds.contains(kind) { return false }
         return true
     }
 }

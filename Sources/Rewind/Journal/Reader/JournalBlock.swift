@@ -28,6 +28,12 @@ package struct JournalBlock: Sendable, Equatable {
             firstSequence = min(firstSequence, other.firstSequence)
             lastSequence = max(lastSequence, other.lastSequence)
         }
+
+        /// The lowest and highest sequence numbers of the spans' events (`nil`: no span).
+        static func sequences(of spans: some Collection<SourceSpan>) -> ClosedRange<UInt64>? {
+            guard let first = spans.map(\.firstSequence).min(), let last = spans.map(\.lastSequence).max() else { return nil }
+            return first...last
+        }
     }
 
     /// How many events the block holds.

@@ -39,9 +39,16 @@ extension JournalReader {
     > {
         read(at: offset, frame: frame) { payload throws(JournalFormatError) in
             let decoded = try BlockDecoding.events(in: payload, expectedCount: Int(frame.eventCount))
-            let spans = decoded.spans.values
-            let sequences = spans.map(\.firstSequence).min().flatMap { lowest in spans.map(\.lastSequence).max().map { lowest...$0 } }
-            return (decoded, decoded.events.count, sequences)
+            return (decoded, decoded.events.count, JournalBlock.SourceSpan.sequences(of: decoded.spans.values))
+        }
+    }
+
+    /// The block's records, read in place (``BlockRecords``), accepted or refused exactly as
+    /// ``decodeBlock(at:frame:)`` accepts or refuses the block.
+    func decodeRecords(at offset: Int, frame: BlockFrame) -> Result<BlockRecords, BlockProblem> {
+        read(at: offset, frame: frame) { payload throws(JournalFormatError) in
+            let records = try BlockDecoding.records(in: payload, expectedCount: Int(frame.eventCount))
+            return (records, records.count, JournalBlock.SourceSpan.sequences(of: records.spans.values))
         }
     }
 

@@ -68,7 +68,11 @@ public struct RecordedEvent: Sendable, Equatable {
     public var carriesState: Bool { stateRecord != nil }
 
     /// `File.swift:42`, or empty when no line of user code caused the event.
-    public var callSite: String {
+    public var callSite: String { Self.callSite(file: file, line: line) }
+
+    /// `File.swift:42` for a call site in `file` at `line`: the one rule, for an event and for a
+    /// record read in its block.
+    package static func callSite(file: String, line: UInt) -> String {
         guard !file.isEmpty else { return "" }
         let name = file.utf8.lastIndex(of: UInt8(ascii: "/")).map { file[file.utf8.index(after: $0)...] } ?? file[...]
         return name + ":" + String(line)

@@ -14,11 +14,13 @@
 package struct WalkedEvents<Part: Sendable>: Sendable {
     /// Makes an empty part (on the thread that fills it).
     package typealias MakePart = @Sendable () -> Part
-    /// Adds one event to a part: the event, its source's state just before it, and — when the event
-    /// moved that state — the state before and after (as ``StateWalker/advance(_:)`` returns it).
+    /// Adds one event to a part: the event's record, read in its block (``BlockRecords/Record``:
+    /// a writer that needs a ``RecordedEvent`` makes it there), its source's state just before it,
+    /// and — when the event moved that state — the state before and after (as
+    /// ``StateWalker/advance(_:)`` returns it).
     package typealias AddEvent =
         @Sendable (
-            _ event: RecordedEvent, _ stateBefore: StateValue?, _ change: (before: StateValue?, after: StateValue)?, _ part: inout Part
+            _ record: BlockRecords.Record, _ stateBefore: StateValue?, _ change: (before: StateValue?, after: StateValue)?, _ part: inout Part
         ) -> Void
 
     /// The state a unit's walk starts from, at the first of its events read.
@@ -70,21 +72,22 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
             let work = ahead.removeFirst()
             switch work.result() {
             case .success(let walked):
-                reader.holdIndexEntry(ofBlock: index, toSpans: walked.spans)
+                reader.holdIndexEntry(ofBlock: index, toSpans: walked.records.spans)
                 for segment in walked.segments {
                     switch segment {
                     case .part(let part):
                         deliver(part)
-                    case .leading(let event):
-                        let source = event.source.instanceID
+                    case .leading(let position):
+                        let record = walked.records[position]
+                        let source = record.sourceID
                         if start == .rebuilt, joined.insert(source).inserted {
                             // Where the walk joins the source: its state as the journal has it
                             // just before (the start of the file, unless a filter skipped steps).
-                            walker.resume(source, from: (try? reader.stateFold(of: source, before: event.sequence)) ?? StateFold())
+                            walker.resume(source, from: (try? reader.stateFold(of: source, before: record.sequence)) ?? StateFold())
                         }
                         var part = makePart()
                         let before = walker.state(of: source)
-                        add(event, before, walker.advance(event), &part)
+                        add(record, before, walker.advance(record), &part)
                         deliver(part)
                     }
                 }
@@ -102,49 +105,48 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
         enum Segment: Sendable {
             /// Events walked and added on the block's thread.
             case part(Part)
-            /// An event whose state before it depends on the blocks before.
-            case leading(RecordedEvent)
+            /// The position of an event whose state before it depends on the blocks before.
+            case leading(Int)
         }
+        /// The block's records (and what it holds of each source, for the index entry to be held
+        /// against).
+        var records: BlockRecords
         var segments: [Segment] = []
         var ends: [UInt64: StateFold] = [:]
-        /// What the block holds of each source, for the index entry to be held against.
-        var spans: [UInt64: JournalBlock.SourceSpan] = [:]
     }
 
     /// Reads, walks and adds one block's events (on a read-ahead thread): see ``Walked``.
     private func walk(_ block: JournalBlock) -> Result<Walked, JournalReadError> {
-        switch reader.decodeBlock(at: block.offset, frame: block.frame) {
+        switch reader.decodeRecords(at: block.offset, frame: block.frame) {
         case .failure(.damaged(let reason)):
             return .failure(.damagedBlock(reader.path, offset: block.offset, reason: reason))
-        case .success(let decoded):
-            var walked = Walked(spans: decoded.spans)
+        case .success(let records):
+            var walked = Walked(records: records)
             var walker = StateWalker()
             var part = makePart()
             var partIsEmpty = true
-            // Through the buffer, not `for in` or the array's subscript: an event is passed on
-            // where it lies rather than copied first.
-            decoded.events.withUnsafeBufferPointer { events in
-                for index in events.indices where filter.matches(events[index]) {
-                    let source = events[index].source.instanceID
-                    if walked.ends[source] == nil {
-                        // Leading: up to and including the source's first keyframe in the block.
-                        if case .keyframe(let state)? = events[index].stateRecord {
-                            walker.resume(source, from: StateFold(state: state))
-                            walked.ends[source] = StateFold()
-                        }
-                        if !partIsEmpty {
-                            walked.segments.append(.part(part))
-                            part = makePart()
-                            partIsEmpty = true
-                        }
-                        walked.segments.append(.leading(events[index]))
-                        continue
+            for index in 0..<records.count {
+                let record = records[index]
+                guard filter.matches(record) else { continue }
+                let source = record.sourceID
+                if walked.ends[source] == nil {
+                    // Leading: up to and including the source's first keyframe in the block.
+                    if case .keyframe(let state)? = record.stateRecord {
+                        walker.resume(source, from: StateFold(state: state))
+                        walked.ends[source] = StateFold()
                     }
-                    let before = walker.state(of: source)
-                    let change = walker.advance(events[index])
-                    add(events[index], before, change, &part)
-                    partIsEmpty = false
+                    if !partIsEmpty {
+                        walked.segments.append(.part(part))
+                        part = makePart()
+                        partIsEmpty = true
+                    }
+                    walked.segments.append(.leading(index))
+                    continue
                 }
+                let before = walker.state(of: source)
+                let change = walker.advance(record)
+                add(record, before, change, &part)
+                partIsEmpty = false
             }
             if !partIsEmpty { walked.segments.append(.part(part)) }
             for source in walked.ends.keys { walked.ends[source] = walker.fold(of: source) }

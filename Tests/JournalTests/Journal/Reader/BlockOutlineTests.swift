@@ -7,6 +7,7 @@ import TestSupport
 /// block as an outline, building only the values a state needs; a state rebuild reads one source's
 /// values. A block must read the same whichever reader reads it: accepted by all or refused by
 /// all, and agreeing on what it holds — or `verify` would call a block sound that `log` refuses.
+/// (`log` and `export` read a block's records in place: ``BlockRecords``.)
 @Suite("A block reads the same to every reader")
 struct BlockOutlineTests {
     static let fixtures = ["counter", "todo", "demo", "flask", "ricemill", "unio"].map { name in
@@ -25,8 +26,18 @@ struct BlockOutlineTests {
     static func expectAgreement(_ payload: [UInt8], _ what: @autoclosure () -> String) {
         let full = try? BlockDecoding.events(in: payload)
         let outline = try? BlockDecoding.outline(of: payload, foldingStates: true)
+        let inPlace = try? BlockDecoding.records(in: payload)
         #expect((full == nil) == (outline == nil), "\(what()): full decode \(full == nil ? "refuses" : "accepts"), outline \(outline == nil ? "refuses" : "accepts")")
+        #expect((full == nil) == (inPlace == nil), "\(what()): full decode \(full == nil ? "refuses" : "accepts"), records read in place do not")
         guard let full, let outline else { return }
+        // The records, read in place, are the events: each field, its state step, and what the
+        // block holds of each source.
+        if let inPlace {
+            #expect(inPlace.events == full.events, "\(what()): the records read as other events")
+            #expect((0..<inPlace.count).map { inPlace[$0].stateStep } == full.events.map(\.stateStep), "\(what())")
+            #expect(inPlace.spans == full.spans, "\(what())")
+            #expect(inPlace.sources == full.sources, "\(what())")
+        }
         #expect(outline.eventCount == full.events.count, "\(what())")
         #expect(outline.sources == full.sources, "\(what())")
         var summaries: [UInt64: JournalBlock.SourceSpan] = [:]

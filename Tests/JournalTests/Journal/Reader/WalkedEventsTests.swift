@@ -9,13 +9,18 @@ import TestSupport
 /// state a walk in file order gives it, in file order.
 @Suite("Blocks walked on every core read as one walk in file order")
 struct WalkedEventsTests {
-    /// What a writer is handed for one event.
+    /// What a writer is handed for one event, and what it reads of it: the record read in its
+    /// block must read as the event a walk in order reads, its value before and its row text too.
     struct Step: Equatable, CustomStringConvertible {
-        var sequence: UInt64
+        var event: RecordedEvent
         var stateBefore: StateValue?
         var change: [StateValue?]?
+        var old: ValueBefore
+        var row: String
 
-        var description: String { "#\(sequence) before \(stateBefore.map { "\($0)" } ?? "none") change \(change.map { "\($0)" } ?? "none")" }
+        var description: String {
+            "#\(event.sequence) \(row) before \(stateBefore.map { "\($0)" } ?? "none") change \(change.map { "\($0)" } ?? "none")"
+        }
     }
 
     /// The steps as one thread walking the events in file order sees them: `log`'s walk joins each
@@ -33,7 +38,10 @@ struct WalkedEventsTests {
             }
             let before = walker.state(of: source)
             let change = walker.advance(event)
-            steps.append(Step(sequence: event.sequence, stateBefore: before, change: change.map { [$0.before, $0.after] }))
+            let old = ValueBefore(of: event, in: before)
+            steps.append(
+                Step(event: event, stateBefore: before, change: change.map { [$0.before, $0.after] }, old: old, row: event.rowText(valueLimit: 40, old: old))
+            )
         }
         return (steps, reader.damage)
     }
@@ -45,8 +53,14 @@ struct WalkedEventsTests {
         let reader = try JournalReader(path: path)
         let walk = WalkedEvents<[Step]>(
             reader: reader, matching: filter, start: start, makePart: { [] },
-            add: { event, before, change, part in
-                part.append(Step(sequence: event.sequence, stateBefore: before, change: change.map { [$0.before, $0.after] }))
+            add: { record, before, change, part in
+                let old = record.value(before: before)
+                part.append(
+                    Step(
+                        event: record.event, stateBefore: before, change: change.map { [$0.before, $0.after] }, old: old,
+                        row: record.rowText(valueLimit: 40, old: old)
+                    )
+                )
             }
         )
         var steps: [Step] = []

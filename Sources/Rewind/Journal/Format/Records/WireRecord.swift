@@ -75,21 +75,12 @@ extension WireRecord {
 
     /// The event as readers present it.
     func recordedEvent(source: RecordedSource) -> RecordedEvent {
-        var event = RecordedEvent(
+        // The body's fields as a record in its block reads them (``BlockRecords/Record``).
+        RecordedEvent(
             sequence: sequence, wallNanoseconds: time.wallNanoseconds, monotonicNanoseconds: time.monotonicNanoseconds,
             source: source, kind: kind, name: name, description: description, file: file.string, function: function.string,
-            line: line, parent: parent
+            line: line, parent: parent, duration: body.duration, path: body.path, value: body.value, dropped: body.dropped,
+            stateRecord: state
         )
-        switch body {
-        case .none, .skipped, .changeFromState: break
-        case .duration(let nanoseconds): event.duration = .nanoseconds(Int64(clamping: nanoseconds))
-        case .change(let path, let value):
-            event.path = path
-            event.value = value
-        case .value(let value): event.value = value
-        case .dropped(let range): event.dropped = range
-        }
-        event.stateRecord = state
-        return event
     }
 }
