@@ -44,16 +44,20 @@ struct BlameCommand: ParsableCommand {
         // The options are read once: an argument's property wrapper costs a look-up per read.
         let (why, json) = (why, json)
         var line: [UInt8] = []
-        for event in reader.events().reportingProgress(progress.update) {
-            // Which commit each event belongs to matters only for --why.
-            let commit = why ? commits.take(event) : nil
-            if why && event.kind == .willDispatch { dispatches.pass(event) }
-            guard let verdict = walker.verdict(event) else { continue }
-            if let chosen, event.source.instanceID != chosen.instanceID { continue }
+        // Every step is walked, and few are printed: records are read in their blocks, and an
+        // event is made for a write found (and, with --why, for each step that may be a cause).
+        for record in reader.records().reportingProgress(progress.update) {
+            // Which commit each event belongs to, and the dispatches passed, matter only for --why.
+            let passed = why ? record.event : nil
+            let commit = passed.flatMap { commits.take($0) }
+            if let passed, passed.kind == .willDispatch { dispatches.pass(passed) }
+            guard let verdict = walker.verdict(record) else { continue }
+            if let chosen, record.sourceID != chosen.instanceID { continue }
             guard case .changed(let old, let new) = verdict else {
                 moves += 1
                 continue
             }
+            let event = passed ?? record.event
             found += 1
             let chain = why ? (commit.map { [$0] } ?? []) + JournalReader.causes(of: event) { dispatches[$0] ?? ((try? reader.event(sequence: $0)) ?? nil) } : []
             if json {

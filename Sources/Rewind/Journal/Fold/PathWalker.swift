@@ -98,15 +98,30 @@ package struct PathWalker: Sendable {
     /// to the path, or `nil` when it left the path's value as it was. `rewind blame`, the viewer's
     /// `path:` filter and its `b`/`B` all ask this.
     package mutating func verdict(_ event: RecordedEvent) -> Verdict? {
-        guard let (old, new) = advance(event), old != new else { return nil }
+        // The move first: the verdict reads what the step left (``lastStepMovedElement``).
+        let move = advance(event)
+        return verdict(after: move)
+    }
+
+    /// The same for a record read in its block.
+    package mutating func verdict(_ record: BlockRecords.Record) -> Verdict? {
+        let move = record.stateStep.flatMap { advance(by: $0, source: record.sourceID) }
+        return verdict(after: move)
+    }
+
+    /// The verdict on the step just applied, which moved the path's value as `move` says.
+    private func verdict(after move: (old: StateValue?, new: StateValue?)?) -> Verdict? {
+        guard let (old, new) = move, old != new else { return nil }
         return lastStepMovedElement ? .movedAnotherElementHere : .changed(old: old, new: new)
     }
 
     /// Applies the event's step; returns the path's value before and after it (`nil`: absent)
     /// when the event moves its source's state, as ``StateWalker/advance(_:)`` does.
     package mutating func advance(_ event: RecordedEvent) -> (old: StateValue?, new: StateValue?)? {
-        guard let step = event.stateStep else { return nil }
-        let id = event.source.instanceID
+        event.stateStep.flatMap { advance(by: $0, source: event.source.instanceID) }
+    }
+
+    private mutating func advance(by step: StateStep, source id: UInt64) -> (old: StateValue?, new: StateValue?)? {
         let before = current[id] ?? nil
         let old = before.flatMap(valueAtPath)
         let after: Projection?

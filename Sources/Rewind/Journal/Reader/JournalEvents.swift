@@ -3,9 +3,9 @@ import Dispatch
 /// The events of a journal that match a filter, read lazily, one block at a time.
 ///
 /// While the caller works through one block's events, the next block that may match is read,
-/// checked, decompressed and decoded on another thread: reading through a journal (`blame`,
-/// `log --grep`, the Perfetto export) uses two of a machine's cores, in file order, and holds at
-/// most two blocks' events at once. (`log` and `export` without a search walk blocks on every
+/// checked, decompressed and decoded on another thread: reading through a journal (`log --grep`,
+/// the Perfetto export; `blame` reads records the same way, ``JournalRecords``) uses two of a
+/// machine's cores, in file order, and holds at most two blocks' events at once. (`log` and `export` without a search walk blocks on every
 /// core: `WalkedEvents`.) With a text to find, blocks whose search filter rules the text out are
 /// not read at all, and blocks read without a filter get one (kept beside the journal in
 /// `FILE.rewind.search`).
@@ -17,9 +17,11 @@ public struct JournalEvents: Sequence {
     /// Says which blocks need not be read at all (a condition their summary rules out); asked on
     /// the caller's thread, once per block.
     var skipsBlock: ((_ block: Int) -> Bool)?
+    /// Whether blocks are read as records (``BlockRecords``: ``JournalRecords``) rather than events.
+    var readsRecords = false
 
     public func makeIterator() -> Iterator {
-        Iterator(reader: reader, filter: filter, progress: progress, skipsBlock: skipsBlock)
+        Iterator(reader: reader, filter: filter, progress: progress, skipsBlock: skipsBlock, readsRecords: readsRecords)
     }
 
     /// The same events, with `progress` told the index of each block as reading reaches it (read
@@ -36,6 +38,7 @@ public struct JournalEvents: Sequence {
         let filter: EventFilter
         let progress: ((Int, Int) -> Void)?
         let skipsBlock: ((Int) -> Bool)?
+        let readsRecords: Bool
         /// The next block to start on.
         var blockIndex = 0
         /// The last candidate search: where it started and what it found (the same search is
@@ -46,15 +49,18 @@ public struct JournalEvents: Sequence {
         /// Blocks `skipsBlock` ruled out, not yet taken by ``takeSkippedBlocks(before:)``.
         private var skippedBlocks = Set<Int>()
         var current: [RecordedEvent] = []
+        /// The block's records, when reading records.
+        var currentRecords: BlockRecords?
         var position = 0
         /// The block being decoded ahead, if any.
         var ahead: WorkAhead<Int, Result<Decoded, JournalReadError>>?
 
-        init(reader: JournalReader, filter: EventFilter, progress: ((Int, Int) -> Void)?, skipsBlock: ((Int) -> Bool)?) {
+        init(reader: JournalReader, filter: EventFilter, progress: ((Int, Int) -> Void)?, skipsBlock: ((Int) -> Bool)?, readsRecords: Bool = false) {
             self.reader = reader
             self.filter = filter
             self.progress = progress
             self.skipsBlock = skipsBlock
+            self.readsRecords = readsRecords
         }
 
         /// The blocks before `block` passed over because `skipsBlock` ruled them out, since the
@@ -71,36 +77,59 @@ public struct JournalEvents: Sequence {
                     defer { position += 1 }
                     if filter.matches(current[position]) { return current[position] }
                 }
-                guard let index = nextCandidate(from: blockIndex) else {
-                    progress?(reader.blocks.count, reader.blocks.count)
-                    return nil
-                }
-                progress?(index, reader.blocks.count)
-                blockIndex = index + 1
-                position = 0
-                let decoded: Result<Decoded, JournalReadError>
-                if let ahead, ahead.key == index {
-                    decoded = ahead.result()
-                } else {
-                    decoded = Self.decode(reader, block: reader.blocks[index], filteringFor: filter.text ?? filter.blockText)
-                }
-                // Decoding reads the file with pread, and the search index behind its lock: safe
-                // beside the caller's thread. It is handed the block, not the index into the
-                // reader's block list, which a live reader's refresh may grow meanwhile.
-                ahead = nextCandidate(from: blockIndex).map { [reader, text = filter.text ?? filter.blockText] index in
-                    let block = reader.blocks[index]
-                    return WorkAhead(index) { Self.decode(reader, block: block, filteringFor: text) }
-                }
-                switch decoded {
-                case .success(let decoded):
-                    current = decoded.events
-                    // On the iterating thread: the entry may be corrected in the block list.
-                    reader.holdIndexEntry(ofBlock: index, toSpans: decoded.spans)
-                case .failure(let error):
-                    current = []
-                    reader.recordDamage(blockAt: index, reason: "\(error)")
-                }
+                guard readNextBlock() else { return nil }
             }
+        }
+
+        /// The next record the filter keeps, read in its block (for ``JournalRecords``).
+        mutating func nextRecord() -> BlockRecords.Record? {
+            while true {
+                if let records = currentRecords {
+                    while position < records.count {
+                        defer { position += 1 }
+                        let record = records[position]
+                        if filter.matches(record) { return record }
+                    }
+                }
+                guard readNextBlock() else { return nil }
+            }
+        }
+
+        /// Moves to the next block that may hold a match, read (or reported damaged) and with the
+        /// one after it being read ahead; `false` past the last.
+        private mutating func readNextBlock() -> Bool {
+            guard let index = nextCandidate(from: blockIndex) else {
+                progress?(reader.blocks.count, reader.blocks.count)
+                return false
+            }
+            progress?(index, reader.blocks.count)
+            blockIndex = index + 1
+            position = 0
+            let decoded: Result<Decoded, JournalReadError>
+            if let ahead, ahead.key == index {
+                decoded = ahead.result()
+            } else {
+                decoded = Self.decode(reader, block: reader.blocks[index], filteringFor: filter.text ?? filter.blockText, asRecords: readsRecords)
+            }
+            // Decoding reads the file with pread, and the search index behind its lock: safe
+            // beside the caller's thread. It is handed the block, not the index into the
+            // reader's block list, which a live reader's refresh may grow meanwhile.
+            ahead = nextCandidate(from: blockIndex).map { [reader, text = filter.text ?? filter.blockText, readsRecords] index in
+                let block = reader.blocks[index]
+                return WorkAhead(index) { Self.decode(reader, block: block, filteringFor: text, asRecords: readsRecords) }
+            }
+            switch decoded {
+            case .success(let decoded):
+                current = decoded.events
+                currentRecords = decoded.records
+                // On the iterating thread: the entry may be corrected in the block list.
+                reader.holdIndexEntry(ofBlock: index, toSpans: decoded.spans)
+            case .failure(let error):
+                current = []
+                currentRecords = nil
+                reader.recordDamage(blockAt: index, reason: "\(error)")
+            }
+            return true
         }
 
         /// The first block at or after `start` that may hold a match, judged from the index (and
@@ -128,15 +157,25 @@ public struct JournalEvents: Sequence {
 
         /// A block's events, and what it holds of each source.
         struct Decoded: Sendable {
+            /// Its events (none when it is read as records).
             var events: [RecordedEvent]
+            var records: BlockRecords?
             var spans: [UInt64: JournalBlock.SourceSpan]
         }
 
-        /// The block's events; with a text being searched for, its search filter is made too if it
-        /// has none.
+        /// The block's events, or its records; with a text being searched for, its search filter
+        /// is made too if it has none (a text is judged on events, so a search reads events).
         /// Takes the block itself, not its index: it runs on another thread, which must not read
         /// the reader's block list while a live reader's refresh may grow it.
-        static func decode(_ reader: JournalReader, block: JournalBlock, filteringFor text: String?) -> Result<Decoded, JournalReadError> {
+        static func decode(
+            _ reader: JournalReader, block: JournalBlock, filteringFor text: String?, asRecords: Bool = false
+        ) -> Result<Decoded, JournalReadError> {
+            if asRecords {
+                switch reader.decodeRecords(at: block.offset, frame: block.frame) {
+                case .success(let records): return .success(Decoded(events: [], records: records, spans: records.spans))
+                case .failure(.damaged(let reason)): return .failure(.damagedBlock(reader.path, offset: block.offset, reason: reason))
+                }
+            }
             switch reader.decodeBlock(at: block.offset, frame: block.frame) {
             case .success(let decoded):
                 if let text, NGramFilter.judgeableGrams(of: text) != nil { reader.recordSearchFilter(of: block, events: decoded.events) }
@@ -168,5 +207,34 @@ final class WorkAhead<Key: Equatable & Sendable, Value: Sendable>: @unchecked Se
     func result() -> Value {
         done.wait()
         return value!
+    }
+}
+
+/// The records of a journal that match a filter, read lazily in file order as ``JournalEvents``
+/// reads its events — a block read ahead on another thread, damage reported, index entries held
+/// to their blocks — but each handed out in its block (``BlockRecords/Record``), with no event
+/// made: for readers that look at every step and print few (`blame`).
+package struct JournalRecords: Sequence {
+    var events: JournalEvents
+
+    /// The records `filter` keeps: a filter without a text (a text is judged on events).
+    init(reader: JournalReader, filter: EventFilter) {
+        precondition(filter.text == nil && filter.blockText == nil, "a text is judged on events")
+        events = JournalEvents(reader: reader, filter: filter, readsRecords: true)
+    }
+
+    package func makeIterator() -> Iterator { Iterator(events: events.makeIterator()) }
+
+    /// The same records, with `progress` told of each block (``JournalEvents/reportingProgress(_:)``).
+    package func reportingProgress(_ progress: @escaping (_ block: Int, _ of: Int) -> Void) -> JournalRecords {
+        var copy = self
+        copy.events = events.reportingProgress(progress)
+        return copy
+    }
+
+    package struct Iterator: IteratorProtocol {
+        var events: JournalEvents.Iterator
+
+        package mutating func next() -> BlockRecords.Record? { events.nextRecord() }
     }
 }

@@ -9,6 +9,12 @@ extension JournalReader {
         JournalEvents(reader: self, filter: filter)
     }
 
+    /// The same, each read in its block as a record, with no event made (``JournalRecords``); the
+    /// filter has no text.
+    package func records(matching filter: EventFilter = EventFilter()) -> JournalRecords {
+        JournalRecords(reader: self, filter: filter)
+    }
+
     /// Adds a block that failed to read back to ``damage`` (readers with an index find damaged blocks
     /// only when they read them).
     package func recordDamage(blockAt index: Int, reason: String) {
