@@ -45,19 +45,20 @@ struct BlameCommand: ParsableCommand {
         let (why, json) = (why, json)
         var line: [UInt8] = []
         // Every step is walked, and few are printed: records are read in their blocks, and an
-        // event is made for a write found (and, with --why, for each step that may be a cause).
+        // event is made for a write found (and, with --why, for every step: its commits and
+        // dispatches are followed).
         for record in reader.records().reportingProgress(progress.update) {
             // Which commit each event belongs to, and the dispatches passed, matter only for --why.
-            let passed = why ? record.event : nil
-            let commit = passed.flatMap { commits.take($0) }
-            if let passed, passed.kind == .willDispatch { dispatches.pass(passed) }
+            let eventForWhy = why ? record.event : nil
+            let commit = eventForWhy.flatMap { commits.take($0) }
+            if let eventForWhy, eventForWhy.kind == .willDispatch { dispatches.pass(eventForWhy) }
             guard let verdict = walker.verdict(record) else { continue }
             if let chosen, record.sourceID != chosen.instanceID { continue }
             guard case .changed(let old, let new) = verdict else {
                 moves += 1
                 continue
             }
-            let event = passed ?? record.event
+            let event = eventForWhy ?? record.event
             found += 1
             let chain = why ? (commit.map { [$0] } ?? []) + JournalReader.causes(of: event) { dispatches[$0] ?? ((try? reader.event(sequence: $0)) ?? nil) } : []
             if json {

@@ -85,7 +85,7 @@ struct EventText: Sendable {
     mutating func callSiteColumn(_ event: some LineEvent) -> [UInt8] {
         let line = event.line
         let at = event.textReferences.map { TextReference(block: $0.block, index: $0.file) }
-        if let column = memo.callSite, memo.line == line, Self.isSame(memo.file, at: &memo.fileAt, as: event.file, at: at) { return column }
+        if let column = memo.callSite, memo.line == line, Self.isSame(memo.file, from: &memo.fileAt, as: event.file, from: at) { return column }
         let column = Array(VisibleText.padded(VisibleText.escaped(event.callSite), to: Self.callSiteWidth).utf8)
         memo.file = event.file
         memo.line = line
@@ -98,7 +98,7 @@ struct EventText: Sendable {
     /// when colouring).
     mutating func nameColumn(_ event: some LineEvent, highlighting match: String? = nil) -> [UInt8] {
         let at = event.textReferences.map { TextReference(block: $0.block, index: $0.name) }
-        if let column = memo.nameColumn, memo.nameMatch == match, Self.isSame(memo.name, at: &memo.nameAt, as: event.name, at: at) { return column }
+        if let column = memo.nameColumn, memo.nameMatch == match, Self.isSame(memo.name, from: &memo.nameAt, as: event.name, from: at) { return column }
         var column = ""
         append(highlight(VisibleText.escaped(event.name), match), width: Self.nameWidth, color: nil, to: &column)
         memo.name = event.name
@@ -186,16 +186,18 @@ struct EventText: Sendable {
         }
     }
 
-    /// Whether the text a column was made of (`known`, from `knownAt` when it came from a block) is
-    /// `text` (from `at`): the same place in one block's string table, or else the same bytes —
-    /// not only equal as Swift compares text: a memo must not stand for a differently spelled
-    /// name. Texts found the same by their bytes take the new place, so the next comparison is
-    /// by place.
-    private static func isSame(_ known: String, at knownAt: inout TextReference?, as text: @autoclosure () -> String, at: TextReference?) -> Bool {
-        if let at, let place = knownAt, place.isSame(as: at) { return true }
+    /// Whether the text a column was made of (`known`, from `knownPlace` when it came from a
+    /// block) is `text` (from `place`): the same place in one block's string table, or else the
+    /// same bytes — not only equal as Swift compares text: a memo must not stand for a
+    /// differently spelled name. Texts found the same by their bytes take the new place, so the
+    /// next comparison is by place.
+    private static func isSame(
+        _ known: String, from knownPlace: inout TextReference?, as text: @autoclosure () -> String, from place: TextReference?
+    ) -> Bool {
+        if let place, let knownPlace, knownPlace.isSame(as: place) { return true }
         var (known, text) = (known, text())
         guard known.withUTF8({ a in text.withUTF8 { b in a.elementsEqual(b) } }) else { return false }
-        knownAt = at
+        knownPlace = place
         return true
     }
 

@@ -64,7 +64,7 @@ enum BlockDecoding {
         var reader = ByteReader(payload)
         let (strings, sources) = try opening(&reader)
         var events: [RecordedEvent] = []
-        events.reserveCapacity(min(expectedCount, payload.count / 16, 1 << 16))
+        events.reserveCapacity(room(expectedCount: expectedCount, payload: payload))
         var perEntry = noSpans(count: sources.count)
         try forEachRecord(&reader, strings: strings, sourceCount: sources.count) { head, body, state in
             events.append(WireRecord(head, strings: strings, body: body, state: state).recordedEvent(source: sources[head.sourceIndex]))
@@ -78,7 +78,7 @@ enum BlockDecoding {
     static func records(in payload: [UInt8], expectedCount: Int = 0) throws(JournalFormatError) -> BlockRecords {
         var reader = ByteReader(payload)
         let (strings, sources) = try opening(&reader)
-        let room = min(expectedCount, payload.count / 16, 1 << 16)
+        let room = room(expectedCount: expectedCount, payload: payload)
         var heads: [WireRecord.Head] = []
         var bodies: [WireRecord.Body] = []
         var states: [StateRecord?] = []
@@ -119,6 +119,12 @@ enum BlockDecoding {
         outline.states = folded
         outline.summaries = spansBySource(perEntry, sources: sources)
         return outline
+    }
+
+    /// Room made at once for the events of a block whose frame says it holds `expectedCount`: the
+    /// count is not trusted — at most one event per sixteen bytes of payload, and at most 65,536.
+    private static func room(expectedCount: Int, payload: [UInt8]) -> Int {
+        min(expectedCount, payload.count / 16, 1 << 16)
     }
 
     /// A span per entry of a block's source table, before any event is counted.

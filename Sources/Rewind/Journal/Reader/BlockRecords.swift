@@ -46,23 +46,39 @@ package final class BlockRecords: Sendable {
         var head: WireRecord.Head { block.heads[index] }
         var body: WireRecord.Body { block.bodies[index] }
 
+        // Each field as ``RecordedEvent`` has it (its ``event`` is made of the same head and body).
+
+        /// Its sequence number.
         package var sequence: UInt64 { block.heads[index].sequence }
+        /// Its wall-clock time, nanoseconds since 1970 (UTC).
         package var wallNanoseconds: Int64 { block.heads[index].time.wallNanoseconds }
+        /// What kind of event it is.
         package var kind: Event.Category { block.heads[index].kind }
+        /// The unit that emitted it.
         package var source: RecordedSource { block.sources[block.heads[index].sourceIndex] }
+        /// That unit's instance number.
         package var sourceID: UInt64 { block.sources[block.heads[index].sourceIndex].instanceID }
+        /// Its name (dispatch or commit name).
         package var name: String { block.strings[block.heads[index].name] }
-        package var description: String { block.heads[index].description.map { block.strings[$0] } ?? "" }
+        /// Its description (empty when it has none).
+        package var description: String { block.heads[index].description(in: block.strings) }
+        /// Its call site's file.
         package var file: String { block.strings[block.heads[index].file] }
-        package var line: UInt { UInt(clamping: block.heads[index].line) }
+        /// Its call site's line.
+        package var line: UInt { block.heads[index].callSiteLine }
         /// The reference of its name in the block's string table: equal references, equal names.
         package var nameReference: Int { block.heads[index].name }
         /// The reference of its call site's file in the block's string table.
         package var fileReference: Int { block.heads[index].file }
+        /// For a change: its path, as text.
         package var path: String? { block.bodies[index].path }
+        /// A change's new value, an activity's value, or a dispatch's input.
         package var value: StateValue? { block.bodies[index].value }
+        /// For `didDispatch` and `didMutate`: how long it took.
         package var duration: Duration? { block.bodies[index].duration }
+        /// For `dropped`: the events dropped.
         package var dropped: DroppedRange? { block.bodies[index].dropped }
+        /// The state record it carries, if any.
         package var stateRecord: StateRecord? { block.states[index] }
 
         /// `File.swift:42` (``RecordedEvent/callSite``).

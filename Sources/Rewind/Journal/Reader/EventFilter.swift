@@ -29,6 +29,10 @@ public struct EventFilter: Sendable {
         self.wallTimes = wallTimes
     }
 
+    /// Whether it looks for a text (``text``, or ``blockText``): a search, which reads only the
+    /// blocks that may hold it, and judges events rather than records.
+    package var searchesText: Bool { text != nil || blockText != nil }
+
     /// Whether a block can hold matching events, judged from the index alone.
     package func mayMatch(_ block: JournalBlock) -> Bool {
         if let sequences, block.lastSequence < sequences.lowerBound || block.firstSequence > sequences.upperBound { return false }

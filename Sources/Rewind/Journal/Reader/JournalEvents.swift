@@ -4,11 +4,11 @@ import Dispatch
 ///
 /// While the caller works through one block's events, the next block that may match is read,
 /// checked, decompressed and decoded on another thread: reading through a journal (`log --grep`,
-/// the Perfetto export; `blame` reads records the same way, ``JournalRecords``) uses two of a
-/// machine's cores, in file order, and holds at most two blocks' events at once. (`log` and `export` without a search walk blocks on every
-/// core: `WalkedEvents`.) With a text to find, blocks whose search filter rules the text out are
-/// not read at all, and blocks read without a filter get one (kept beside the journal in
-/// `FILE.rewind.search`).
+/// the Perfetto export; `blame` reads records the same way, `JournalRecords`) uses two of a
+/// machine's cores, in file order, and holds at most two blocks' events at once. (`log` and
+/// `export` without a search walk blocks on every core: `WalkedEvents`.) With a text to find,
+/// blocks whose search filter rules the text out are not read at all, and blocks read without a
+/// filter get one (kept beside the journal in `FILE.rewind.search`).
 public struct JournalEvents: Sequence {
     let reader: JournalReader
     let filter: EventFilter
@@ -72,6 +72,7 @@ public struct JournalEvents: Sequence {
         }
 
         public mutating func next() -> RecordedEvent? {
+            precondition(!readsRecords, "a sequence of records hands out records (nextRecord())")
             while true {
                 while position < current.count {
                     defer { position += 1 }
@@ -219,7 +220,7 @@ package struct JournalRecords: Sequence {
 
     /// The records `filter` keeps: a filter without a text (a text is judged on events).
     init(reader: JournalReader, filter: EventFilter) {
-        precondition(filter.text == nil && filter.blockText == nil, "a text is judged on events")
+        precondition(!filter.searchesText, "a text is judged on events")
         events = JournalEvents(reader: reader, filter: filter, readsRecords: true)
     }
 
@@ -232,9 +233,11 @@ package struct JournalRecords: Sequence {
         return copy
     }
 
+    /// Walks blocks in file order and records within them.
     package struct Iterator: IteratorProtocol {
         var events: JournalEvents.Iterator
 
+        /// The next record the filter keeps.
         package mutating func next() -> BlockRecords.Record? { events.nextRecord() }
     }
 }

@@ -43,7 +43,7 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
     /// taken: a search reads only the blocks that may match, and rebuilds states where it needs
     /// them.
     package init(reader: JournalReader, matching filter: EventFilter, start: Start, makePart: @escaping MakePart, add: @escaping AddEvent) {
-        precondition(filter.text == nil && filter.blockText == nil, "a text search does not walk every step")
+        precondition(!filter.searchesText, "a text search does not walk every step")
         self.reader = reader
         self.filter = filter
         self.start = start

@@ -34,6 +34,21 @@ struct BlockOutlineTests {
         // block holds of each source.
         if let inPlace {
             #expect(inPlace.events == full.events, "\(what()): the records read as other events")
+            // Each field read in place, as the writers of lines read it, is the event's.
+            for (index, event) in full.events.enumerated() where index < inPlace.count {
+                let record = inPlace[index]
+                let fields: [(String, Bool)] = [
+                    ("sequence", record.sequence == event.sequence), ("time", record.wallNanoseconds == event.wallNanoseconds),
+                    ("kind", record.kind == event.kind), ("source", record.source == event.source && record.sourceID == event.source.instanceID),
+                    ("name", record.name == event.name), ("description", record.description == event.description), ("file", record.file == event.file),
+                    ("line", record.line == event.line), ("call site", record.callSite == event.callSite), ("path", record.path == event.path),
+                    ("value", record.value == event.value), ("duration", record.duration == event.duration), ("dropped", record.dropped == event.dropped),
+                    ("state", record.stateRecord == event.stateRecord), ("row", record.rowText(valueLimit: 30) == event.rowText(valueLimit: 30))
+                ]
+                for (field, agrees) in fields where !agrees {
+                    Issue.record("\(what()): record \(index)'s \(field) differs from its event's")
+                }
+            }
             #expect((0..<inPlace.count).map { inPlace[$0].stateStep } == full.events.map(\.stateStep), "\(what())")
             #expect(inPlace.spans == full.spans, "\(what())")
             #expect(inPlace.sources == full.sources, "\(what())")

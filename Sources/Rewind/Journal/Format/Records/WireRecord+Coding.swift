@@ -99,6 +99,12 @@ extension WireRecord {
 
         /// Whether a state record follows the body.
         var carriesState: Bool { first & Flags.hasState != 0 }
+
+        /// Its description, from the block's string table (empty when it has none).
+        func description(in strings: [String]) -> String { description.map { strings[$0] } ?? "" }
+
+        /// Its call site's line, as events hold it.
+        var callSiteLine: UInt { UInt(clamping: line) }
     }
 
     /// Which of a record's values a reader builds; the others are stepped over, checked as
@@ -206,8 +212,8 @@ extension WireRecord {
     init(_ head: Head, strings: [String], body: Body, state: StateRecord?) {
         self.init(
             kind: head.kind, sequence: head.sequence, time: head.time, sourceIndex: head.sourceIndex, name: strings[head.name],
-            description: head.description.map { strings[$0] } ?? "", file: .text(strings[head.file]),
-            function: .text(strings[head.function]), line: UInt(clamping: head.line), parent: head.parent, body: body, state: state
+            description: head.description(in: strings), file: .text(strings[head.file]),
+            function: .text(strings[head.function]), line: head.callSiteLine, parent: head.parent, body: body, state: state
         )
     }
 }
