@@ -25,6 +25,16 @@ struct JournalRandomAccessTests {
         }
     }
 
+    /// Damages the middle block of the journal at `path` (a byte of its compressed payload
+    /// flipped), so that block no longer reads back.
+    static func damageMiddleBlock(of path: String) throws {
+        let reader = try JournalReader(path: path)
+        let block = reader.blocks[reader.blocks.count / 2]
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[block.offset + JournalFormat.frameHeaderLength + 2] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
     /// Records a session with many kinds of state change, in several small blocks.
     static func record(to path: String, steps: Int, seed: UInt64, alsoTo memory: InMemoryLogger = InMemoryLogger()) throws -> (boards: [UInt64], other: UInt64) {
         var configuration = JournalConfiguration()

@@ -46,11 +46,7 @@ struct JournalRecordsTests {
             #expect(try Self.expectAgreement(file) > 0)
         }
         let file = directory.file("board-1.rewind")
-        let reader = try JournalReader(path: file)
-        let block = reader.blocks[reader.blocks.count / 2]
-        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
-        bytes[block.offset + JournalFormat.frameHeaderLength + 2] ^= 0xFF
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        try JournalRandomAccessTests.damageMiddleBlock(of: file)
         let damaged = try JournalReader(path: file)
         _ = Array(damaged.records())
         #expect(damaged.damage.count == 1, "the damaged block is reported")

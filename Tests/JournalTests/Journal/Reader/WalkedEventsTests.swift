@@ -117,11 +117,7 @@ struct WalkedEventsTests {
         let directory = TemporaryDirectory()
         let file = directory.file("board.rewind")
         _ = try JournalRandomAccessTests.record(to: file, steps: 400, seed: 7)
-        let reader = try JournalReader(path: file)
-        let block = reader.blocks[reader.blocks.count / 2]
-        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
-        bytes[block.offset + JournalFormat.frameHeaderLength + 2] ^= 0xFF
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        try JournalRandomAccessTests.damageMiddleBlock(of: file)
         let walked = try Self.walkedOnEveryCore(file, EventFilter(), start: .rebuilt)
         #expect(walked.damage.count == 1)
         #expect(try Self.expectAgreement(file) > 0)
