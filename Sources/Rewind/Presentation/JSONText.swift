@@ -31,6 +31,61 @@
             output.append(ascii: "{")
         }
 
+        /// An object written at the end of `buffer`, which it takes over (nothing is copied) until
+        /// ``close(into:)`` hands it back with the object in it: for output that streams many
+        /// objects into one buffer, such as an export's rows.
+        @_spi(Tooling) public init(continuing buffer: inout [UInt8]) {
+            output = JSONBytes(taking: &buffer)
+            output.append(ascii: "{")
+        }
+
+        /// Closes the object and hands its buffer back to `buffer` (see ``init(continuing:)``).
+        @_spi(Tooling) public mutating func close(into buffer: inout [UInt8]) {
+            output.append(ascii: "}")
+            output.give(to: &buffer)
+        }
+
+        /// The object's fields as JSON text, without its braces: to be written again and again with
+        /// ``append(encodedFields:)`` (a table's columns that are the same on every row).
+        @_spi(Tooling) public var encodedFields: [UInt8] { Array(output.bytes.dropFirst()) }
+
+        /// Adds fields already encoded by ``encodedFields``.
+        @_spi(Tooling) public mutating func append(encodedFields: [UInt8]) {
+            guard !encodedFields.isEmpty else { return }
+            if !isEmpty { output.append(ascii: ",") }
+            isEmpty = false
+            output.append(bytes: encodedFields)
+        }
+
+        /// Adds an array of objects, each written in place by `write`.
+        @_spi(Tooling) public mutating func array<Items: Sequence>(_ key: String, of items: Items, _ write: (inout Object, Items.Element) -> Void) {
+            startField(key)
+            output.append(ascii: "[")
+            var first = true
+            for item in items {
+                if !first { output.append(ascii: ",") }
+                first = false
+                var element = Object(nestedIn: &output)
+                write(&element, item)
+                element.close(nestedIn: &output)
+            }
+            output.append(ascii: "]")
+        }
+
+        /// An object written on in another's output, which it takes over until
+        /// ``close(nestedIn:)`` (see ``array(_:of:_:)``).
+        private init(nestedIn outer: inout JSONBytes) {
+            var none: [UInt8] = []
+            output = JSONBytes(taking: &none)
+            swap(&output, &outer)
+            output.append(ascii: "{")
+        }
+
+        private mutating func close(nestedIn outer: inout JSONBytes) {
+            output.append(ascii: "}")
+            swap(&output, &outer)
+        }
+
         /// Adds a field whose value is already JSON text.
         @_spi(Tooling) public mutating func raw(_ key: String, _ json: String) {
             startField(key)
@@ -131,6 +186,21 @@ struct JSONBytes {
         bytes.reserveCapacity(256)
     }
 
+    /// JSON written on at the end of `buffer`, which is left empty until ``give(to:)``.
+    init(taking buffer: inout [UInt8]) {
+        swap(&bytes, &buffer)
+    }
+
+    /// Hands the bytes to `buffer`, leaving these empty.
+    mutating func give(to buffer: inout [UInt8]) {
+        buffer = []
+        swap(&bytes, &buffer)
+    }
+
+    mutating func append(bytes more: [UInt8]) {
+        bytes.append(contentsOf: more)
+    }
+
     /// The bytes as a string (they are UTF-8 by construction).
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
@@ -210,20 +280,25 @@ struct JSONBytes {
         case .string(let text): append(string: text)
         case .array(let elements):
             append(ascii: "[")
-            for (index, element) in elements.enumerated() {
-                if index > 0 { append(ascii: ",") }
+            var first = true
+            for element in elements {
+                if !first { append(ascii: ",") }
+                first = false
                 append(value: element)
             }
             append(ascii: "]")
         case .object(let fields):
             append(ascii: "{")
-            for (index, field) in fields.enumerated() {
-                if index > 0 { append(ascii: ",") }
+            var first = true
+            for (key, value) in fields {
+                if !first { append(ascii: ",") }
+                first = false
                 // A field of the state whose name starts with `$` gets one more, so that no
-                // object of the app's reads as an opaque leaf's `{"$opaque": …}`.
-                append(string: field.key.hasPrefix("$") ? "$" + field.key : field.key)
+                // object of the app's reads as an opaque leaf's `{"$opaque": …}`. (Its first byte
+                // is checked: `hasPrefix` compares as Unicode text, and a state has many keys.)
+                append(string: key.utf8.first == UInt8(ascii: "$") ? "$" + key : key)
                 append(ascii: ":")
-                append(value: field.value)
+                append(value: value)
             }
             append(ascii: "}")
         case .opaque(let leaf):

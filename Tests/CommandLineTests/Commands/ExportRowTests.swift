@@ -101,4 +101,58 @@ struct ExportRowTests {
         let logged = try CommandRunner.run(["log", path, "--json", "--kind", "dropped"])
         #expect(dropped(try logged.standardOutput.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }) == expected)
     }
+
+    @Test("rows written from a block's records are the rows written from events, byte for byte, on every fixture and a many-block, many-unit journal")
+    func recordsAndEventsWriteTheSameRows() throws {
+        // `--states 0` and `--states 1` write every block's rows from its records on every core;
+        // `--states N` (N > 1) writes them one event at a time. With N past the journal's length,
+        // only each unit's first row that moved its state carries the state: everything else
+        // must be the same bytes.
+        let directory = TemporaryDirectory()
+        let generated = directory.file("carts.rewind")
+        var configuration = JournalConfiguration()
+        configuration.blockSize = 4 * 1024
+        configuration.keyframeInterval = 16
+        let journal = try JournalLogger(path: generated, configuration: configuration)
+        let carts = [CartModel(), CartModel(), CartModel()]
+        for cart in carts { cart.set(logger: journal) }
+        for step in 1...3_000 {
+            let cart = carts[step % 3]
+            cart.dispatch("add") { context in
+                context.commit("add") { $0.update(step, \.total) }
+                if step % 7 == 0 { context.commit("coupon") { $0.update(step % 2 == 0 ? "TEN\(step)" : nil, \.coupon) } }
+            }
+        }
+        journal.close()
+        let fixtures = [
+            "counter", "todo", "demo", "flask", "ricemill", "unio", "todo-format-1", "todo-torn-tail", "counter-flipped-byte",
+            "demo-truncated-index"
+        ]
+        let files = fixtures.map { "Fixtures/\($0).rewind" } + [generated]
+        for file in files {
+            let records = try CommandRunner.run(["export", file, "--format", "jsonl", "--states", "0"])
+            let events = try CommandRunner.run(["export", file, "--format", "jsonl", "--states", "1000000000"])
+            let everyState = try CommandRunner.run(["export", file, "--format", "jsonl"])
+            #expect(records.status == events.status && records.standardError == events.standardError, "\(file)")
+            let recordRows = records.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+            let eventRows = events.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+            let stateRows = everyState.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+            try #require(recordRows.count == eventRows.count && recordRows.count == stateRows.count, "\(file)")
+            #expect(recordRows.count > 10, "\(file)")
+            var differingUnits: [Substring] = []
+            for (index, (record, event)) in zip(recordRows, eventRows).enumerated() where record != event {
+                let unit = try #require(record.range(of: #""source_id":"#)).upperBound
+                differingUnits.append(record[unit...].prefix { $0.isNumber })
+                // The one difference allowed: the state, the last column, on a unit's first move —
+                // and there it is the state `--states 1` writes from the records.
+                let statePrefix = #","state":"#
+                let recordHead = try #require(record.range(of: statePrefix, options: .backwards)).lowerBound
+                let eventHead = try #require(event.range(of: statePrefix, options: .backwards)).lowerBound
+                #expect(record[..<recordHead] == event[..<eventHead], "\(file) row \(index)")
+                #expect(record[recordHead...] == #","state":null}"#, "\(file) row \(index)")
+                #expect(stateRows[index] == event, "\(file) row \(index)")
+            }
+            #expect(Set(differingUnits).count == differingUnits.count, "\(file): only a unit's first move carries its state")
+        }
+    }
 }

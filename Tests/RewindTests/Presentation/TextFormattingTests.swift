@@ -117,6 +117,48 @@ struct TextFormattingTests {
         #expect(object == #"{"seq":3,"name":"x\"y","state":{"items":[-1,true,null,"é"]},"parent":null}"#)
     }
 
+    @Test("objects streamed into one buffer: each written in place after the last, fields encoded once written again, arrays of objects nested")
+    func jsonObjectsStreamedIntoOneBuffer() {
+        let fields = JSONText.buildObject { object in
+            object.field("schema_version", 2)
+            object.field("id", "a\"b")
+        }
+        let common = fields.encodedFields
+        #expect(String(decoding: common, as: UTF8.self) == #""schema_version":2,"id":"a\"b""#)
+        var buffer = Array("prefix ".utf8)
+        for row in 0..<2 {
+            var object = JSONText.Object(continuing: &buffer)
+            #expect(buffer.isEmpty, "the object holds the buffer while it is written")
+            object.append(encodedFields: common)
+            object.field("row", row)
+            object.array("list", of: [1, 2]) { item, number in
+                item.field("n", number * (row + 1))
+            }
+            object.array("none", of: [Int]()) { _, _ in }
+            object.close(into: &buffer)
+            buffer.append(0x0A)
+        }
+        let expected = #"""
+            prefix {"schema_version":2,"id":"a\"b","row":0,"list":[{"n":1},{"n":2}],"none":[]}
+            {"schema_version":2,"id":"a\"b","row":1,"list":[{"n":2},{"n":4}],"none":[]}
+
+            """#
+        #expect(String(decoding: buffer, as: UTF8.self) == expected)
+        // Encoded fields first or alone, and none at all, keep the commas right.
+        var alone: [UInt8] = []
+        var object = JSONText.Object(continuing: &alone)
+        object.append(encodedFields: [])
+        object.append(encodedFields: common)
+        object.close(into: &alone)
+        #expect(String(decoding: alone, as: UTF8.self) == #"{"schema_version":2,"id":"a\"b"}"#)
+    }
+
+    @Test("a state's own field named with a leading $ gets one more, whatever follows it")
+    func jsonDollarKeys() {
+        let state = StateValue.object(["$opaque": .integer(1), "$\u{301}x": .integer(2), "a$": .integer(3)])
+        #expect(JSONText.value(state) == "{\"$$opaque\":1,\"$$\u{301}x\":2,\"a$\":3}")
+    }
+
     enum CounterAction: Codable { case increment, setEnabled(Bool), add(sku: String, quantity: Int), move(Int, Int), typeUser(String) }
     struct Point: Codable { var x = 1 }
 

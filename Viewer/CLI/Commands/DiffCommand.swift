@@ -58,7 +58,7 @@ struct DiffCommand: ParsableCommand {
                 object.field("from", first)
                 object.field("to", second)
                 object.field("equal", equal)
-                object.raw("changes", CommandJSON.changes(from: before ?? .null, to: after ?? .null))
+                object.changes("changes", from: before ?? .null, to: after ?? .null)
             })
             output.flush()
             if !equal { throw ExitCode(ExitStatus.no) }
@@ -114,7 +114,7 @@ struct DiffCommand: ParsableCommand {
                             fields.field("kind", next.kind.rawValue)
                             fields.field("name", next.name)
                             fields.raw("event_differences", CommandJSON.array(divergence.differences.map(JSONText.string)))
-                            fields.raw("state_changes", CommandJSON.changes(from: .null, to: .null))
+                            fields.changes("state_changes", from: .null, to: .null)
                         })
                     }
                 })
@@ -137,7 +137,7 @@ struct DiffCommand: ParsableCommand {
                     fields.field("kind", a.kind.rawValue)
                     fields.field("name", a.name)
                     fields.raw("event_differences", CommandJSON.array(divergence.differences.map(JSONText.string)))
-                    fields.raw("state_changes", CommandJSON.changes(from: divergence.leftState ?? .null, to: divergence.rightState ?? .null))
+                    fields.changes("state_changes", from: divergence.leftState ?? .null, to: divergence.rightState ?? .null)
                 })
             })
             return

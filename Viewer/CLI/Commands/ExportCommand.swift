@@ -93,16 +93,22 @@ struct ExportCommand: ParsableCommand {
         if everyNth <= 1 {
             // Every row or none carries its state: a row depends on its event and its source's
             // state alone, so blocks are written on every core.
+            let buffers = ReusedBuffers()
             let walk = WalkedEvents(
-                reader: reader, matching: EventFilter(), start: .empty, makePart: { [UInt8]() },
+                reader: reader, matching: EventFilter(), start: .empty, makePart: buffers.take,
                 add: { record, _, step, bytes in
                     prefix.withUTF8Buffer { bytes.append(contentsOf: $0) }
-                    Output.appendLine(rows.json(record.event, step: step, includingState: everyNth == 1), to: &bytes)
+                    rows.write(record, step: step, includingState: everyNth == 1, to: &bytes)
                 }
             )
             walk.forEachPart(progress: progress.update) { bytes in
-                out.bytes(first && bytes.first == UInt8(ascii: ",") ? Array(bytes.dropFirst()) : bytes)
+                if first, bytes.first == UInt8(ascii: ",") {
+                    out.bytes(Array(bytes.dropFirst()))
+                } else {
+                    out.bytes(bytes)
+                }
                 first = false
+                buffers.giveBack(&bytes)
             }
         } else {
             // Per unit, the rows that moved its state so far: every Nth carries it.
@@ -116,7 +122,10 @@ struct ExportCommand: ParsableCommand {
                     moves[event.source.instanceID] = count + 1
                     includesState = count % everyNth == 0
                 }
-                out.line(rows.json(event, step: step, includingState: includesState), prefix: first ? "" : prefix)
+                var row: [UInt8] = []
+                if !first { prefix.withUTF8Buffer { row.append(contentsOf: $0) } }
+                rows.write(event, step: step, includingState: includesState, to: &row)
+                out.bytes(row)
                 first = false
             }
         }

@@ -87,7 +87,10 @@ struct LogCommand: ParsableCommand {
                     }
                 }
             )
-            walk.forEachPart(progress: progress.update) { output.bytes($0.bytes) }
+            walk.forEachPart(progress: progress.update) { part in
+                output.bytes(part.bytes)
+                lines.buffers.giveBack(&part.bytes)
+            }
         }
         progress.finish()
         output.flush()
@@ -103,6 +106,8 @@ struct LogCommand: ParsableCommand {
         let valueLimit: Int
         let highlighting: String?
         let dump: JournalHeader.Dump?
+        /// Parts' buffers, handed back once written for the next block's part.
+        let buffers = ReusedBuffers()
 
         /// Lines as bytes, each ending in a newline, with the text its own memo of columns.
         struct Part: Sendable {
@@ -112,16 +117,14 @@ struct LogCommand: ParsableCommand {
         }
 
         @Sendable func makePart() -> Part {
-            Part(text: EventText(layout: layout))
+            Part(bytes: buffers.take(), text: EventText(layout: layout))
         }
 
         /// Adds one event's line (`old`: the value its change's path held before it): an event
         /// found by a search, or a record read in its block.
         func add(_ event: some LineEvent, old: ValueBefore, to part: inout Part) {
             if json {
-                // The JSON columns are read from an event (one home for them: `EventColumns`).
-                let event = event.recordedEvent
-                Output.appendLine(EventText.json(event, old: old, dump: dump.flatMap { $0.step == event.sequence ? $0 : nil }), to: &part.bytes)
+                EventText.writeJSONLine(event, old: old, dump: dump.flatMap { $0.step == event.sequence ? $0 : nil }, to: &part.bytes)
             } else {
                 part.line.removeAll(keepingCapacity: true)
                 part.text.write(event, old: old, valueLimit: valueLimit, highlighting: highlighting, to: &part.line)

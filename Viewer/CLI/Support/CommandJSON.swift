@@ -27,6 +27,16 @@ enum CommandJSON {
         }
     }
 
+    /// Writes an object of a command's answer, `schema_version` first, and a newline at the end
+    /// of `buffer`, in place. JSON text escapes every control character: the line goes out as it is.
+    static func writeLine(to buffer: inout [UInt8], _ build: (inout JSONText.Object) -> Void) {
+        var object = JSONText.Object(continuing: &buffer)
+        object.field("schema_version", schemaVersion)
+        build(&object)
+        object.close(into: &buffer)
+        buffer.append(0x0A)
+    }
+
     /// A JSON array of already-made objects.
     static func array(_ items: [String]) -> String {
         "[" + items.joined(separator: ",") + "]"
@@ -54,22 +64,24 @@ enum CommandJSON {
         }
     }
 
-    /// What changed from one state to another, one object per changed path —
+}
+
+extension JSONText.Object {
+    /// Adds what changed from one state to another, one object per changed path —
     /// `{"path": "items[id: 2].done", "old": false, "new": true}`, `old` or `new` left out where
     /// the path was added or removed — named as blame names them: `export`'s and `diff`'s `changes`.
-    static func changes(from before: StateValue, to after: StateValue) -> String {
-        array(StateDiff(from: before, to: after).changes.map { change in
-            JSONText.object { item in
-                let old: StateValue?, new: StateValue?
-                switch change.operation {
-                case .changed(let from, let to): (old, new) = (from, to)
-                case .added(let value): (old, new) = (nil, value)
-                case .removed(let value): (old, new) = (value, nil)
-                }
-                item.field("path", FollowedPath(change.path, in: new == nil ? before : after).description)
-                if let old { item.field("old", old) }
-                if let new { item.field("new", new) }
+    /// Written in place: an export writes one list per row.
+    mutating func changes(_ key: String, from before: StateValue, to after: StateValue) {
+        array(key, of: StateDiff(from: before, to: after).changes) { item, change in
+            let old: StateValue?, new: StateValue?
+            switch change.operation {
+            case .changed(let from, let to): (old, new) = (from, to)
+            case .added(let value): (old, new) = (nil, value)
+            case .removed(let value): (old, new) = (value, nil)
             }
-        })
+            item.field("path", FollowedPath(change.path, in: new == nil ? before : after).description)
+            if let old { item.field("old", old) }
+            if let new { item.field("new", new) }
+        }
     }
 }

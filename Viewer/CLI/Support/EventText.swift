@@ -255,55 +255,57 @@ struct EventText: Sendable {
     /// changed path — `{"path": "items[id: 2].done", "old": false, "new": true}`, `old` or `new`
     /// left out where the path was added or removed — named as blame names them.
     static func json(
-        _ event: RecordedEvent, old: ValueBefore = .unknown, state: StateValue? = nil, change: (before: StateValue, after: StateValue)? = nil,
+        _ event: some ColumnEvent, old: ValueBefore = .unknown, state: StateValue? = nil, change: (before: StateValue, after: StateValue)? = nil,
         dump: JournalHeader.Dump? = nil
     ) -> JSONText.Object {
         CommandJSON.object { object in
-            EventColumns.add(EventColumns.log, of: event, to: &object)
-            if let path = event.path { object.field("path", path) }
-            if old.isKnown { object.field("old", old.held ?? .null) }
-            if let value = event.value { object.field("value", value) }
-            if let dropped = event.dropped { object.raw("dropped", CommandJSON.dropped(dropped)) }
-            if let change { object.raw("changes", CommandJSON.changes(from: change.before, to: change.after)) }
-            if let state { object.field("state", state) }
-            if let dump { object.raw("dump", CommandJSON.dump(dump)) }
+            addJSON(of: event, old: old, state: state, change: change, dump: dump, to: &object)
         }
+    }
+
+    /// Writes ``json(_:old:state:change:dump:)``'s object and a newline at the end of `buffer`, in
+    /// place: `log --json`'s lines.
+    static func writeJSONLine(_ event: some ColumnEvent, old: ValueBefore, dump: JournalHeader.Dump?, to buffer: inout [UInt8]) {
+        CommandJSON.writeLine(to: &buffer) { object in
+            addJSON(of: event, old: old, state: nil, change: nil, dump: dump, to: &object)
+        }
+    }
+
+    private static func addJSON(
+        of event: some ColumnEvent, old: ValueBefore, state: StateValue?, change: (before: StateValue, after: StateValue)?,
+        dump: JournalHeader.Dump?, to object: inout JSONText.Object
+    ) {
+        EventColumns.add(EventColumns.log, of: event, to: &object)
+        if let path = event.path { object.field("path", path) }
+        if old.isKnown { object.field("old", old.held ?? .null) }
+        if let value = event.value { object.field("value", value) }
+        if let dropped = event.dropped { object.raw("dropped", CommandJSON.dropped(dropped)) }
+        if let change { object.changes("changes", from: change.before, to: change.after) }
+        if let state { object.field("state", state) }
+        if let dump { object.raw("dump", CommandJSON.dump(dump)) }
     }
 }
 
 /// What a line of ``EventText`` shows of an event: a ``RecordedEvent``, or a record read in its
 /// block (``BlockRecords/Record``), which `rewind log` writes without making an event.
-protocol LineEvent {
-    var sequence: UInt64 { get }
-    var wallNanoseconds: Int64 { get }
+protocol LineEvent: ColumnEvent {
     /// Its source's instance number, and how the source prints itself.
     var sourceID: UInt64 { get }
     var sourceDescription: String { get }
-    var kind: Event.Category { get }
-    var name: String { get }
-    var description: String { get }
-    var file: String { get }
-    var line: UInt { get }
     var callSite: String { get }
-    var path: String? { get }
-    var value: StateValue? { get }
     /// Where its name and call site's file are in its block's string table, if it was read there:
     /// in one block, equal references are equal texts.
     var textReferences: (block: BlockRecords, name: Int, file: Int)? { get }
     func rowText(valueLimit: Int, old: ValueBefore, columns: (String) -> Int) -> String
-    /// The event itself (made, for a record).
-    var recordedEvent: RecordedEvent { get }
 }
 
 extension RecordedEvent: LineEvent {
     var sourceID: UInt64 { source.instanceID }
     var sourceDescription: String { source.description }
     var textReferences: (block: BlockRecords, name: Int, file: Int)? { nil }
-    var recordedEvent: RecordedEvent { self }
 }
 
 extension BlockRecords.Record: LineEvent {
     var sourceDescription: String { source.description }
     var textReferences: (block: BlockRecords, name: Int, file: Int)? { (block, nameReference, fileReference) }
-    var recordedEvent: RecordedEvent { event }
 }

@@ -13,36 +13,45 @@ struct ExportRow: Sendable {
     /// The table schema's version: 2, the first table version (version 1 was the event shape).
     static let schemaVersion = 2
 
-    /// The recording the rows come from, as its rows name it (made once: UUID's text is made
-    /// with `snprintf`).
-    private let recordingID: String
-    private let appVersion: String?
+    /// The columns that are the same on every row — `schema_version`, and the recording's
+    /// identity (`recording_id`, `app_version`) — encoded once.
+    private let recordingColumns: [UInt8]
 
     init(header: JournalHeader) {
-        recordingID = header.recordingIDString
-        appVersion = header.appVersion
+        let columns = JSONText.buildObject { row in
+            row.field("schema_version", Self.schemaVersion)
+            row.field("recording_id", header.recordingIDString)
+            row.field("app_version", header.appVersion)
+        }
+        recordingColumns = columns.encodedFields
     }
 
-    /// One event's row. `step` is what the event did to its source's state (``StateWalker/advance(_:)``):
-    /// it fills `state`, `changes`, and for a change `old` (the value its path held before,
-    /// `null` when the path was missing).
+    /// Appends one event's row and a newline to `buffer`. `step` is what the event did to its
+    /// source's state (``StateWalker/advance(_:)``): it fills `state`, `changes`, and for a change
+    /// `old` (the value its path held before, `null` when the path was missing).
     ///
     /// With `includingState` false the `state` column is `null` (`rewind export --states N`).
-    func json(_ event: RecordedEvent, step: (before: StateValue?, after: StateValue)?, includingState: Bool = true) -> JSONText.Object {
-        JSONText.buildObject { row in
-            row.field("schema_version", Self.schemaVersion)
-            row.field("recording_id", recordingID)
-            row.field("app_version", appVersion)
-            EventColumns.add(EventColumns.exportRow, of: event, to: &row, nullWhenAbsent: true)
-            row.field("path", event.path)
-            let old = ValueBefore(of: event, in: step?.before)
-            row.value("old", old.isKnown ? old.held ?? .null : nil)
-            row.value("new", event.kind == .change ? event.value : nil)
-            row.value("value", event.value)
-            row.raw("dropped", event.dropped.map(CommandJSON.dropped) ?? "null")
-            row.raw("changes", step.map { step in step.before.map { CommandJSON.changes(from: $0, to: step.after) } ?? "[]" } ?? "[]")
-            row.value("state", includingState ? step?.after : nil)
+    func write(
+        _ event: some ColumnEvent, step: (before: StateValue?, after: StateValue)?, includingState: Bool = true, to buffer: inout [UInt8]
+    ) {
+        var row = JSONText.Object(continuing: &buffer)
+        row.append(encodedFields: recordingColumns)
+        EventColumns.add(EventColumns.exportRow, of: event, to: &row, nullWhenAbsent: true)
+        row.field("path", event.path)
+        let old = event.value(before: step?.before)
+        row.value("old", old.isKnown ? old.held ?? .null : nil)
+        row.value("new", event.kind == .change ? event.value : nil)
+        row.value("value", event.value)
+        row.raw("dropped", event.dropped.map(CommandJSON.dropped) ?? "null")
+        if let step, let before = step.before {
+            row.changes("changes", from: before, to: step.after)
+        } else {
+            row.raw("changes", "[]")
         }
+        row.value("state", includingState ? step?.after : nil)
+        row.close(into: &buffer)
+        // JSON text escapes every control character: the row goes out as it is.
+        buffer.append(0x0A)
     }
 }
 

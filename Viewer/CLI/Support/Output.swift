@@ -82,12 +82,6 @@ final class Output {
         buffer.append(0x0A)
     }
 
-    /// Appends one JSON object and a newline to `buffer`, as ``line(_:prefix:)`` writes it.
-    static func appendLine(_ object: JSONText.Object, to buffer: inout [UInt8]) {
-        object.write(to: &buffer)
-        buffer.append(0x0A)
-    }
-
     /// Writes one JSON object as a line. JSON text escapes every control character, so it goes out
     /// as it is, without the check ``line(_:)`` makes. `prefix` (ASCII punctuation, such as the
     /// comma between array elements) goes before it.
@@ -100,8 +94,14 @@ final class Output {
 
     /// Writes bytes as they are: a Perfetto trace (only for an `-o` file or a pipe, never a
     /// terminal, which the caller makes sure of), or lines already made safe for a terminal by
-    /// ``appendLine(utf8:to:)`` or ``appendLine(_:to:)`` on the threads that wrote them.
+    /// ``appendLine(utf8:to:)``, or JSON, on the threads that wrote them.
     func bytes(_ data: [UInt8]) {
+        if data.count >= 64 * 1024 {
+            // A block's rows: written as they are, not copied into the buffer first.
+            flush()
+            if let ending = writeAll(data) { ending.end() }
+            return
+        }
         buffer += data
         if buffer.count >= 64 * 1024 { flush() }
     }
@@ -114,10 +114,15 @@ final class Output {
 
     /// Writes what is buffered; returns how the command must end if a write failed.
     private func writeBuffer() -> Ending? {
-        var written = 0
         defer { buffer.removeAll(keepingCapacity: true) }
-        while written < buffer.count {
-            let result = buffer.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+        return writeAll(buffer)
+    }
+
+    /// Writes `bytes`; returns how the command must end if the write failed.
+    private func writeAll(_ bytes: [UInt8]) -> Ending? {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
             if result < 0 {
                 let code = errno
                 if code == EINTR { continue }

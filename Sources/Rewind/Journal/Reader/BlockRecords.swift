@@ -52,6 +52,8 @@ package final class BlockRecords: Sendable {
         package var sequence: UInt64 { block.heads[index].sequence }
         /// Its wall-clock time, nanoseconds since 1970 (UTC).
         package var wallNanoseconds: Int64 { block.heads[index].time.wallNanoseconds }
+        /// Its monotonic time, nanoseconds.
+        package var monotonicNanoseconds: UInt64 { block.heads[index].time.monotonicNanoseconds }
         /// What kind of event it is.
         package var kind: Event.Category { block.heads[index].kind }
         /// The unit that emitted it.
@@ -64,6 +66,10 @@ package final class BlockRecords: Sendable {
         package var description: String { block.heads[index].description(in: block.strings) }
         /// Its call site's file.
         package var file: String { block.strings[block.heads[index].file] }
+        /// Its call site's function.
+        package var function: String { block.strings[block.heads[index].function] }
+        /// The dispatch it happened inside, if any.
+        package var parent: UInt64? { block.heads[index].parent }
         /// Its call site's line.
         package var line: UInt { block.heads[index].callSiteLine }
         /// The reference of its name in the block's string table: equal references, equal names.

@@ -205,9 +205,11 @@ final class WorkAhead<Key: Equatable & Sendable, Value: Sendable>: @unchecked Se
         }
     }
 
+    /// Waits for the work, and hands its value over: asked once, so that the caller is the
+    /// value's only owner (a part's buffer can then be reused without being copied).
     func result() -> Value {
         done.wait()
-        return value!
+        return value.take()!
     }
 }
 

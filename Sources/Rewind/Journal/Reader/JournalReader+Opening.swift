@@ -204,7 +204,7 @@ extension JournalReader {
 
     /// How many blocks a walk over the whole file reads ahead at once: one per core, at least two
     /// and at most eight.
-    static let blocksReadAhead = min(8, max(2, ProcessInfo.processInfo.activeProcessorCount))
+    package static let blocksReadAhead = min(8, max(2, ProcessInfo.processInfo.activeProcessorCount))
 
     /// The events block at `offset`, or just after the summary block there, when its frame is
     /// valid and it lies within the file: the block a walk decodes ahead.

@@ -55,7 +55,10 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
     /// index of each block as reading reaches it, and the number of blocks. At most one block per
     /// core is read ahead, so memory stays flat whatever the journal's length. A block that does
     /// not read back is added to the reader's damage, as ``JournalEvents`` adds it.
-    package func forEachPart(progress: ((_ block: Int, _ of: Int) -> Void)? = nil, _ deliver: (Part) -> Void) {
+    ///
+    /// Each part is handed over as its only owner: `deliver` may take its storage for a later
+    /// ``MakePart`` to reuse.
+    package func forEachPart(progress: ((_ block: Int, _ of: Int) -> Void)? = nil, _ deliver: (inout Part) -> Void) {
         let blocks = reader.blocks
         let candidates = blocks.indices.filter { filter.mayMatch(blocks[$0]) }
         var ahead: [WorkAhead<Int, Result<Walked, JournalReadError>>] = []
@@ -71,12 +74,15 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
             progress?(index, blocks.count)
             let work = ahead.removeFirst()
             switch work.result() {
-            case .success(let walked):
+            case .success(var walked):
                 reader.holdIndexEntry(ofBlock: index, toSpans: walked.records.spans)
-                for segment in walked.segments {
-                    switch segment {
-                    case .part(let part):
-                        deliver(part)
+                // Taken from the end of a reversed list, each part is delivered as its only owner.
+                var segments = Array(walked.segments.reversed())
+                walked.segments = []
+                while let segment = segments.popLast() {
+                    switch consume segment {
+                    case .part(var part):
+                        deliver(&part)
                     case .leading(let position):
                         let record = walked.records[position]
                         let source = record.sourceID
@@ -88,7 +94,7 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
                         var part = makePart()
                         let before = walker.state(of: source)
                         add(record, before, walker.advance(record), &part)
-                        deliver(part)
+                        deliver(&part)
                     }
                 }
                 for (source, fold) in walked.ends { walker.resume(source, from: fold) }
