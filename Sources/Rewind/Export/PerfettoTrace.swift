@@ -59,9 +59,9 @@ package struct PerfettoTrace {
         appendPacket(timestamp: nil) { $0.message(60, descriptor) }
     }
 
-    /// Adds one recorded event; `change` is its unit's state before and after it, when it moved
-    /// that state (``StateWalker/advance(_:)`` gives it).
-    package mutating func add(_ event: RecordedEvent, change: (before: StateValue?, after: StateValue)?) {
+    /// Adds one recorded event (an event, or a record read in its block); `change` is its unit's
+    /// state before and after it, when it moved that state (``StateWalker/advance(_:)`` gives it).
+    package mutating func add(_ event: some EventFields, change: (before: StateValue?, after: StateValue)?) {
         let id = event.source.instanceID
         let unitTrack = track(forUnit: event.source)
         let time = event.monotonicNanoseconds
@@ -107,7 +107,7 @@ package struct PerfettoTrace {
         }
     }
 
-    private mutating func addChange(_ change: StateChange, event: RecordedEvent, unitTrack: UInt64, before: StateValue, after: StateValue) {
+    private mutating func addChange(_ change: StateChange, event: some EventFields, unitTrack: UInt64, before: StateValue, after: StateValue) {
         let old: StateValue?, new: StateValue?
         switch change.operation {
         case .changed(let from, let to): (old, new) = (from, to)
@@ -169,7 +169,7 @@ package struct PerfettoTrace {
     }
 
     private mutating func trackEvent(
-        _ type: TrackEventType, _ event: RecordedEvent, track: UInt64, name: String?, annotations: [(String, StateValue)],
+        _ type: TrackEventType, _ event: some EventFields, track: UInt64, name: String?, annotations: [(String, StateValue)],
         extra: (inout ProtobufMessage) -> Void = { _ in }
     ) {
         var newNames = ProtobufMessage()

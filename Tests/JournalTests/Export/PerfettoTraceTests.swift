@@ -30,6 +30,31 @@ struct PerfettoTraceTests {
         }
     }
 
+    typealias Step = (before: StateValue?, after: StateValue)
+
+    @Test(
+        "a trace made from a journal's records, read in their blocks, is the trace made from its events, byte for byte",
+        arguments: StateFoldAgreementTests.fixtures
+    )
+    func recordsAndEventsMakeTheSameTrace(name: String) throws {
+        let reader = try JournalReader(path: Repository.fixture(name))
+        func trace<Fields: EventFields>(_ items: some Sequence<Fields>, advance: (inout StateWalker, Fields) -> Step?) -> [UInt8] {
+            var trace = PerfettoTrace(recordingName: name)
+            trace.countsListElements = true
+            var walker = StateWalker()
+            var bytes: [UInt8] = []
+            for item in items {
+                trace.add(item, change: advance(&walker, item))
+                bytes += trace.takeBytes()
+            }
+            return bytes
+        }
+        let fromEvents = trace(reader.events()) { $0.advance($1) }
+        let fromRecords = trace(reader.records()) { $0.advance($1) }
+        #expect(fromEvents.count > 500)
+        #expect(fromRecords == fromEvents)
+    }
+
     @Test("a commit that outlives its dispatch is a flow from it; changes are instants with path, old and new; numbers are counters")
     func asyncFlowAndCounters() throws {
         let directory = TemporaryDirectory()

@@ -141,8 +141,9 @@ struct ExportCommand: ParsableCommand {
         trace.countsListElements = elementCounters
         var walker = StateWalker()
         let progress = ReadProgress(reading: file)
-        for event in reader.events().reportingProgress(progress.update) {
-            trace.add(event, change: walker.advance(event))
+        // Each event's packets from its record, read in its block: no event made.
+        for record in reader.records().reportingProgress(progress.update) {
+            trace.add(record, change: walker.advance(record))
             out.bytes(trace.takeBytes())
         }
         progress.finish()

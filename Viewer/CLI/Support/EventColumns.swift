@@ -50,7 +50,7 @@ enum EventColumns {
 
     /// Adds `columns` of `event` to `object`, in order. A missing duration is left out, or written
     /// as `null` where a table needs every column on every row (`nullWhenAbsent`).
-    static func add(_ columns: [Column], of event: some ColumnEvent, to object: inout JSONText.Object, nullWhenAbsent: Bool = false) {
+    static func add(_ columns: [Column], of event: some EventFields, to object: inout JSONText.Object, nullWhenAbsent: Bool = false) {
         for column in columns {
             switch column {
             case .sequence: object.field("seq", event.sequence)
@@ -78,32 +78,3 @@ enum EventColumns {
         }
     }
 }
-
-/// What the JSON answers read of an event: a ``RecordedEvent``, or a record read in its block
-/// (``BlockRecords/Record``), which gives each field as its event has it — so that `export` and
-/// `log --json` write a row without making the event.
-protocol ColumnEvent {
-    var sequence: UInt64 { get }
-    var wallNanoseconds: Int64 { get }
-    var monotonicNanoseconds: UInt64 { get }
-    var source: RecordedSource { get }
-    var kind: Event.Category { get }
-    var name: String { get }
-    var description: String { get }
-    var file: String { get }
-    var function: String { get }
-    var line: UInt { get }
-    var parent: UInt64? { get }
-    var duration: Duration? { get }
-    var path: String? { get }
-    var value: StateValue? { get }
-    var dropped: DroppedRange? { get }
-    /// The value its change's path held in `state`, its source's state just before it
-    /// (``ValueBefore``'s one rule).
-    func value(before state: StateValue?) -> ValueBefore
-}
-
-extension RecordedEvent: ColumnEvent {
-    func value(before state: StateValue?) -> ValueBefore { ValueBefore(of: self, in: state) }
-}
-extension BlockRecords.Record: ColumnEvent {}

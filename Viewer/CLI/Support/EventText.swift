@@ -255,7 +255,7 @@ struct EventText: Sendable {
     /// changed path — `{"path": "items[id: 2].done", "old": false, "new": true}`, `old` or `new`
     /// left out where the path was added or removed — named as blame names them.
     static func json(
-        _ event: some ColumnEvent, old: ValueBefore = .unknown, state: StateValue? = nil, change: (before: StateValue, after: StateValue)? = nil,
+        _ event: some EventFields, old: ValueBefore = .unknown, state: StateValue? = nil, change: (before: StateValue, after: StateValue)? = nil,
         dump: JournalHeader.Dump? = nil
     ) -> JSONText.Object {
         CommandJSON.object { object in
@@ -265,14 +265,14 @@ struct EventText: Sendable {
 
     /// Writes ``json(_:old:state:change:dump:)``'s object and a newline at the end of `buffer`, in
     /// place: `log --json`'s lines.
-    static func writeJSONLine(_ event: some ColumnEvent, old: ValueBefore, dump: JournalHeader.Dump?, to buffer: inout [UInt8]) {
+    static func writeJSONLine(_ event: some EventFields, old: ValueBefore, dump: JournalHeader.Dump?, to buffer: inout [UInt8]) {
         CommandJSON.writeLine(to: &buffer) { object in
             addJSON(of: event, old: old, state: nil, change: nil, dump: dump, to: &object)
         }
     }
 
     private static func addJSON(
-        of event: some ColumnEvent, old: ValueBefore, state: StateValue?, change: (before: StateValue, after: StateValue)?,
+        of event: some EventFields, old: ValueBefore, state: StateValue?, change: (before: StateValue, after: StateValue)?,
         dump: JournalHeader.Dump?, to object: inout JSONText.Object
     ) {
         EventColumns.add(EventColumns.log, of: event, to: &object)
@@ -288,7 +288,7 @@ struct EventText: Sendable {
 
 /// What a line of ``EventText`` shows of an event: a ``RecordedEvent``, or a record read in its
 /// block (``BlockRecords/Record``), which `rewind log` writes without making an event.
-protocol LineEvent: ColumnEvent {
+protocol LineEvent: EventFields {
     /// Its source's instance number, and how the source prints itself.
     var sourceID: UInt64 { get }
     var sourceDescription: String { get }

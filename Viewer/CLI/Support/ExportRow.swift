@@ -32,7 +32,7 @@ struct ExportRow: Sendable {
     ///
     /// With `includingState` false the `state` column is `null` (`rewind export --states N`).
     func write(
-        _ event: some ColumnEvent, step: (before: StateValue?, after: StateValue)?, includingState: Bool = true, to buffer: inout [UInt8]
+        _ event: some EventFields, step: (before: StateValue?, after: StateValue)?, includingState: Bool = true, to buffer: inout [UInt8]
     ) {
         var row = JSONText.Object(continuing: &buffer)
         row.append(encodedFields: recordingColumns)
