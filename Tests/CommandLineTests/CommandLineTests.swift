@@ -323,12 +323,15 @@ struct CommandLineTests {
         // `log` writes a unit's lines from its blocks' records on every core; a search for a text
         // every one of them holds (the unit's name) reads events and rebuilds old values one by
         // one. Both must write each line the same, byte for byte.
+        // So must `--json`: its lines from records, and from events.
         for source in ["CounterSample#1", "TodoSample#2", "RicemillCounterSample#3", "GitHubSearchViewStream#5"] {
-            let walked = try CommandRunner.run(["log", "Fixtures/demo.rewind", "--source", source])
-            let searched = try CommandRunner.run(["log", "Fixtures/demo.rewind", "--source", source, "--grep", source])
-            #expect(walked.status == 0 && searched.status == 0)
-            #expect(walked.standardOutput.split(separator: "\n").count > 10, "\(source)")
-            #expect(searched.standardOutput == walked.standardOutput, "\(source)")
+            for json in [[], ["--json"]] {
+                let walked = try CommandRunner.run(["log", "Fixtures/demo.rewind", "--source", source] + json)
+                let searched = try CommandRunner.run(["log", "Fixtures/demo.rewind", "--source", source, "--grep", source] + json)
+                #expect(walked.status == 0 && searched.status == 0)
+                #expect(walked.standardOutput.split(separator: "\n").count > 10, "\(source)")
+                #expect(searched.standardOutput == walked.standardOutput, "\(source) \(json)")
+            }
         }
     }
 

@@ -108,13 +108,8 @@ package struct PerfettoTrace {
     }
 
     private mutating func addChange(_ change: StateChange, event: some EventFields, unitTrack: UInt64, before: StateValue, after: StateValue) {
-        let old: StateValue?, new: StateValue?
-        switch change.operation {
-        case .changed(let from, let to): (old, new) = (from, to)
-        case .added(let value): (old, new) = (nil, value)
-        case .removed(let value): (old, new) = (value, nil)
-        }
-        let path = FollowedPath(change.path, in: new == nil ? before : after).description
+        let (old, new) = change.values
+        let path = change.followedPath(before: before, after: after).description
         var annotations: [(String, StateValue)] = [("path", .string(path))]
         if let old { annotations.append(("old", old)) }
         if let new { annotations.append(("new", new)) }

@@ -23,11 +23,14 @@
 
     /// An object built field by field: `JSONText.object { $0.field("seq", 3) }`.
     @_spi(Tooling) public struct Object {
-        /// The object so far, from its `{`.
-        var output = JSONBytes()
+        /// The object so far, from its `{` at `start` (after whatever a buffer it continues held).
+        var output: JSONBytes
+        private let start: Int
         private var isEmpty = true
 
         init() {
+            output = JSONBytes()
+            start = 0
             output.append(ascii: "{")
         }
 
@@ -36,6 +39,7 @@
         /// objects into one buffer, such as an export's rows.
         @_spi(Tooling) public init(continuing buffer: inout [UInt8]) {
             output = JSONBytes(taking: &buffer)
+            start = output.bytes.count
             output.append(ascii: "{")
         }
 
@@ -47,7 +51,7 @@
 
         /// The object's fields as JSON text, without its braces: to be written again and again with
         /// ``append(encodedFields:)`` (a table's columns that are the same on every row).
-        @_spi(Tooling) public var encodedFields: [UInt8] { Array(output.bytes.dropFirst()) }
+        @_spi(Tooling) public var encodedFields: [UInt8] { Array(output.bytes[(start + 1)...]) }
 
         /// Adds fields already encoded by ``encodedFields``.
         @_spi(Tooling) public mutating func append(encodedFields: [UInt8]) {
@@ -78,6 +82,7 @@
             var none: [UInt8] = []
             output = JSONBytes(taking: &none)
             swap(&output, &outer)
+            start = output.bytes.count
             output.append(ascii: "{")
         }
 
@@ -151,16 +156,14 @@
 
         /// The object's text.
         @_spi(Tooling) public var text: String {
-            var closed = output
-            closed.append(ascii: "}")
-            return closed.text
+            String(decoding: output.bytes[start...], as: UTF8.self) + "}"
         }
 
         /// Appends the object's text, as UTF-8, to `buffer`: for output that streams many objects
         /// without making each a `String`. Every control character in it is escaped, so it is
         /// safe to write to a terminal as it is.
         @_spi(Tooling) public func write(to buffer: inout [UInt8]) {
-            buffer.append(contentsOf: output.bytes)
+            buffer.append(contentsOf: output.bytes[start...])
             buffer.append(UInt8(ascii: "}"))
         }
     }

@@ -153,6 +153,20 @@ struct ExportRowTests {
                 #expect(stateRows[index] == event, "\(file) row \(index)")
             }
             #expect(Set(differingUnits).count == differingUnits.count, "\(file): only a unit's first move carries its state")
+
+            // One JSON document holds the same rows, each after a comma but the first, whether
+            // written from records (`--states 0`) or from events (`--states 2`).
+            for states in ["0", "2"] {
+                let rows = try CommandRunner.run(["export", file, "--format", "jsonl", "--states", states]).standardOutput
+                let document = try CommandRunner.run(["export", file, "--format", "json", "--states", states]).standardOutput
+                var lines = document.split(separator: "\n")
+                try #require(lines.count >= 2, "\(file)")
+                #expect(lines.removeFirst().hasSuffix(#","events":["#), "\(file)")
+                #expect(lines.removeLast() == "]}", "\(file)")
+                let unprefixed = lines.enumerated().map { index, line in index == 0 ? line : line.dropFirst() }
+                #expect(lines.dropFirst().allSatisfy { $0.first == "," }, "\(file)")
+                #expect(unprefixed.map(String.init) == rows.split(separator: "\n").map(String.init), "\(file) --states \(states)")
+            }
         }
     }
 }

@@ -34,13 +34,13 @@ struct PerfettoTraceTests {
 
     @Test(
         "a trace made from a journal's records, read in their blocks, is the trace made from its events, byte for byte",
-        arguments: StateFoldAgreementTests.fixtures
+        arguments: StateFoldAgreementTests.fixtures + ["counter-flipped-byte", "todo-torn-tail"], [false, true]
     )
-    func recordsAndEventsMakeTheSameTrace(name: String) throws {
+    func recordsAndEventsMakeTheSameTrace(name: String, countsListElements: Bool) throws {
         let reader = try JournalReader(path: Repository.fixture(name))
         func trace<Fields: EventFields>(_ items: some Sequence<Fields>, advance: (inout StateWalker, Fields) -> Step?) -> [UInt8] {
             var trace = PerfettoTrace(recordingName: name)
-            trace.countsListElements = true
+            trace.countsListElements = countsListElements
             var walker = StateWalker()
             var bytes: [UInt8] = []
             for item in items {
@@ -50,9 +50,11 @@ struct PerfettoTraceTests {
             return bytes
         }
         let fromEvents = trace(reader.events()) { $0.advance($1) }
+        let damageFromEvents = reader.damage
         let fromRecords = trace(reader.records()) { $0.advance($1) }
         #expect(fromEvents.count > 500)
         #expect(fromRecords == fromEvents)
+        #expect(reader.damage == damageFromEvents, "both readings pass over the same damage")
     }
 
     @Test("a commit that outlives its dispatch is a flow from it; changes are instants with path, old and new; numbers are counters")

@@ -22,19 +22,23 @@ enum CommandJSON {
     /// An object of a command's answer, `schema_version` first.
     static func object(_ build: (inout JSONText.Object) -> Void) -> JSONText.Object {
         JSONText.buildObject { object in
-            object.field("schema_version", schemaVersion)
+            begin(&object)
             build(&object)
         }
     }
 
-    /// Writes an object of a command's answer, `schema_version` first, and a newline at the end
-    /// of `buffer`, in place. JSON text escapes every control character: the line goes out as it is.
+    /// What every object of a command's answer starts with.
+    private static func begin(_ object: inout JSONText.Object) {
+        object.field("schema_version", schemaVersion)
+    }
+
+    /// Writes an object of a command's answer, `schema_version` first, as a line at the end of
+    /// `buffer`, in place (``JSONText/Object/closeLine(into:)``).
     static func writeLine(to buffer: inout [UInt8], _ build: (inout JSONText.Object) -> Void) {
         var object = JSONText.Object(continuing: &buffer)
-        object.field("schema_version", schemaVersion)
+        begin(&object)
         build(&object)
-        object.close(into: &buffer)
-        buffer.append(0x0A)
+        object.closeLine(into: &buffer)
     }
 
     /// A JSON array of already-made objects.
@@ -73,13 +77,8 @@ extension JSONText.Object {
     /// Written in place: an export writes one list per row.
     mutating func changes(_ key: String, from before: StateValue, to after: StateValue) {
         array(key, of: StateDiff(from: before, to: after).changes) { item, change in
-            let old: StateValue?, new: StateValue?
-            switch change.operation {
-            case .changed(let from, let to): (old, new) = (from, to)
-            case .added(let value): (old, new) = (nil, value)
-            case .removed(let value): (old, new) = (value, nil)
-            }
-            item.field("path", FollowedPath(change.path, in: new == nil ? before : after).description)
+            let (old, new) = change.values
+            item.field("path", change.followedPath(before: before, after: after).description)
             if let old { item.field("old", old) }
             if let new { item.field("new", new) }
         }

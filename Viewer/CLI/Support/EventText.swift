@@ -249,39 +249,30 @@ struct EventText: Sendable {
         return memo.time
     }
 
-    /// One event as a JSON object with stable keys, `schema_version` first (``CommandJSON``); with `old` (a change's value before it, `null`
-    /// when the path was missing), `old`; with `state`, the state after it, and with `change` (the
-    /// source's state before and after the event), what it changed: `changes`, one object per
-    /// changed path — `{"path": "items[id: 2].done", "old": false, "new": true}`, `old` or `new`
-    /// left out where the path was added or removed — named as blame names them.
-    static func json(
-        _ event: some EventFields, old: ValueBefore = .unknown, state: StateValue? = nil, change: (before: StateValue, after: StateValue)? = nil,
-        dump: JournalHeader.Dump? = nil
-    ) -> JSONText.Object {
+    /// One event as a JSON object with stable keys, `schema_version` first (``CommandJSON``): its
+    /// columns (``EventColumns/log``), then its `path`, with `old` (a change's value before it,
+    /// `null` when the path was missing) `old`, its `value`, `dropped`, and for the step a flight
+    /// recorder's dump was made at, `dump`.
+    static func json(_ event: some EventFields, old: ValueBefore = .unknown, dump: JournalHeader.Dump? = nil) -> JSONText.Object {
         CommandJSON.object { object in
-            addJSON(of: event, old: old, state: state, change: change, dump: dump, to: &object)
+            addJSON(of: event, old: old, dump: dump, to: &object)
         }
     }
 
-    /// Writes ``json(_:old:state:change:dump:)``'s object and a newline at the end of `buffer`, in
-    /// place: `log --json`'s lines.
+    /// Writes ``json(_:old:dump:)``'s object as a line at the end of `buffer`, in place: `log
+    /// --json`'s lines.
     static func writeJSONLine(_ event: some EventFields, old: ValueBefore, dump: JournalHeader.Dump?, to buffer: inout [UInt8]) {
         CommandJSON.writeLine(to: &buffer) { object in
-            addJSON(of: event, old: old, state: nil, change: nil, dump: dump, to: &object)
+            addJSON(of: event, old: old, dump: dump, to: &object)
         }
     }
 
-    private static func addJSON(
-        of event: some EventFields, old: ValueBefore, state: StateValue?, change: (before: StateValue, after: StateValue)?,
-        dump: JournalHeader.Dump?, to object: inout JSONText.Object
-    ) {
+    private static func addJSON(of event: some EventFields, old: ValueBefore, dump: JournalHeader.Dump?, to object: inout JSONText.Object) {
         EventColumns.add(EventColumns.log, of: event, to: &object)
         if let path = event.path { object.field("path", path) }
         if old.isKnown { object.field("old", old.held ?? .null) }
         if let value = event.value { object.field("value", value) }
         if let dropped = event.dropped { object.raw("dropped", CommandJSON.dropped(dropped)) }
-        if let change { object.changes("changes", from: change.before, to: change.after) }
-        if let state { object.field("state", state) }
         if let dump { object.raw("dump", CommandJSON.dump(dump)) }
     }
 }

@@ -6,7 +6,7 @@
 /// recording's identity (`recording_id`, `app_version`) is on each row, so that rows from many
 /// files can be told apart.
 ///
-/// A superset of an event of `log --json` (``EventText/json(_:old:state:change:)``; both take their
+/// A superset of an event of `log --json` (``EventText/json(_:old:dump:)``; both take their
 /// columns from ``EventColumns``) with its own `schema_version`: adding columns keeps it, changing
 /// or removing one raises it.
 struct ExportRow: Sendable {
@@ -49,9 +49,7 @@ struct ExportRow: Sendable {
             row.raw("changes", "[]")
         }
         row.value("state", includingState ? step?.after : nil)
-        row.close(into: &buffer)
-        // JSON text escapes every control character: the row goes out as it is.
-        buffer.append(0x0A)
+        row.closeLine(into: &buffer)
     }
 }
 

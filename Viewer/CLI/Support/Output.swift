@@ -179,3 +179,14 @@ final class Output {
         bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }
+
+extension JSONText.Object {
+    /// Closes the object and hands its buffer back with a newline after it (see
+    /// ``JSONText/Object/init(continuing:)``): a line of JSON written in place. JSON text escapes
+    /// every control character, so the line goes out as it is, without the check
+    /// ``Output/line(_:)`` makes.
+    mutating func closeLine(into buffer: inout [UInt8]) {
+        close(into: &buffer)
+        buffer.append(0x0A)
+    }
+}

@@ -89,11 +89,6 @@ package final class BlockRecords: Sendable {
 
         /// `File.swift:42` (``RecordedEvent/callSite``).
         package var callSite: String { RecordedEvent.callSite(file: file, line: line) }
-        /// The value its change's path held in `state`, its source's state just before it
-        /// (``ValueBefore``'s one rule).
-        package func value(before state: StateValue?) -> ValueBefore {
-            ValueBefore(kind: kind, path: path, in: state)
-        }
 
         /// How the record moves its source's state, if it does (``StateStep``'s one rule).
         package var stateStep: StateStep? {

@@ -36,8 +36,11 @@ package protocol EventFields {
     func value(before state: StateValue?) -> ValueBefore
 }
 
-extension RecordedEvent: EventFields {
-    package func value(before state: StateValue?) -> ValueBefore { ValueBefore(of: self, in: state) }
+extension EventFields {
+    package func value(before state: StateValue?) -> ValueBefore {
+        ValueBefore(kind: kind, path: path, in: state)
+    }
 }
 
+extension RecordedEvent: EventFields {}
 extension BlockRecords.Record: EventFields {}

@@ -192,7 +192,7 @@ public struct JournalEvents: Sequence {
 /// one is used; ``result()`` waits for it. `key` says which work it is.
 final class WorkAhead<Key: Equatable & Sendable, Value: Sendable>: @unchecked Sendable {
     // Unchecked: `value` is written once, on the working thread, before `done` is signalled, and
-    // read only after waiting for `done`.
+    // taken (read and cleared) only after waiting for `done`, by the one caller of `result()`.
     let key: Key
     private var value: Value?
     private let done = DispatchSemaphore(value: 0)

@@ -129,8 +129,9 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
         case .success(let records):
             var walked = Walked(records: records)
             var walker = StateWalker()
-            var part = makePart()
-            var partIsEmpty = true
+            // Made when its first event is added: a part made and left empty would take a reused
+            // buffer and drop it.
+            var part: Part?
             for index in 0..<records.count {
                 let record = records[index]
                 guard filter.matches(record) else { continue }
@@ -141,20 +142,16 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
                         walker.resume(source, from: StateFold(state: state))
                         walked.ends[source] = StateFold()
                     }
-                    if !partIsEmpty {
-                        walked.segments.append(.part(part))
-                        part = makePart()
-                        partIsEmpty = true
-                    }
+                    if let filled = part.take() { walked.segments.append(.part(filled)) }
                     walked.segments.append(.leading(index))
                     continue
                 }
                 let before = walker.state(of: source)
                 let change = walker.advance(record)
-                add(record, before, change, &part)
-                partIsEmpty = false
+                if part == nil { part = makePart() }
+                add(record, before, change, &part!)
             }
-            if !partIsEmpty { walked.segments.append(.part(part)) }
+            if let filled = part { walked.segments.append(.part(filled)) }
             for source in walked.ends.keys { walked.ends[source] = walker.fold(of: source) }
             return .success(walked)
         }

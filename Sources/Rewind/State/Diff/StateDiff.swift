@@ -59,6 +59,23 @@ public struct StateChange: Hashable, Sendable {
         self.fieldPosition = fieldPosition
     }
 
+    /// The value the path held before and after: `old` is `nil` where the path was added, `new`
+    /// where it was removed.
+    package var values: (old: StateValue?, new: StateValue?) {
+        switch operation {
+        case .changed(let from, let to): (from, to)
+        case .added(let value): (nil, value)
+        case .removed(let value): (value, nil)
+        }
+    }
+
+    /// The path named as blame names it (by id in an identified list), in the state that holds it:
+    /// `after`, or `before` for a removal. What `export`'s `changes`, `diff` and a Perfetto trace
+    /// call the place.
+    package func followedPath(before: StateValue, after: StateValue) -> FollowedPath {
+        FollowedPath(path, in: values.new == nil ? before : after)
+    }
+
     /// The value before the change, if there was one.
     public var oldValue: StateValue? {
         switch operation {
