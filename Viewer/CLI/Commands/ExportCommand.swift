@@ -114,6 +114,7 @@ struct ExportCommand: ParsableCommand {
             // Per unit, the rows that moved its state so far: every Nth carries it.
             var moves: [UInt64: Int] = [:]
             var walker = StateWalker()
+            var row: [UInt8] = []
             for event in reader.events().reportingProgress(progress.update) {
                 let step = walker.advance(event)
                 var includesState = false
@@ -122,7 +123,7 @@ struct ExportCommand: ParsableCommand {
                     moves[event.source.instanceID] = count + 1
                     includesState = count % everyNth == 0
                 }
-                var row: [UInt8] = []
+                row.removeAll(keepingCapacity: true)
                 if !first { prefix.withUTF8Buffer { row.append(contentsOf: $0) } }
                 rows.write(event, step: step, includingState: includesState, to: &row)
                 out.bytes(row)
