@@ -27,11 +27,15 @@ struct LogCommand: ParsableCommand {
     @OptionGroup var colors: ColorOptions
 
     func run() throws {
-        // --grep finds what the viewer's `/` finds: the row as it is shown (a change's move
-        // `count: 0 → -1` included), its name, source and description — one searchable text.
+        // --grep finds what the viewer's `/` finds (``SearchQuery/matchesRow(_:old:)``): the row as
+        // it is shown, its name, source and description, and a change's move (`count: 0 → -1`)
+        // when the query has the arrow.
         let search: SearchQuery?
         do { search = try grep.map(SearchQuery.init) } catch { throw CommandFailure(error.description) }
         let reader = try JournalOpening.open(file)
+        // `log` holds little of a block once written, and a first search reads every block: freed
+        // memory kept for the next block costs little and saves faulting it in again.
+        MemoryTuning.keepFreedMemory()
         // Blocks are skipped by the text every match must hold, where there is one.
         var filter = EventFilter()
         filter.blockText = search?.requiredText
@@ -54,43 +58,23 @@ struct LogCommand: ParsableCommand {
         let dump = reader.header.dump
         if let dump { Output.error("note: \(VisibleText.escaped(reader.path)) is a flight recorder's dump: \(VisibleText.escaped(dump.summary))") }
         let lines = LogLines(layout: layout, json: json, valueLimit: valueLimit, highlighting: grep, dump: dump)
-        // Changes read `quantity: 0 → -1`. A search for a text every match holds reads only the
-        // blocks that may hold it, and rebuilds the state before each change it shows; otherwise
-        // every step of the sources shown is read (kinds are left out of the reading) and their
-        // states walk along, blocks written on every core.
-        if let search, filter.blockText != nil {
-            let oldValues = OldValues(reader: reader)
-            var part = lines.makePart()
-            for event in reader.events(matching: filter).reportingProgress(progress.update) {
-                guard search.matches(event) || search.mayMatchMove(event) else { continue }
-                let old = oldValues.before(event)
-                guard search.matches(event, old: old) else { continue }
-                lines.add(event, old: old, to: &part)
-                output.bytes(part.bytes)
-                part.bytes.removeAll(keepingCapacity: true)
+        // Changes read `quantity: 0 → -1`: every step of the sources shown is read (kinds are
+        // left out of the reading) and their states walk along, blocks written on every core. A
+        // search for a text every match holds passes over the blocks that cannot hold it.
+        let kinds = filter.kinds
+        var everyStep = filter
+        everyStep.kinds = nil
+        let walk = WalkedEvents(
+            reader: reader, matching: everyStep, start: .rebuilt, makePart: lines.makePart,
+            add: { record, before, _, part in
+                if let kinds, !kinds.contains(record.kind) { return }
+                let old = record.value(before: before)
+                if search?.matchesRow(record, old: { old }) ?? true { lines.add(record, old: old, to: &part) }
             }
-        } else {
-            let kinds = filter.kinds
-            var everyStep = filter
-            everyStep.kinds = nil
-            let walk = WalkedEvents(
-                reader: reader, matching: everyStep, start: .rebuilt, makePart: lines.makePart,
-                add: { record, before, _, part in
-                    if let kinds, !kinds.contains(record.kind) { return }
-                    let old = record.value(before: before)
-                    if let search {
-                        // A search without a text every match holds judges the event as it is shown.
-                        let event = record.event
-                        if search.matches(event, old: old) { lines.add(event, old: old, to: &part) }
-                    } else {
-                        lines.add(record, old: old, to: &part)
-                    }
-                }
-            )
-            walk.forEachPart(progress: progress.update) { part in
-                output.bytes(part.bytes)
-                lines.buffers.giveBack(&part.bytes)
-            }
+        )
+        walk.forEachPart(progress: progress.update) { part in
+            output.bytes(part.bytes)
+            lines.buffers.giveBack(&part.bytes)
         }
         progress.finish()
         output.flush()
@@ -98,8 +82,8 @@ struct LogCommand: ParsableCommand {
         JournalOpening.warnAboutDamage(in: reader)
     }
 
-    /// How `log` writes its lines — aligned text or JSON — into a part's bytes: the same on the
-    /// threads that write a journal's blocks at once and on the one that writes a search's matches.
+    /// How `log` writes its lines — aligned text or JSON — into a part's bytes, on the threads
+    /// that write a journal's blocks at once.
     struct LogLines: Sendable {
         let layout: EventText.Layout
         let json: Bool
@@ -120,8 +104,8 @@ struct LogCommand: ParsableCommand {
             Part(bytes: buffers.take(), text: EventText(layout: layout))
         }
 
-        /// Adds one event's line (`old`: the value its change's path held before it): an event
-        /// found by a search, or a record read in its block.
+        /// Adds one event's line (`old`: the value its change's path held before it), from its
+        /// record read in its block.
         func add(_ event: some LineEvent, old: ValueBefore, to part: inout Part) {
             if json {
                 EventText.writeJSONLine(event, old: old, dump: dump.flatMap { $0.step == event.sequence ? $0 : nil }, to: &part.bytes)

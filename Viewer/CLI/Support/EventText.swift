@@ -287,7 +287,6 @@ protocol LineEvent: EventFields {
     /// Where its name and call site's file are in its block's string table, if it was read there:
     /// in one block, equal references are equal texts.
     var textReferences: (block: BlockRecords, name: Int, file: Int)? { get }
-    func rowText(valueLimit: Int, old: ValueBefore, columns: (String) -> Int) -> String
 }
 
 extension RecordedEvent: LineEvent {

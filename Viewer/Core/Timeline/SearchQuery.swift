@@ -11,10 +11,16 @@ package struct SearchQuery: Sendable, Equatable {
     package let text: String
     /// The literal text, when the query is not a regular expression.
     let literal: String?
+    /// The literal, found as Foundation finds it but by a byte search in ASCII text: a search of a
+    /// whole journal tests millions of texts.
+    private let searched: SearchedText?
     private let expression: NSRegularExpressionBox?
     /// Whether the query asks for a change's move (it has `→`, as a change row shows it), which
     /// only the state before the change can tell.
     package let asksForMove: Bool
+    /// For a literal that asks for a move: the text after its arrow, which a change's new value
+    /// must hold for its row to match (``mayMatchMove(_:)``).
+    private let afterArrow: SearchedText?
 
     /// Reads a query; a malformed regular expression is an error with a one-line reason.
     package init(_ text: String) throws(SearchQueryError) {
@@ -27,27 +33,45 @@ package struct SearchQuery: Sendable, Equatable {
                 throw SearchQueryError(description: "not a regular expression: \(VisibleText.escaped(String(text.dropFirst())))")
             }
             literal = nil
+            searched = nil
+            afterArrow = nil
         } else {
             literal = text
+            searched = SearchedText(text)
             expression = nil
+            afterArrow = text.range(of: "→").map { SearchedText(text[$0.upperBound...].trimmingCharacters(in: .whitespaces)) }
         }
     }
 
     /// The texts of an event a search looks at (``Rewind/RecordedEvent/searchedTexts(old:)``), one
     /// a line: `^` and `$` of a regular expression anchor to a text (`/~^increment$`).
-    static func haystack(_ event: RecordedEvent, old: ValueBefore = .unknown) -> String {
+    static func haystack(_ event: some EventFields, old: ValueBefore = .unknown) -> String {
         event.searchedTexts(old: old).joined(separator: "\n")
     }
 
     /// Whether an event matches, its fields and its row as the screen shows it without the old
     /// value (a move, `nextID: 1 → 2`, needs the state before: ``matches(_:old:)``).
-    package func matches(_ event: RecordedEvent) -> Bool {
-        !ranges(in: Self.haystack(event), limit: 1).isEmpty
+    package func matches(_ event: some EventFields) -> Bool {
+        matches(event, old: .unknown)
     }
 
     /// Whether an event matches with a change's row read as its move from `old`.
-    package func matches(_ event: RecordedEvent, old: ValueBefore) -> Bool {
-        !ranges(in: Self.haystack(event, old: old), limit: 1).isEmpty
+    package func matches(_ event: some EventFields, old: ValueBefore) -> Bool {
+        // A literal without a line break cannot match across the haystack's lines: each text is
+        // searched alone, with no haystack joined.
+        if let searched, !text.isEmpty, !text.utf8.contains(0x0A) {
+            return event.searchedTexts(old: old).contains(where: searched.isFound)
+        }
+        return !ranges(in: Self.haystack(event, old: old), limit: 1).isEmpty
+    }
+
+    /// Whether an event's row matches as `/` and `rewind log --grep` judge it — the one rule: its
+    /// texts as they are without the state before it, or, when the query asks for a move and the
+    /// change may read so, its row as the move from `old` (asked only then: it may take
+    /// rebuilding the state before the change).
+    package func matchesRow(_ event: some EventFields, old: () -> ValueBefore) -> Bool {
+        if matches(event) { return true }
+        return mayMatchMove(event) && matches(event, old: old())
     }
 
     @available(*, deprecated, message: "pass a ValueBefore: .value(v), .absent or .unknown")
@@ -59,14 +83,12 @@ package struct SearchQuery: Sendable, Equatable {
     /// Whether a change may match as its move, judged without the state before it: the text after
     /// the arrow must be in the new value, as the row shows it, unless the change replaced a list
     /// or object (whose row names what changed in it).
-    package func mayMatchMove(_ event: RecordedEvent) -> Bool {
+    package func mayMatchMove(_ event: some EventFields) -> Bool {
         guard asksForMove, event.kind == .change else { return false }
-        guard literal != nil, let arrow = text.range(of: "→") else { return true }
+        guard let afterArrow else { return true }
         switch event.value {
         case .array, .object: return true
-        default:
-            let after = text[arrow.upperBound...].trimmingCharacters(in: .whitespaces)
-            return after.isEmpty || (event.value ?? .null).compactDescription(limit: .max).localizedCaseInsensitiveContains(after)
+        default: return afterArrow.text.isEmpty || afterArrow.isFound(in: (event.value ?? .null).compactDescription(limit: .max))
         }
     }
 

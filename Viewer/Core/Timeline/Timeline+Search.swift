@@ -149,9 +149,7 @@ extension Timeline {
     /// value (`nextID: 1 → 2`) when the query asks for one, the state before it rebuilt only for
     /// the changes that may match.
     func matches(_ query: SearchQuery, _ event: RecordedEvent) -> Bool {
-        if query.matches(event) { return true }
-        guard query.mayMatchMove(event) else { return false }
-        return query.matches(event, old: valueBefore(event))
+        query.matchesRow(event) { valueBefore(event) }
     }
 
     /// The value a change's path held before it (``ValueBefore``), from the state the journal
@@ -171,8 +169,7 @@ extension Timeline {
         guard let required = query.requiredText else { return (true, false) }
         if let verdict = reader.searchFilter(ofBlock: block, mayContain: required) { return (verdict, false) }
         if !reader.block(block, mayContainWord: required) { return (false, false) }
-        guard let events = events(inBlock: block) else { return (true, false) }
-        reader.recordSearchFilter(ofBlock: block, events: events)
+        reader.recordSearchFilter(ofBlock: block)
         return (reader.searchFilter(ofBlock: block, mayContain: required) ?? true, true)
     }
 }

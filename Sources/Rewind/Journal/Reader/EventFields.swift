@@ -34,6 +34,8 @@ package protocol EventFields {
     /// The value its change's path held in `state`, its source's state just before it
     /// (``ValueBefore``'s one rule).
     func value(before state: StateValue?) -> ValueBefore
+    /// What it carries, on one line (``RecordedEvent/rowText(valueLimit:old:columns:)``).
+    func rowText(valueLimit: Int, old: ValueBefore, columns: (String) -> Int) -> String
 }
 
 extension EventFields {

@@ -164,22 +164,27 @@ public struct JournalEvents: Sequence {
             var spans: [UInt64: JournalBlock.SourceSpan]
         }
 
-        /// The block's events, or its records; with a text being searched for, its search filter
-        /// is made too if it has none (a text is judged on events, so a search reads events).
+        /// The block's events, or its records. With a text being searched for, a block with no
+        /// search filter yet gets one, made from its records; when that filter rules the text
+        /// out, no event is made (a text is judged on events, so a search reads events).
         /// Takes the block itself, not its index: it runs on another thread, which must not read
         /// the reader's block list while a live reader's refresh may grow it.
         static func decode(
             _ reader: JournalReader, block: JournalBlock, filteringFor text: String?, asRecords: Bool = false
         ) -> Result<Decoded, JournalReadError> {
-            if asRecords {
+            let makesFilter = !asRecords && text.map { NGramFilter.judgeableGrams(of: $0) != nil && reader.searchIndex.filter(for: block) == nil } == true
+            if asRecords || makesFilter {
                 switch reader.decodeRecords(at: block.offset, frame: block.frame) {
-                case .success(let records): return .success(Decoded(events: [], records: records, spans: records.spans))
-                case .failure(.damaged(let reason)): return .failure(.damagedBlock(reader.path, offset: block.offset, reason: reason))
+                case .success(let records):
+                    guard makesFilter, let text else { return .success(Decoded(events: [], records: records, spans: records.spans)) }
+                    let filter = reader.recordSearchFilter(of: block, records: records)
+                    return .success(Decoded(events: filter.mayContain(text) ? records.events : [], spans: records.spans))
+                case .failure(.damaged(let reason)):
+                    return .failure(.damagedBlock(reader.path, offset: block.offset, reason: reason))
                 }
             }
             switch reader.decodeBlock(at: block.offset, frame: block.frame) {
             case .success(let decoded):
-                if let text, NGramFilter.judgeableGrams(of: text) != nil { reader.recordSearchFilter(of: block, events: decoded.events) }
                 return .success(Decoded(events: decoded.events, spans: decoded.spans))
             case .failure(.damaged(let reason)):
                 return .failure(.damagedBlock(reader.path, offset: block.offset, reason: reason))

@@ -39,11 +39,14 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
     let makePart: MakePart
     let add: AddEvent
 
-    /// The events `filter` keeps, walked and added to parts. A filter with a text to find is not
-    /// taken: a search reads only the blocks that may match, and rebuilds states where it needs
-    /// them.
+    /// The events `filter` keeps, walked and added to parts. A filter's ``EventFilter/blockText``
+    /// passes over the blocks that cannot hold it (their search filter says so; a block without
+    /// one gets one as it is read, and is passed over when that rules the text out): the walk
+    /// takes up again after them from states rebuilt, so `start` must be `.rebuilt`. A filter
+    /// with a ``EventFilter/text`` is not taken: the caller judges events by their text.
     package init(reader: JournalReader, matching filter: EventFilter, start: Start, makePart: @escaping MakePart, add: @escaping AddEvent) {
-        precondition(!filter.searchesText, "a text search does not walk every step")
+        precondition(filter.text == nil, "the caller judges events by their text")
+        precondition(filter.blockText == nil || start == .rebuilt, "a walk that passes blocks over rebuilds states after them")
         self.reader = reader
         self.filter = filter
         self.start = start
@@ -60,11 +63,16 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
     /// ``MakePart`` to reuse.
     package func forEachPart(progress: ((_ block: Int, _ of: Int) -> Void)? = nil, _ deliver: (inout Part) -> Void) {
         let blocks = reader.blocks
-        let candidates = blocks.indices.filter { filter.mayMatch(blocks[$0]) }
+        let candidates = blocks.indices.filter { index in
+            filter.mayMatch(blocks[index]) && filter.blockText.flatMap { reader.searchFilter(ofBlock: index, mayContain: $0) } != false
+        }
         var ahead: [WorkAhead<Int, Result<Walked, JournalReadError>>] = []
         var next = candidates.startIndex
         var walker = StateWalker()
         var joined: Set<UInt64> = []
+        // The block walked last: after blocks passed over for a text, every source's state is
+        // rebuilt where the walk joins it again.
+        var lastWalked: Int?
         for index in candidates {
             while ahead.count < JournalReader.blocksReadAhead, next < candidates.endIndex {
                 let block = blocks[candidates[next]]
@@ -76,6 +84,9 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
             switch work.result() {
             case .success(var walked):
                 reader.holdIndexEntry(ofBlock: index, toSpans: walked.records.spans)
+                guard !walked.passedOver else { continue }
+                if filter.blockText != nil, let last = lastWalked, last != index - 1 { joined = [] }
+                lastWalked = index
                 // Taken from the end of a reversed list, each part is delivered as its only owner.
                 var segments = Array(walked.segments.reversed())
                 walked.segments = []
@@ -117,6 +128,8 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
         /// The block's records (and what it holds of each source, for the index entry to be held
         /// against).
         var records: BlockRecords
+        /// Whether its search filter, made as it was read, ruled the text out: nothing walked.
+        var passedOver = false
         var segments: [Segment] = []
         var ends: [UInt64: StateFold] = [:]
     }
@@ -128,6 +141,12 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
             return .failure(.damagedBlock(reader.path, offset: block.offset, reason: reason))
         case .success(let records):
             var walked = Walked(records: records)
+            if let text = filter.blockText, reader.searchFilter(ofBlock: block, mayContain: text) == nil {
+                guard reader.recordSearchFilter(of: block, records: records).mayContain(text) else {
+                    walked.passedOver = true
+                    return .success(walked)
+                }
+            }
             var walker = StateWalker()
             // Made when its first event is added: a part made and left empty would take a reused
             // buffer and drop it.

@@ -112,6 +112,47 @@ struct WalkedEventsTests {
         #expect(try Self.expectAgreement(file) > 0)
     }
 
+    @Test(
+        "a walk for a text passes over the blocks that cannot hold it; each step it reads has its unit's state as the journal has it just before",
+        arguments: 1...3 as ClosedRange<UInt64>
+    )
+    func passingBlocksOver(seed: UInt64) throws {
+        let directory = TemporaryDirectory()
+        let file = directory.file("board-\(seed).rewind")
+        _ = try JournalRandomAccessTests.record(to: file, steps: 400, seed: seed)
+        let reader = try JournalReader(path: file)
+        var passedOver = 0
+        for text in ["deselect", "board 3", "board 12"] {
+            var filter = EventFilter()
+            filter.blockText = text
+            var expected: [Step] = []
+            for block in reader.blocks {
+                guard case .success(let records) = reader.decodeRecords(at: block.offset, frame: block.frame) else { continue }
+                guard NGramFilter(records: records).mayContain(text) else {
+                    passedOver += 1
+                    continue
+                }
+                for event in records.events {
+                    let source = event.source.instanceID
+                    var walker = StateWalker()
+                    walker.resume(source, from: try reader.stateFold(of: source, before: event.sequence))
+                    let before = walker.state(of: source)
+                    let change = walker.advance(event)
+                    let old = ValueBefore(of: event, in: before)
+                    let row = event.rowText(valueLimit: 40, old: old)
+                    expected.append(Step(event: event, stateBefore: before, change: change.map { [$0.before, $0.after] }, old: old, row: row))
+                }
+            }
+            let walked = try Self.walkedOnEveryCore(file, filter, start: .rebuilt)
+            #expect(!expected.isEmpty && walked.steps.count == expected.count, "\(text)")
+            for (walkedStep, expectedStep) in zip(walked.steps, expected) where walkedStep != expectedStep {
+                Issue.record("\(text): \(walkedStep) where the journal gives \(expectedStep)")
+                break
+            }
+        }
+        #expect(passedOver > 3, "blocks passed over")
+    }
+
     @Test("a block that does not read back is reported and passed over, as a walk in order passes it over")
     func damagedBlock() throws {
         let directory = TemporaryDirectory()

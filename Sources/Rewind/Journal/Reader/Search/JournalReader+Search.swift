@@ -1,24 +1,33 @@
 extension JournalReader {
     /// What block `index`'s search filter says of a case-insensitive search for `text`: `false`
     /// when the block certainly holds no match (it need not be read), `true` when it may, `nil`
-    /// when the block has no filter yet — read it and give its events to
-    /// ``recordSearchFilter(ofBlock:events:)``, so the next search can skip it.
+    /// when the block has no filter yet — a search that reads it makes one (``JournalEvents``),
+    /// so the next search can skip it.
     ///
     /// Filters judge literals of three or more ASCII characters; for other text the answer is `true`.
     package func searchFilter(ofBlock index: Int, mayContain text: String) -> Bool? {
+        searchFilter(ofBlock: blocks[index], mayContain: text)
+    }
+
+    /// ``searchFilter(ofBlock:mayContain:)`` for a block already looked up (from any thread).
+    func searchFilter(ofBlock block: JournalBlock, mayContain text: String) -> Bool? {
         guard NGramFilter.judgeableGrams(of: text) != nil else { return true }
-        return searchIndex.filter(for: blocks[index])?.mayContain(text)
+        return searchIndex.filter(for: block)?.mayContain(text)
     }
 
-    /// Makes and keeps block `index`'s search filter from its events (safe from any thread).
-    package func recordSearchFilter(ofBlock index: Int, events: [RecordedEvent]) {
-        recordSearchFilter(of: blocks[index], events: events)
+    /// Makes and keeps block `index`'s search filter, from its records (safe from any thread); a
+    /// damaged block gets none.
+    package func recordSearchFilter(ofBlock index: Int) {
+        let block = blocks[index]
+        guard searchIndex.filter(for: block) == nil, case .success(let records) = decodeRecords(at: block.offset, frame: block.frame) else { return }
+        _ = recordSearchFilter(of: block, records: records)
     }
 
-    /// ``recordSearchFilter(ofBlock:events:)`` for a block already looked up.
-    func recordSearchFilter(of block: JournalBlock, events: [RecordedEvent]) {
-        guard searchIndex.filter(for: block) == nil else { return }
-        searchIndex.record(NGramFilter(texts: events.lazy.flatMap(\.searchableTexts)), for: block)
+    /// Makes and keeps `block`'s search filter from its records, read already; returns it.
+    func recordSearchFilter(of block: JournalBlock, records: BlockRecords) -> NGramFilter {
+        let filter = NGramFilter(records: records)
+        searchIndex.record(filter, for: block)
+        return filter
     }
 
     /// Whether a block may hold an event that a text search for `word` matches, judged from its

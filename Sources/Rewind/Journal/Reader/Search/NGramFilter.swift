@@ -12,9 +12,6 @@ import Foundation
 /// too, and judges only ASCII literals of three characters or more (for anything else it answers
 /// "may match").
 struct NGramFilter: Sendable, Equatable {
-    /// The n-gram lengths indexed.
-    static let gramLengths = [3, 6]
-
     /// The filter's bits; a power of two of them.
     private(set) var words: [UInt64]
 
@@ -27,17 +24,17 @@ struct NGramFilter: Sendable, Equatable {
 
     /// The filter of `texts`.
     init(texts: some Sequence<String>) {
-        var grams = Set<UInt64>()
-        for text in Set(texts) {
-            Self.forEachGram(ofLowercased: text) { grams.insert($0) }
-            if !text.utf8.allSatisfy({ $0 < 0x80 }) {
-                Self.forEachGram(ofLowercased: text.folding(options: .caseInsensitive, locale: nil)) { grams.insert($0) }
-            }
-        }
+        var grams = Grams()
+        for text in Set(texts) { grams.insert(gramsOf: text) }
+        self.init(grams)
+    }
+
+    /// The filter of a set of n-grams: 10 bits per n-gram, at least 512.
+    init(_ grams: Grams) {
         var bitCount = 512
         while bitCount < grams.count * Self.bitsPerGram { bitCount *= 2 }
         words = [UInt64](repeating: 0, count: bitCount / 64)
-        for gram in grams {
+        grams.forEach { gram in
             for bit in Self.bits(of: gram, bitCount: bitCount) { words[bit >> 6] |= 1 << UInt64(bit & 63) }
         }
     }
@@ -69,18 +66,33 @@ struct NGramFilter: Sendable, Equatable {
         return grams
     }
 
-    /// Calls `body` with each n-gram of `text` (ASCII letters lowercased), its length in the top
-    /// byte so that lengths never collide.
+    /// Calls `body` with each n-gram of `text` (ASCII letters lowercased).
     private static func forEachGram(ofLowercased text: String, _ body: (UInt64) -> Void) {
-        var window: UInt64 = 0
-        var count = 0
-        for byte in text.utf8 {
+        var window = Window()
+        for byte in text.utf8 { window.add(byte, body) }
+    }
+
+    /// The last six bytes of a text read a byte at a time, which end an n-gram of each length
+    /// once that many have been read.
+    struct Window {
+        private var bytes: UInt64 = 0
+        private var count = 0
+
+        /// Reads `byte` (an ASCII letter lowercased) and adds each n-gram it ends to `grams`.
+        @inline(__always)
+        mutating func add(_ byte: UInt8, to grams: inout Grams) {
+            add(byte) { grams.insert($0) }
+        }
+
+        /// Reads `byte` (an ASCII letter lowercased) and calls `body` with each n-gram it ends —
+        /// of three bytes, then of six — its length in the top byte so that lengths never collide.
+        @inline(__always)
+        mutating func add(_ byte: UInt8, _ body: (UInt64) -> Void) {
             let lowered = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
-            window = window << 8 | UInt64(lowered)
+            bytes = bytes << 8 | UInt64(lowered)
             count += 1
-            for length in gramLengths where count >= length {
-                body(window & (1 << UInt64(8 * length) - 1) | UInt64(length) << 56)
-            }
+            if count >= 3 { body(bytes & 0xFF_FFFF | 3 << 56) }
+            if count >= 6 { body(bytes & 0xFFFF_FFFF_FFFF | 6 << 56) }
         }
     }
 

@@ -1,4 +1,4 @@
-extension RecordedEvent {
+extension EventFields {
     /// The texts of the event that a search looks at — the one definition behind `rewind log --grep`
     /// and the viewer's `/` (which match these) and the blocks' search filters (made from
     /// ``searchableTexts``, these and more): its name, source and description, the text on its
@@ -6,10 +6,10 @@ extension RecordedEvent {
     /// what is typed from the screen is found; with `old` known, a change's row as its move
     /// (`nextID: 1 → 2`) too.
     package func searchedTexts(old: ValueBefore = .unknown) -> [String] {
-        let text = rowText()
+        let text = rowText(valueLimit: .max, old: .unknown, columns: \.count)
         var texts = [name, source.description, description, text, Self.row(name, text)]
         if old.isKnown {
-            let move = self.rowText(old: old)
+            let move = rowText(valueLimit: .max, old: old, columns: \.count)
             texts += [move, Self.row(name, move)]
         }
         return texts
@@ -18,7 +18,9 @@ extension RecordedEvent {
     private static func row(_ name: String, _ text: String) -> String {
         text.isEmpty ? name : name.isEmpty ? text : name + " " + text
     }
+}
 
+extension RecordedEvent {
     /// What a block's ``NGramFilter`` is made from: ``searchedTexts(old:)`` without a move, which
     /// no filter can know (a search for one is judged by the text after its arrow), and the
     /// event's path and whole value besides, which only widen it. A filter may say "maybe" where

@@ -4,18 +4,20 @@ import Foundation
 /// `range(of:options: .caseInsensitive)` finds it — the one definition of a match — but in ASCII
 /// text by a byte search: a search of a whole journal tests millions of names and values, and
 /// Foundation's search goes through NSString for each.
-struct SearchedText: Sendable {
-    let text: String
+package struct SearchedText: Sendable {
+    /// The text looked for.
+    package let text: String
     /// The text lowercased, when it is ASCII (ASCII case folding is lowercasing).
     private let asciiLowercased: [UInt8]?
 
-    init(_ text: String) {
+    /// Looks for `text`.
+    package init(_ text: String) {
         self.text = text
         asciiLowercased = text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.map(Self.lowercased) : nil
     }
 
     /// Whether `haystack` contains the text, ignoring case.
-    func isFound(in haystack: String) -> Bool {
+    package func isFound(in haystack: String) -> Bool {
         if let needle = asciiLowercased, needle.isEmpty { return true }
         if let needle = asciiLowercased,
            let found = haystack.utf8.withContiguousStorageIfAvailable({ Self.asciiSearch(needle, in: $0) }), let found {

@@ -28,6 +28,15 @@ struct SearchFilterTests {
         }
     }
 
+    @Test("the letters beyond ASCII that filters fold themselves fold as Foundation folds them")
+    func knownFoldingsAreFoundations() {
+        for scalar in NGramFilter.Grams.knownFoldingScalars {
+            let folded = String(scalar).folding(options: .caseInsensitive, locale: nil)
+            #expect(NGramFilter.Grams.knownFolding(of: scalar).map(String.init) == folded, "U+\(String(scalar.value, radix: 16))")
+        }
+        #expect(NGramFilter.Grams.knownFolding(of: "K") == nil && NGramFilter.Grams.knownFolding(of: "\u{212A}") == nil)
+    }
+
     /// Records a session of random titles, counts and tags into small blocks.
     static func record(to path: String, seed: UInt64) throws -> Int {
         var configuration = JournalConfiguration()
@@ -99,6 +108,32 @@ struct SearchFilterTests {
                 reader.saveSearchIndex()
                 #expect(FileManager.default.fileExists(atPath: path + ".search"))
             }
+        }
+    }
+
+    @Test("a block's filter made from its records is the filter of its events' texts: every fixture, random journals with letters that fold")
+    func filterFromRecordsIsTheFilterOfEvents() throws {
+        let directory = TemporaryDirectory()
+        var files = [
+            "counter", "todo", "demo", "flask", "ricemill", "unio", "todo-format-1", "todo-torn-tail", "counter-flipped-byte",
+            "demo-truncated-index"
+        ].map { "Fixtures/\($0).rewind" }
+        for seed in 1...3 as ClosedRange<UInt64> {
+            files.append(directory.file("notes-\(seed).rewind"))
+            _ = try Self.record(to: files.last!, seed: seed)
+        }
+        for file in files {
+            let reader = try JournalReader(path: file)
+            var compared = 0
+            for block in reader.blocks {
+                let records = reader.decodeRecords(at: block.offset, frame: block.frame)
+                let decoded = reader.decodeBlock(at: block.offset, frame: block.frame)
+                guard case .success(let records) = records, case .success(let decoded) = decoded else { continue }
+                let fromEvents = NGramFilter(texts: decoded.events.flatMap(\.searchableTexts))
+                #expect(NGramFilter(records: records) == fromEvents, "\(file): block at \(block.offset)")
+                compared += 1
+            }
+            #expect(compared > 0, "\(file)")
         }
     }
 

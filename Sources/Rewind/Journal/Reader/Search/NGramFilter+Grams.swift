@@ -1,0 +1,96 @@
+import Foundation
+
+extension NGramFilter {
+    /// The distinct n-grams of a block's texts, gathered before its filter is sized: an
+    /// open-addressing set of `UInt64` with a multiplicative hash, since a block's texts give
+    /// hundreds of thousands of n-grams, mostly repeats, and `Set`'s SipHash costs more than the
+    /// rest of a filter's making.
+    struct Grams {
+        /// The slots; 0 is empty (an n-gram holds its length in its top byte, so it is never 0).
+        private var slots = [UInt64](repeating: 0, count: 1 << 10)
+        /// How many distinct n-grams it holds.
+        private(set) var count = 0
+
+        /// Adds an n-gram.
+        @inline(__always)
+        mutating func insert(_ gram: UInt64) {
+            let mask = slots.count - 1
+            var slot = Self.slot(of: gram, mask: mask)
+            while true {
+                let held = slots[slot]
+                if held == gram { return }
+                if held == 0 { break }
+                slot = (slot + 1) & mask
+            }
+            slots[slot] = gram
+            count += 1
+            if count * 2 > slots.count { grow() }
+        }
+
+        /// Adds the n-grams of `text` (ASCII letters lowercased) and, for text that is not ASCII,
+        /// those of its case-folded form too, which is what Foundation's case-insensitive search
+        /// matches (``NGramFilter``).
+        mutating func insert(gramsOf text: String) {
+            var window = Window()
+            var ascii = true
+            for byte in text.utf8 {
+                ascii = ascii && byte < 0x80
+                window.add(byte, to: &self)
+            }
+            if !ascii { insert(foldedGramsOf: text) }
+        }
+
+        /// Adds the n-grams of `text`'s case-folded form.
+        mutating func insert(foldedGramsOf text: String) {
+            var window = Window()
+            // Rewind's own rows hold few letters beyond ASCII (`1.9µs`, `0 → 1`, a value cut
+            // with `…`): those are folded here, the rest by Foundation.
+            if text.unicodeScalars.allSatisfy({ $0.isASCII || Self.knownFolding(of: $0) != nil }) {
+                for scalar in text.unicodeScalars {
+                    guard let folded = Self.knownFolding(of: scalar) else {
+                        window.add(UInt8(truncatingIfNeeded: scalar.value), to: &self)
+                        continue
+                    }
+                    for byte in String(folded).utf8 { window.add(byte, to: &self) }
+                }
+                return
+            }
+            for byte in text.folding(options: .caseInsensitive, locale: nil).utf8 { window.add(byte, to: &self) }
+        }
+
+        /// What Foundation's case folding makes of the letters beyond ASCII that Rewind's own rows
+        /// write (a test holds them to Foundation's): the micro sign of `µs` folds to the Greek
+        /// `μ`; the arrow of a move and the ellipsis of a cut value stay as they are. `nil` for
+        /// ASCII and for every other letter.
+        static func knownFolding(of scalar: Unicode.Scalar) -> Unicode.Scalar? {
+            switch scalar {
+            case "\u{B5}": "\u{3BC}"
+            case "→", "…": scalar
+            default: nil
+            }
+        }
+
+        /// The letters ``knownFolding(of:)`` knows.
+        static let knownFoldingScalars: [Unicode.Scalar] = ["\u{B5}", "→", "…"]
+
+        /// Calls `body` with each n-gram held.
+        func forEach(_ body: (UInt64) -> Void) {
+            for gram in slots where gram != 0 { body(gram) }
+        }
+
+        private static func slot(of gram: UInt64, mask: Int) -> Int {
+            Int(truncatingIfNeeded: (gram &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+        }
+
+        private mutating func grow() {
+            let old = slots
+            slots = [UInt64](repeating: 0, count: old.count * 2)
+            let mask = slots.count - 1
+            for gram in old where gram != 0 {
+                var slot = Self.slot(of: gram, mask: mask)
+                while slots[slot] != 0 { slot = (slot + 1) & mask }
+                slots[slot] = gram
+            }
+        }
+    }
+}
