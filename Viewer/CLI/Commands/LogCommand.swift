@@ -19,7 +19,7 @@ struct LogCommand: ParsableCommand {
     var file: String { journal.file }
     @Option(help: "Only this source: a label, Type#id, a type name or an id.") var source: String?
     @Option(help: "Only these kinds, comma-separated, as rows say them (dispatch, mutate, change, mutated, finished, activity, …) or as JSON names them (willDispatch, …).") var kind: String?
-    @Option(help: "Only events whose row (as shown: a change's move `count: 0 → -1` too), name, source or description contains this text, as the viewer's / finds it; ~REGEX for a regular expression.") var grep: String?
+    @Option(help: "Only events whose row as shown, name, source or description contains this text, or a change whose move does when the text has the arrow (`count: 0 → -1`), as the viewer's / finds it; ~REGEX for a regular expression.") var grep: String?
     @Option(help: "From this step on.") var from: UInt64?
     @Option(help: "Up to this step.") var to: UInt64?
     @Option(help: "Fit each line to N columns: values cut, and on narrow lines the call site left out and long source names shortened (default: the terminal's width on a terminal, whole lines in a pipe).") var width: Int?

@@ -42,20 +42,31 @@ extension NGramFilter {
 
         /// Adds the n-grams of `text`'s case-folded form.
         mutating func insert(foldedGramsOf text: String) {
+            guard !insert(knownFoldingOf: text, after: "") else { return }
             var window = Window()
-            // Rewind's own rows hold few letters beyond ASCII (`1.9µs`, `0 → 1`, a value cut
-            // with `…`): those are folded here, the rest by Foundation.
-            if text.unicodeScalars.allSatisfy({ $0.isASCII || Self.knownFolding(of: $0) != nil }) {
-                for scalar in text.unicodeScalars {
-                    guard let folded = Self.knownFolding(of: scalar) else {
-                        window.add(UInt8(truncatingIfNeeded: scalar.value), to: &self)
-                        continue
-                    }
-                    for byte in String(folded).utf8 { window.add(byte, to: &self) }
-                }
-                return
-            }
             for byte in text.folding(options: .caseInsensitive, locale: nil).utf8 { window.add(byte, to: &self) }
+        }
+
+        /// Adds the n-grams of `name + " " + text` case-folded that the name's own lack, when
+        /// `name` is ASCII (or empty) and every letter of `text` beyond ASCII is one
+        /// ``knownFolding(of:)`` knows: Rewind's own rows hold few others (`1.9µs`, `0 → 1`, a
+        /// value cut with `…`), which are folded here, letter by letter, with no text made.
+        /// `false`, and nothing added, when a letter of `text` is not known.
+        mutating func insert(knownFoldingOf text: String, after name: String) -> Bool {
+            guard text.unicodeScalars.allSatisfy({ $0.isASCII || Self.knownFolding(of: $0) != nil }) else { return false }
+            var window = Window()
+            if !name.isEmpty {
+                for byte in name.utf8.suffix(5) { window.add(byte, to: &self) }
+                window.add(0x20, to: &self)
+            }
+            for scalar in text.unicodeScalars {
+                guard let folded = Self.knownFolding(of: scalar) else {
+                    window.add(UInt8(truncatingIfNeeded: scalar.value), to: &self)
+                    continue
+                }
+                for byte in UTF8.encode(folded)! { window.add(byte, to: &self) }
+            }
+            return true
         }
 
         /// What Foundation's case folding makes of the letters beyond ASCII that Rewind's own rows

@@ -46,12 +46,25 @@ extension NGramFilter {
                 window.add(byte, to: &grams)
             }
             // Case folding is not byte by byte: texts that are not ASCII are folded whole, as
-            // events' texts are.
-            if !rowIsASCII { grams.insert(foldedGramsOf: row) }
-            if !rowIsASCII || tableTexts[head.name] == 2 { grams.insert(foldedGramsOf: name + " " + row) }
-            let body = record.body
-            if let path = body.path { grams.insert(gramsOf: path) }
-            if let value = body.value { grams.insert(gramsOf: value.description) }
+            // events' texts are; a row's few letters Rewind writes itself (`1.9µs`) are folded
+            // here, after an ASCII name's end, which gives the folded row's n-grams too.
+            let nameIsASCII = tableTexts[head.name] == 1
+            if !rowIsASCII, !(nameIsASCII && grams.insert(knownFoldingOf: row, after: name)) {
+                grams.insert(foldedGramsOf: row)
+                grams.insert(foldedGramsOf: name + " " + row)
+            } else if !nameIsASCII {
+                grams.insert(foldedGramsOf: name + " " + row)
+            }
+            switch record.body {
+            case .change(let path, let value):
+                // A change's row is `path = value`: its path, when written as it is, and an
+                // integer's digits are in the row already.
+                if !row.utf8.starts(with: path.utf8) { grams.insert(gramsOf: path) }
+                if case .integer = value {} else { grams.insert(gramsOf: value.description) }
+            case let body:
+                if let path = body.path { grams.insert(gramsOf: path) }
+                if let value = body.value { grams.insert(gramsOf: value.description) }
+            }
         }
 
         private mutating func take(tableText reference: Int) {

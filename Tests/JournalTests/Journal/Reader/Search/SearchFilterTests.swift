@@ -19,8 +19,11 @@ struct SearchFilterTests {
 
     @Test("a search finds a text exactly where Foundation's case-insensitive search finds it")
     func searchedTextAgreesWithFoundation() {
-        let needles = Self.pieces + ["", "k", "K", "ss", "SS", "é", "É", "42", "9999", "LK", "m", "tab\t", "x_Y", "zzz"]
-        for haystack in Self.pieces + ["", "Milk and CAFÉ", "count=1234567 Item 42", "\u{1B}[31mred"] {
+        let needles = Self.pieces + ["", "k", "K", "ss", "SS", "é", "É", "42", "9999", "LK", "m", "tab\t", "x_Y", "zzz", "9S", "1 ", " 2", "µ", "μ", "…"]
+        // Rows' own letters beyond ASCII (a duration's µ, a move's arrow, a cut value's ellipsis),
+        // beside letters that fold.
+        let rows = ["1.9µs", "count: 1 → 2", "[1, 2, …]", "µs ß", "→\u{301}2", "1.9\u{3BC}s"]
+        for haystack in Self.pieces + rows + ["", "Milk and CAFÉ", "count=1234567 Item 42", "\u{1B}[31mred"] {
             for needle in needles {
                 let expected = needle.isEmpty || haystack.range(of: needle, options: .caseInsensitive) != nil
                 #expect(SearchedText(needle).isFound(in: haystack) == expected, "\(needle) in \(haystack)")
