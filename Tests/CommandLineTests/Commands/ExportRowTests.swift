@@ -110,20 +110,7 @@ struct ExportRowTests {
         // must be the same bytes.
         let directory = TemporaryDirectory()
         let generated = directory.file("carts.rewind")
-        var configuration = JournalConfiguration()
-        configuration.blockSize = 4 * 1024
-        configuration.keyframeInterval = 16
-        let journal = try JournalLogger(path: generated, configuration: configuration)
-        let carts = [CartModel(), CartModel(), CartModel()]
-        for cart in carts { cart.set(logger: journal) }
-        for step in 1...3_000 {
-            let cart = carts[step % 3]
-            cart.dispatch("add") { context in
-                context.commit("add") { $0.update(step, \.total) }
-                if step % 7 == 0 { context.commit("coupon") { $0.update(step % 2 == 0 ? "TEN\(step)" : nil, \.coupon) } }
-            }
-        }
-        journal.close()
+        try LogSearchTests.record(to: generated, blockSize: 4 * 1024)
         let fixtures = [
             "counter", "todo", "demo", "flask", "ricemill", "unio", "todo-format-1", "todo-torn-tail", "counter-flipped-byte",
             "demo-truncated-index"

@@ -18,11 +18,11 @@ struct LogSearchTests {
         let state: Storage<Cart> = .init(.init())
     }
 
-    /// Three carts in 1 KiB blocks: totals on every step, coupons now and then, a milestone in a
-    /// few blocks only.
-    static func record(to path: String) throws {
+    /// Three carts in small blocks (1 KiB unless told): totals on every step, coupons now and
+    /// then, a milestone in a few blocks only.
+    static func record(to path: String, blockSize: Int = 1_024) throws {
         var configuration = JournalConfiguration()
-        configuration.blockSize = 1_024
+        configuration.blockSize = blockSize
         configuration.keyframeInterval = 16
         let journal = try JournalLogger(path: path, configuration: configuration)
         let carts = [CartModel(), CartModel(), CartModel()]

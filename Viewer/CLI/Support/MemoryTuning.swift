@@ -15,11 +15,14 @@ enum MemoryTuning {
     /// heap. Does nothing where the C library has no `mallopt` (it is looked up, not linked:
     /// Swift's Glibc module does not declare it).
     static func keepFreedMemory(upTo retained: Int32 = 8 << 20) {
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        guard let symbol = dlsym(nil, "mallopt") else { return }
-        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
-        // glibc's <malloc.h>: M_TRIM_THRESHOLD is -1, M_MMAP_THRESHOLD is -3.
-        _ = mallopt(-1, retained)
-        _ = mallopt(-3, retained / 2)
+        #if canImport(Glibc)
+            typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+            // A null handle is glibc's RTLD_DEFAULT: every object the process has loaded.
+            guard let symbol = dlsym(nil, "mallopt") else { return }
+            let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+            // glibc's <malloc.h>: M_TRIM_THRESHOLD is -1, M_MMAP_THRESHOLD is -3.
+            _ = mallopt(-1, retained)
+            _ = mallopt(-3, retained / 2)
+        #endif
     }
 }

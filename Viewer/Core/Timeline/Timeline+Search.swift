@@ -38,7 +38,7 @@ extension Timeline {
                 if let (block, _) = timeline.location(of: candidate), block != checkedBlock {
                     checkedBlock = block
                     let (mayMatch, madeFilter) = timeline.blockMayMatch(block, query)
-                    // Making a block's filter reads every event of it: the rest of this step.
+                    // Making a block's filter decodes every record of it: the rest of this step.
                     if madeFilter { work = budget }
                     if !mayMatch, let first = timeline.firstPosition(ofBlock: block) {
                         // Past the block: to the next block's first event, or the previous one's last.

@@ -30,7 +30,7 @@ public struct EventFilter: Sendable {
     }
 
     /// Whether it looks for a text (``text``, or ``blockText``): a search, which reads only the
-    /// blocks that may hold it, and judges events rather than records.
+    /// blocks that may hold it.
     package var searchesText: Bool { text != nil || blockText != nil }
 
     /// Whether a block can hold matching events, judged from the index alone.

@@ -111,6 +111,9 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
                 for (source, fold) in walked.ends { walker.resume(source, from: fold) }
             case .failure(let error):
                 reader.recordDamage(blockAt: index, reason: "\(error)")
+                // States go on past a damaged block, as a walk in order takes them (a rebuild
+                // would read back into it).
+                lastWalked = index
             }
         }
         progress?(blocks.count, blocks.count)

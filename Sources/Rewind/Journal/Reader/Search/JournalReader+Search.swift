@@ -1,8 +1,9 @@
 extension JournalReader {
     /// What block `index`'s search filter says of a case-insensitive search for `text`: `false`
     /// when the block certainly holds no match (it need not be read), `true` when it may, `nil`
-    /// when the block has no filter yet — a search that reads it makes one (``JournalEvents``),
-    /// so the next search can skip it.
+    /// when the block has no filter yet — a search that reads it makes one (``JournalEvents``,
+    /// ``WalkedEvents``, the viewer through ``recordSearchFilter(ofBlock:)``), so the next search
+    /// can skip it.
     ///
     /// Filters judge literals of three or more ASCII characters; for other text the answer is `true`.
     package func searchFilter(ofBlock index: Int, mayContain text: String) -> Bool? {

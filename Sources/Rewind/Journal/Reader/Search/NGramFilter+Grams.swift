@@ -42,25 +42,27 @@ extension NGramFilter {
 
         /// Adds the n-grams of `text`'s case-folded form.
         mutating func insert(foldedGramsOf text: String) {
-            guard !insert(knownFoldingOf: text, after: "") else { return }
+            guard !insert(knownFoldingOf: text, afterName: nil) else { return }
             var window = Window()
             for byte in text.folding(options: .caseInsensitive, locale: nil).utf8 { window.add(byte, to: &self) }
         }
 
-        /// Adds the n-grams of `name + " " + text` case-folded that the name's own lack, when
-        /// `name` is ASCII (or empty) and every letter of `text` beyond ASCII is one
-        /// ``knownFolding(of:)`` knows: Rewind's own rows hold few others (`1.9µs`, `0 → 1`, a
-        /// value cut with `…`), which are folded here, letter by letter, with no text made.
-        /// `false`, and nothing added, when a letter of `text` is not known.
-        mutating func insert(knownFoldingOf text: String, after name: String) -> Bool {
-            guard text.unicodeScalars.allSatisfy({ $0.isASCII || Self.knownFolding(of: $0) != nil }) else { return false }
+        /// Adds the n-grams of `name + " " + text` case-folded (of `text` alone when `name` is
+        /// `nil`) that the name's own lack, when `name` is ASCII and every letter of `text` beyond
+        /// ASCII is one ``knownFoldings`` holds: Rewind's own rows hold few others (`1.9µs`,
+        /// `0 → 1`, a value cut with `…`), which are folded here, letter by letter, with no text
+        /// made. `false`, and nothing added, when a letter of `text` is not known.
+        mutating func insert(knownFoldingOf text: String, afterName name: String?) -> Bool {
+            guard text.unicodeScalars.allSatisfy({ $0.isASCII || Self.knownFoldings[$0] != nil }) else { return false }
             var window = Window()
-            if !name.isEmpty {
+            if let name {
+                // An n-gram of six bytes or fewer that ends in the text starts at most five bytes
+                // before it.
                 for byte in name.utf8.suffix(5) { window.add(byte, to: &self) }
                 window.add(0x20, to: &self)
             }
             for scalar in text.unicodeScalars {
-                guard let folded = Self.knownFolding(of: scalar) else {
+                guard let folded = Self.knownFoldings[scalar] else {
                     window.add(UInt8(truncatingIfNeeded: scalar.value), to: &self)
                     continue
                 }
@@ -71,18 +73,9 @@ extension NGramFilter {
 
         /// What Foundation's case folding makes of the letters beyond ASCII that Rewind's own rows
         /// write (a test holds them to Foundation's): the micro sign of `µs` folds to the Greek
-        /// `μ`; the arrow of a move and the ellipsis of a cut value stay as they are. `nil` for
-        /// ASCII and for every other letter.
-        static func knownFolding(of scalar: Unicode.Scalar) -> Unicode.Scalar? {
-            switch scalar {
-            case "\u{B5}": "\u{3BC}"
-            case "→", "…": scalar
-            default: nil
-            }
-        }
-
-        /// The letters ``knownFolding(of:)`` knows.
-        static let knownFoldingScalars: [Unicode.Scalar] = ["\u{B5}", "→", "…"]
+        /// `μ`; the arrow of a move and the ellipsis of a cut value stay as they are. None folds
+        /// to ASCII or combines with the letter before it.
+        static let knownFoldings: [Unicode.Scalar: Unicode.Scalar] = ["\u{B5}": "\u{3BC}", "→": "→", "…": "…"]
 
         /// Calls `body` with each n-gram held.
         func forEach(_ body: (UInt64) -> Void) {

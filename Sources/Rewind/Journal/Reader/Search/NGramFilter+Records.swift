@@ -49,18 +49,17 @@ extension NGramFilter {
             // events' texts are; a row's few letters Rewind writes itself (`1.9µs`) are folded
             // here, after an ASCII name's end, which gives the folded row's n-grams too.
             let nameIsASCII = tableTexts[head.name] == 1
-            if !rowIsASCII, !(nameIsASCII && grams.insert(knownFoldingOf: row, after: name)) {
+            if !rowIsASCII, !(nameIsASCII && grams.insert(knownFoldingOf: row, afterName: name)) {
                 grams.insert(foldedGramsOf: row)
                 grams.insert(foldedGramsOf: name + " " + row)
             } else if !nameIsASCII {
                 grams.insert(foldedGramsOf: name + " " + row)
             }
             switch record.body {
-            case .change(let path, let value):
-                // A change's row is `path = value`: its path, when written as it is, and an
-                // integer's digits are in the row already.
+            case .change(let path, _):
+                // A change's row is `path = value`, the value as its `description` writes it: the
+                // value is in the row already, and so is its path when written as it is.
                 if !row.utf8.starts(with: path.utf8) { grams.insert(gramsOf: path) }
-                if case .integer = value {} else { grams.insert(gramsOf: value.description) }
             case let body:
                 if let path = body.path { grams.insert(gramsOf: path) }
                 if let value = body.value { grams.insert(gramsOf: value.description) }

@@ -1,7 +1,7 @@
 extension EventFields {
     /// The texts of the event that a search looks at — the one definition behind `rewind log --grep`
-    /// and the viewer's `/` (which match these) and the blocks' search filters (made from
-    /// ``searchableTexts``, these and more): its name, source and description, the text on its
+    /// and the viewer's `/` (which match these) and the blocks' search filters (which hold the
+    /// n-grams of ``searchableTexts``, these and more): its name, source and description, the text on its
     /// row, and the row as the screen shows it (`isOn true`: the name, then that text), so that
     /// what is typed from the screen is found; with `old` known, a change's row as its move
     /// (`nextID: 1 → 2`) too.
@@ -21,10 +21,12 @@ extension EventFields {
 }
 
 extension RecordedEvent {
-    /// What a block's ``NGramFilter`` is made from: ``searchedTexts(old:)`` without a move, which
-    /// no filter can know (a search for one is judged by the text after its arrow), and the
+    /// What a block's ``NGramFilter`` holds the n-grams of: ``searchedTexts(old:)`` without a move,
+    /// which no filter can know (a search for one is judged by the text after its arrow), and the
     /// event's path and whole value besides, which only widen it. A filter may say "maybe" where
-    /// no text matches, never "no" where one does.
+    /// no text matches, never "no" where one does. Filters are made from a block's records
+    /// (``NGramFilter/init(records:)``), with no text made; this is the definition a test holds
+    /// them to.
     var searchableTexts: [String] {
         var texts = searchedTexts()
         // Kept from the filters' first version (the row with a space even when its text is

@@ -42,10 +42,10 @@ package struct SearchedText: Sendable {
     }
 
     /// The letters beyond ASCII that Rewind's own rows write (`1.9µs`, `0 → 1`, a value cut with
-    /// `…`: ``NGramFilter/Grams/knownFoldingScalars``), as UTF-8. None folds to an ASCII letter or
+    /// `…`: ``NGramFilter/Grams/knownFoldings``), as UTF-8. None folds to an ASCII letter or
     /// combines with one, so an ASCII text is found beside them exactly where a byte search finds
     /// it (a test holds this to Foundation's search).
-    private static let rowLettersBeyondASCII = NGramFilter.Grams.knownFoldingScalars.map { Array(String($0).utf8) }
+    private static let rowLettersBeyondASCII = NGramFilter.Grams.knownFoldings.keys.map { Array(String($0).utf8) }
 
     /// Whether every letter of `bytes` beyond ASCII is one of ``rowLettersBeyondASCII``.
     private static func holdsNoOtherLetterBeyondASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
