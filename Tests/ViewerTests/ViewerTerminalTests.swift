@@ -14,6 +14,25 @@ struct ViewerTerminalTests {
     /// does not cope with.
     @discardableResult
     static func tmux(_ arguments: [String]) throws -> String {
+        try run(arguments).output
+    }
+
+    /// Starts a detached session `name`, `width` × `height`, running `command` in a shell. Tried
+    /// again when tmux refuses: after a test kills the server's last session the server is still
+    /// exiting for a moment, and a `new-session` that reaches it then fails (seen on a loaded CI
+    /// machine as a pane that never showed anything).
+    static func newSession(_ name: String, width: Int, height: Int, command: String) throws {
+        for _ in 0..<50 {
+            let started = try run(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command])
+            if started.status == 0 { return }
+            if try run(["has-session", "-t", name]).status == 0 { return }
+            usleep(100_000)
+        }
+        Issue.record("tmux did not start the session \(name)")
+    }
+
+    /// Runs tmux with arguments and returns its exit status and standard output.
+    private static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let outputPath = NSTemporaryDirectory() + "rewind-tmux-\(getpid())-\(UUID().uuidString)"
         defer { unlink(outputPath) }
         var actions = posix_spawn_file_actions_t()
@@ -25,10 +44,12 @@ struct ViewerTerminalTests {
         let argv = ([tmuxPath!, "-L", "rewind-tests-\(getpid())"] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, tmuxPath!, &actions, nil, argv, environ) == 0 else { return "" }
+        guard posix_spawn(&pid, tmuxPath!, &actions, nil, argv, environ) == 0 else { return (-1, "") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        // Exited normally: the low seven bits are zero and the status is in the next byte.
+        let exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : -1
+        return (exitStatus, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
     }
 
     /// Reads the pane until `condition` holds; tmux redraws asynchronously, so this polls the
@@ -47,8 +68,9 @@ struct ViewerTerminalTests {
     /// Opens the viewer on a fixture in a tmux session of its own, `width` × `height`, and waits
     /// for its first frame (`ready` on screen). The caller kills the session.
     static func openViewer(_ fixture: String, session: String, width: Int = 120, height: Int = 40, ready: String) throws {
-        try tmux(["new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)",
-                  "cd '\(ViewerFixtures.root)' && TERM=xterm-256color '\(binary)' Fixtures/\(fixture); sleep 30"])
+        try newSession(
+            session, width: width, height: height,
+            command: "cd '\(ViewerFixtures.root)' && TERM=xterm-256color '\(binary)' Fixtures/\(fixture); sleep 30")
         _ = try screen(session: session) { $0.contains(ready) }
     }
 
@@ -90,8 +112,9 @@ struct ViewerTerminalTests {
         let root = ViewerFixtures.root
         // A session per width: the cases may run side by side on the one tmux server.
         let session = "log-\(width)"
-        try Self.tmux(["new-session", "-d", "-s", session, "-x", "\(width)", "-y", "60",
-                       "cd '\(root)' && '\(Self.binary)' log Fixtures/todo.rewind --from 30; echo LOG-DONE; sleep 30"])
+        try Self.newSession(
+            session, width: width, height: 60,
+            command: "cd '\(root)' && '\(Self.binary)' log Fixtures/todo.rewind --from 30; echo LOG-DONE; sleep 30")
         defer { _ = try? Self.tmux(["kill-session", "-t", session]) }
         _ = try Self.screen(session: session) { $0.contains("LOG-DONE") }
         // -J joins lines the terminal wrapped: a line that did not fit comes back longer than the pane.
@@ -118,8 +141,10 @@ struct ViewerTerminalTests {
             return
         }
         let root = ViewerFixtures.root
-        try Self.tmux(["new-session", "-d", "-s", "viewer", "-x", "120", "-y", "30",
-                       "cd '\(root)' && TERM=xterm-256color '\(Self.binary)' Fixtures/demo.rewind; echo VIEWER-EXITED $?; sleep 30"])
+        try Self.newSession(
+            "viewer", width: 120, height: 30,
+            command: "cd '\(root)' && TERM=xterm-256color '\(Self.binary)' Fixtures/demo.rewind; "
+                + "echo VIEWER-EXITED $?; sleep 30")
         defer { _ = try? Self.tmux(["kill-server"]) }
 
         var text = try Self.screen { $0.contains("step 1 of 293") }
@@ -167,8 +192,9 @@ struct ViewerTerminalTests {
             for tick in 0..<300_000 { channel.emit(.activity(LoggedValue(["tick": tick])), callSite: CallSite(), to: journal) }
             journal.close()
 
-            try Self.tmux(["new-session", "-d", "-s", "slow", "-x", "100", "-y", "30",
-                           "TERM=xterm-256color '\(Self.binary)' '\(path)'; echo VIEWER-EXITED $? $(date +%s%N); sleep 30"])
+            try Self.newSession(
+                "slow", width: 100, height: 30,
+                command: "TERM=xterm-256color '\(Self.binary)' '\(path)'; echo VIEWER-EXITED $? $(date +%s%N); sleep 30")
             defer { _ = try? Self.tmux(["kill-session", "-t", "slow"]) }
             _ = try Self.screen(session: "slow") { $0.contains("step 1 of 300001") }
             // Text that matches nothing and is not a plain word: the search reads every block.
@@ -198,8 +224,9 @@ struct ViewerTerminalTests {
         guard Self.tmuxPath != nil else { return }
         let pidFile = NSTemporaryDirectory() + "rewind-viewer-pid-" + UUID().uuidString
         defer { unlink(pidFile) }
-        try Self.tmux(["new-session", "-d", "-s", "hangup", "-x", "80", "-y", "24",
-                       "cd '\(ViewerFixtures.root)' && sh -c 'echo $$ > \(pidFile); exec \(Self.binary) Fixtures/todo.rewind'"])
+        try Self.newSession(
+            "hangup", width: 80, height: 24,
+            command: "cd '\(ViewerFixtures.root)' && sh -c 'echo $$ > \(pidFile); exec \(Self.binary) Fixtures/todo.rewind'")
         defer { _ = try? Self.tmux(["kill-session", "-t", "hangup"]) }
         _ = try Self.screen(session: "hangup") { $0.contains("step 1 of 67") }
         let pid = try #require(Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -226,9 +253,11 @@ struct ViewerTerminalTests {
     static func signalViewer(_ signal: Int32, session: String) throws -> (screen: String, running: String, after: String) {
         let pidFile = NSTemporaryDirectory() + "rewind-viewer-pid-" + UUID().uuidString
         defer { unlink(pidFile) }
-        try tmux(["new-session", "-d", "-s", session, "-x", "80", "-y", "24",
-                  // Without the Swift runtime's backtrace, which waits for a key on a terminal.
-                  "cd '\(ViewerFixtures.root)' && SWIFT_BACKTRACE=enable=no sh -c 'echo $$ > \(pidFile); exec \(binary) Fixtures/todo.rewind'; echo VIEWER-EXITED $?; sleep 30"])
+        try newSession(
+            session, width: 80, height: 24,
+            // Without the Swift runtime's backtrace, which waits for a key on a terminal.
+            command: "cd '\(ViewerFixtures.root)' && SWIFT_BACKTRACE=enable=no "
+                + "sh -c 'echo $$ > \(pidFile); exec \(binary) Fixtures/todo.rewind'; echo VIEWER-EXITED $?; sleep 30")
         defer { _ = try? tmux(["kill-session", "-t", session]) }
         _ = try screen(session: session) { $0.contains("step 1 of 67") }
         func modes() throws -> String {
