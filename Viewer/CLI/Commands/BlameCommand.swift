@@ -67,16 +67,22 @@ struct BlameCommand: ParsableCommand {
             }
             let change = "\(old?.compactDescription(limit: 40) ?? "(absent)") → \(new?.compactDescription(limit: 40) ?? "(absent)")"
             line.removeAll(keepingCapacity: true)
-            for column in [
-                Array(VisibleText.padded("#\(event.sequence)", to: 6).utf8), text.relativeTimeColumn(event.wallNanoseconds), text.sourceColumn(event),
-                text.kindColumn(event.kind), text.nameColumn(event), Array(VisibleText.padded(change, to: 30).utf8),
-            ] {
-                line += column
-                line.append(UInt8(ascii: " "))
-            }
+            line += VisibleText.padded("#\(event.sequence)", to: 6).utf8
+            line.append(UInt8(ascii: " "))
+            text.appendRelativeTimeColumn(event.wallNanoseconds, to: &line)
+            line.append(UInt8(ascii: " "))
+            text.appendSourceColumn(event, to: &line)
+            line.append(UInt8(ascii: " "))
+            text.appendKindColumn(event.kind, to: &line)
+            line.append(UInt8(ascii: " "))
+            text.appendNameColumn(event, to: &line)
+            line.append(UInt8(ascii: " "))
+            line += VisibleText.padded(change, to: 30).utf8
+            line.append(UInt8(ascii: " "))
             // The call site ends the line: its column without the padding.
-            let callSite = text.callSiteColumn(event)
-            line += callSite.prefix(callSite.count - callSite.reversed().prefix { $0 == UInt8(ascii: " ") }.count)
+            let callSiteStart = line.count
+            text.appendCallSiteColumn(event, to: &line)
+            while line.count > callSiteStart, line.last == UInt8(ascii: " ") { line.removeLast() }
             output.line(utf8: line)
             for cause in chain { output.line("       ← " + cause.causeText(of: event)) }
         }

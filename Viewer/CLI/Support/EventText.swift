@@ -13,8 +13,10 @@ struct EventText: Sendable {
         let showsCallSite: Bool
         /// The source and kind columns, made once: they repeat on every line.
         fileprivate let sourceColumns: [UInt64: [UInt8]]
-        /// A list, not a dictionary: a kind's hash is its name's.
-        fileprivate let kindColumns: [(kind: Event.Category, column: [UInt8])]
+        /// Every kind's column, one after another in one buffer, where ``kindColumnRanges`` (by
+        /// the kind's `ordinal`) says: a lookup and a copy, no array's reference taken per line.
+        fileprivate let kindColumnBytes: [UInt8]
+        fileprivate let kindColumnRanges: [Range<Int>]
 
         /// Lines for `reader`'s events; with `lineWidth`, laid out to fit it: a line too narrow for
         /// every column and a readable value (``minimumValueWidth``) leaves the call site out, then
@@ -36,9 +38,15 @@ struct EventText: Sendable {
                 (summary.source.instanceID, Array(style.paint(VisibleText.padded(name, to: sourceWidth), .cyan).utf8))
             }
             sourceColumns = Dictionary(columns, uniquingKeysWith: { first, _ in first })
-            kindColumns = Event.Category.allCases.map { kind in
-                (kind, Array(style.paint(VisibleText.padded(kind.word, to: EventText.kindWidth), TerminalStyle.color(for: kind)).utf8))
+            var kindBytes: [UInt8] = []
+            var kindRanges = [Range<Int>](repeating: 0..<0, count: Event.Category.allCases.count)
+            for kind in Event.Category.allCases {
+                let start = kindBytes.count
+                kindBytes += style.paint(VisibleText.padded(kind.word, to: EventText.kindWidth), TerminalStyle.color(for: kind)).utf8
+                kindRanges[kind.ordinal] = start..<kindBytes.count
             }
+            kindColumnBytes = kindBytes
+            kindColumnRanges = kindRanges
         }
     }
 
@@ -67,8 +75,18 @@ struct EventText: Sendable {
     /// `é` gets its own column) — so a line reads the same whichever lines a memo saw before it:
     /// `log` writes each part of a journal with its own.
     private struct ColumnMemo {
-        var file = "", line: UInt = 0, callSite: [UInt8]?, fileAt: TextReference?
-        var name = "", nameMatch: String?, nameColumn: [UInt8]?, nameAt: TextReference?
+        /// The last few call sites' columns: a commit's events alternate between the line that
+        /// mutates and the line that changes a field.
+        var callSites: [CallSite] = [], nextCallSite = 0
+        var name = "", nameMatch: String?, nameColumn: [UInt8] = [], nameAt: TextReference?
+        var sourceID: UInt64 = 0, sourceColumn: [UInt8] = []
+
+        struct CallSite {
+            let file: String, line: UInt
+            var fileAt: TextReference?
+            let column: [UInt8]
+        }
+        static let callSiteCount = 4
         // No line's millisecond: a time before the journal's start is negative.
         var millisecond = Int64.min, time: [UInt8] = []
     }
@@ -81,44 +99,65 @@ struct EventText: Sendable {
         func isSame(as other: TextReference) -> Bool { block === other.block && index == other.index }
     }
 
-    /// The call site column: `File.swift:42`, escaped, padded to ``callSiteWidth``.
-    mutating func callSiteColumn(_ event: some LineEvent) -> [UInt8] {
+    /// Appends the call site column: `File.swift:42`, escaped, padded to ``callSiteWidth``.
+    /// Columns are appended in place, not returned: a line is millions of times a few columns,
+    /// and an array handed back is a reference counted each time.
+    mutating func appendCallSiteColumn(_ event: some LineEvent, to bytes: inout [UInt8]) {
         let line = event.line
         let at = event.textReferences.map { TextReference(block: $0.block, index: $0.file) }
-        if let column = memo.callSite, memo.line == line, Self.isSame(memo.file, from: &memo.fileAt, as: event.file, from: at) { return column }
+        for slot in memo.callSites.indices where memo.callSites[slot].line == line {
+            if Self.isSame(memo.callSites[slot].file, from: &memo.callSites[slot].fileAt, as: event.file, from: at) {
+                bytes += memo.callSites[slot].column
+                return
+            }
+        }
         let column = Array(VisibleText.padded(VisibleText.escaped(event.callSite), to: Self.callSiteWidth).utf8)
-        memo.file = event.file
-        memo.line = line
-        memo.callSite = column
-        memo.fileAt = at
-        return column
+        let made = ColumnMemo.CallSite(file: event.file, line: line, fileAt: at, column: column)
+        if memo.callSites.count < ColumnMemo.callSiteCount {
+            memo.callSites.append(made)
+        } else {
+            memo.callSites[memo.nextCallSite] = made
+            memo.nextCallSite = (memo.nextCallSite + 1) % ColumnMemo.callSiteCount
+        }
+        bytes += column
     }
 
-    /// The name column: the event's name, escaped, padded to ``nameWidth`` (with `match` marked,
-    /// when colouring).
-    mutating func nameColumn(_ event: some LineEvent, highlighting match: String? = nil) -> [UInt8] {
+    /// Appends the name column: the event's name, escaped, padded to ``nameWidth`` (with `match`
+    /// marked, when colouring).
+    mutating func appendNameColumn(_ event: some LineEvent, highlighting match: String? = nil, to bytes: inout [UInt8]) {
         let at = event.textReferences.map { TextReference(block: $0.block, index: $0.name) }
-        if let column = memo.nameColumn, memo.nameMatch == match, Self.isSame(memo.name, from: &memo.nameAt, as: event.name, from: at) { return column }
-        var column = ""
-        append(highlight(VisibleText.escaped(event.name), match), width: Self.nameWidth, color: nil, to: &column)
-        memo.name = event.name
-        memo.nameMatch = match
-        memo.nameColumn = Array(column.utf8)
-        memo.nameAt = at
-        return memo.nameColumn!
+        if memo.nameColumn.isEmpty || memo.nameMatch != match || !Self.isSame(memo.name, from: &memo.nameAt, as: event.name, from: at) {
+            var column = ""
+            append(highlight(VisibleText.escaped(event.name), match), width: Self.nameWidth, color: nil, to: &column)
+            memo.name = event.name
+            memo.nameMatch = match
+            memo.nameColumn = Array(column.utf8)
+            memo.nameAt = at
+        }
+        bytes += memo.nameColumn
     }
 
-    /// The source column: its name, escaped, padded to ``sourceWidth``.
-    func sourceColumn(_ event: some LineEvent) -> [UInt8] {
-        if let column = layout.sourceColumns[event.sourceID] { return column }
-        var column = ""
-        append(VisibleText.escaped(event.sourceDescription), width: sourceWidth, color: .cyan, to: &column)
-        return Array(column.utf8)
+    /// Appends the source column: its name, escaped, padded to ``sourceWidth``.
+    mutating func appendSourceColumn(_ event: some LineEvent, to bytes: inout [UInt8]) {
+        // Consecutive lines mostly share their source: the last one's column is kept.
+        let id = event.sourceID
+        if memo.sourceColumn.isEmpty || memo.sourceID != id {
+            if let column = layout.sourceColumns[id] {
+                memo.sourceColumn = column
+            } else {
+                var column = ""
+                append(VisibleText.escaped(event.sourceDescription), width: sourceWidth, color: .cyan, to: &column)
+                memo.sourceColumn = Array(column.utf8)
+            }
+            memo.sourceID = id
+        }
+        bytes += memo.sourceColumn
     }
 
-    /// The kind column: the kind in the viewer's words, padded to ``kindWidth``.
-    func kindColumn(_ kind: Event.Category) -> [UInt8] {
-        layout.kindColumns.first { $0.kind == kind }?.column ?? Array(kind.word.utf8)
+    /// Appends the kind column: the kind in the viewer's words, padded to ``kindWidth``.
+    func appendKindColumn(_ kind: Event.Category, to bytes: inout [UInt8]) {
+        let range = layout.kindColumnRanges[kind.ordinal]
+        layout.kindColumnBytes.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// The widths of the fixed columns: `#SEQ`, relative time, kind, name, call site.
@@ -161,16 +200,16 @@ struct EventText: Sendable {
             while bytes.count - digitsStart < Self.sequenceWidth - 1 { bytes.append(UInt8(ascii: " ")) }
         }
         bytes.append(UInt8(ascii: " "))
-        bytes += relativeTimeColumn(event.wallNanoseconds)
+        appendRelativeTimeColumn(event.wallNanoseconds, to: &bytes)
         bytes.append(UInt8(ascii: " "))
-        bytes += sourceColumn(event)
+        appendSourceColumn(event, to: &bytes)
         bytes.append(UInt8(ascii: " "))
-        bytes += kindColumn(event.kind)
+        appendKindColumn(event.kind, to: &bytes)
         bytes.append(UInt8(ascii: " "))
-        bytes += nameColumn(event, highlighting: match)
+        appendNameColumn(event, highlighting: match, to: &bytes)
         if showsCallSite {
             bytes.append(UInt8(ascii: " "))
-            bytes += callSiteColumn(event)
+            appendCallSiteColumn(event, to: &bytes)
         }
         var summary = event.rowText(valueLimit: valueLimit, old: old, columns: CellWidth.of)
         // The value was cut to the limit; a path before it (`items = …`) is cut here, in cells.
@@ -238,15 +277,16 @@ struct EventText: Sendable {
         return nil
     }
 
-    /// `+MM:SS.mmm` from the first event.
-    mutating func relativeTimeColumn(_ wall: Int64) -> [UInt8] {
+    /// Appends `+MM:SS.mmm` from the first event.
+    mutating func appendRelativeTimeColumn(_ wall: Int64, to bytes: inout [UInt8]) {
         let nanoseconds = EventTime.wallNanoseconds(from: startNanoseconds, to: wall)
         // The text shows milliseconds, and thousands of events may share one.
         let millisecond = nanoseconds / 1_000_000
-        if millisecond == memo.millisecond { return memo.time }
-        memo.millisecond = millisecond
-        memo.time = Array(EventFormatter.elapsed(nanoseconds: nanoseconds).utf8)
-        return memo.time
+        if millisecond != memo.millisecond {
+            memo.millisecond = millisecond
+            memo.time = Array(EventFormatter.elapsed(nanoseconds: nanoseconds).utf8)
+        }
+        bytes += memo.time
     }
 
     /// One event as a JSON object with stable keys, `schema_version` first (``CommandJSON``): its
@@ -298,4 +338,22 @@ extension RecordedEvent: LineEvent {
 extension BlockRecords.Record: LineEvent {
     var sourceDescription: String { source.description }
     var textReferences: (block: BlockRecords, name: Int, file: Int)? { (block, nameReference, fileReference) }
+}
+
+extension Event.Category {
+    /// A number of the kind's own, from 0, told by a switch: what the kind columns are found by.
+    fileprivate var ordinal: Int {
+        switch self {
+        case .willDispatch: 0
+        case .didDispatch: 1
+        case .willMutate: 2
+        case .didMutate: 3
+        case .change: 4
+        case .replace: 5
+        case .activity: 6
+        case .created: 7
+        case .released: 8
+        case .dropped: 9
+        }
+    }
 }

@@ -170,8 +170,11 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
                 }
                 let before = walker.state(of: source)
                 let change = walker.advance(record)
-                if part == nil { part = makePart() }
-                add(record, before, change, &part!)
+                // Moved out and back, never copied: this code is generic over the part, and an
+                // access through `part!` copied it (and its buffers' references) for every event.
+                var filling = part.take() ?? makePart()
+                add(record, before, change, &filling)
+                part = consume filling
             }
             if let filled = part { walked.segments.append(.part(filled)) }
             for source in walked.ends.keys { walked.ends[source] = walker.fold(of: source) }

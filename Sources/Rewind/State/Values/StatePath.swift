@@ -91,10 +91,11 @@ extension StatePath {
     /// the recording could not name it (`items[…].done`: Linux prints subscript key paths without
     /// their index).
     package init?(recordedChange text: String) {
-        // Most recorded paths are fields named in ASCII (`count`, `inner.name`): read at once,
-        // since readers parse the path of every change they fold.
-        if let keys = Self.asciiFieldNames(text) {
-            self.init(keys.map { .key(String($0)) })
+        // Most recorded paths are fields named in ASCII and list positions (`count`,
+        // `inner.name`, `items[33].done`): read at once, since readers parse the path of every
+        // change they fold.
+        if let components = Self.asciiComponents(text) {
+            self.init(components)
             return
         }
         guard !text.unicodeScalars.contains("…") else { return nil }
@@ -102,37 +103,59 @@ extension StatePath {
         self = parsed
     }
 
-    /// The field names of `a.b.c` when every one is an ASCII identifier (a letter or `_`, then
-    /// letters, digits or `_`): what the parser reads from it. `nil` for anything else.
-    private static func asciiFieldNames(_ text: String) -> [Substring]? {
-        var names: [Substring] = []
-        var start = text.utf8.startIndex
-        var atStart = true
-        for index in text.utf8.indices {
-            let byte = text.utf8[index]
-            switch byte {
-            case UInt8(ascii: "."):
-                guard !atStart else { return nil }
-                names.append(Substring(text.utf8[start..<index]))
-                start = text.utf8.index(after: index)
-                atStart = true
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
-                atStart = false
-            case UInt8(ascii: "0")...UInt8(ascii: "9") where !atStart:
-                break
-            default:
+    /// The components of `a.b[3].c` when every name is an ASCII identifier (a letter or `_`,
+    /// then letters, digits or `_`) and every index up to 18 digits: what the parser reads from
+    /// it. `nil` for anything else, which the parser reads (a test holds the two equal).
+    static func asciiComponents(_ text: String) -> [Component]? {
+        var components: [Component] = []
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        // What may come next: a name (at the start and after `.`), or `.`, `[` or the end.
+        var expectsName = true
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if expectsName {
+                let start = index
+                while index < utf8.endIndex, Self.isNameByte(utf8[index], first: index == start) { index = utf8.index(after: index) }
+                guard index > start else { return nil }
+                components.append(.key(String(Substring(utf8[start..<index]))))
+                expectsName = false
+            } else if byte == UInt8(ascii: ".") {
+                index = utf8.index(after: index)
+                expectsName = true
+                guard index < utf8.endIndex else { return nil }
+            } else if byte == UInt8(ascii: "[") {
+                index = utf8.index(after: index)
+                var value = 0, digits = 0
+                while index < utf8.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(utf8[index]) {
+                    value = value * 10 + Int(utf8[index] - UInt8(ascii: "0"))
+                    digits += 1
+                    index = utf8.index(after: index)
+                }
+                guard (1...18).contains(digits), index < utf8.endIndex, utf8[index] == UInt8(ascii: "]") else { return nil }
+                index = utf8.index(after: index)
+                components.append(.index(value))
+            } else {
                 return nil
             }
         }
-        guard !atStart else { return nil }
-        names.append(Substring(text.utf8[start...]))
-        return names
+        return components.isEmpty ? nil : components
+    }
+
+    private static func isNameByte(_ byte: UInt8, first: Bool) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"): true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): !first
+        default: false
+        }
     }
 
     /// A recorded path without its optional chaining and force-unwrapping marks: a captured tree
     /// holds an optional's value in its place, so `opt?.name` and `opt!.name` are `opt.name` there.
     static func lookingThroughOptionals(_ text: some StringProtocol) -> String {
-        String(text.filter { $0 != "?" && $0 != "!" })
+        // Told by bytes first: filtering goes character by character.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "!") }) else { return String(text) }
+        return String(text.filter { $0 != "?" && $0 != "!" })
     }
 }
 

@@ -25,6 +25,23 @@ struct StatePathTests {
         #expect(StatePath(recordedChange: text) == parsed, "\(text)")
     }
 
+    @Test("a recorded change's path reads as the parser reads it: list positions, and texts made of the characters paths are made of")
+    func recordedChangePathsAtRandom() {
+        let alphabet: [Character] = ["a", "Z", "_", "0", "7", ".", "[", "]", "?", "!", "\"", " ", "é"]
+        // A fixed sequence (a linear congruential generator), so a failure is the same on every run.
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let indexed = ["items[33]", "items[0][12].x", "a[007].b", "a[]", "a[3", "a[3]b", "a[3].", "[3].a", "a[-1]", "a[1234567890123456789]"]
+        let random = (0..<20_000).map { _ in String((0..<next(12)).map { _ in alphabet[next(alphabet.count)] }) }
+        for text in indexed + random {
+            let parsed = try? StatePath(parsing: text.filter { $0 != "?" && $0 != "!" })
+            #expect(StatePath(recordedChange: text) == parsed, "\(text)")
+        }
+    }
+
     @Test("printing a path gives text that reads back to the same path")
     func roundTrip() throws {
         for path in [StatePath([.key("items"), .index(3), .key("done")]), StatePath([.key("a b"), .key("q\"uote")]), StatePath([.index(1)])] {
