@@ -219,32 +219,23 @@ struct JSONBytes {
 
     /// Appends an integer's decimal digits.
     mutating func append(integer value: Int64) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits, filled from the end
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var position = buffer.count
-            repeat {
-                position -= 1
-                buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: buffer[position...])
-        }
+        DecimalText.append(value, to: &bytes)
     }
 
     /// Appends `value` as a JSON string literal.
     mutating func append(string value: String) {
         // The usual case, printable ASCII with nothing to escape: checked and copied in one visit
         // of the string's storage.
-        let plain: Bool? = value.utf8.withContiguousStorageIfAvailable { text in
-            guard text.allSatisfy({ (0x20..<0x7F).contains($0) && $0 != 0x22 && $0 != 0x5C }) else { return false }
+        var value = value
+        let plain = value.withUTF8 { text in
+            // Below 0x20 or from 0x7F up wraps to 0x5F or more: one comparison for both.
+            for byte in text where byte &- 0x20 >= 0x5F || byte == 0x22 || byte == 0x5C { return false }
             bytes.append(0x22)
             bytes.append(contentsOf: text)
             bytes.append(0x22)
             return true
         }
-        if plain == true { return }
+        if plain { return }
         bytes.append(0x22)
         for scalar in value.unicodeScalars {
             switch scalar {

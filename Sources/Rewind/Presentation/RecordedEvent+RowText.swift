@@ -34,19 +34,32 @@ extension RecordedEvent {
         kind: Event.Category, name: @autoclosure () -> String, path: String?, value: StateValue?, duration: Duration?, dropped: DroppedRange?,
         valueLimit: Int, old: ValueBefore, columns: (String) -> Int
     ) -> String {
+        var bytes: [UInt8] = []
+        writeRowText(
+            kind: kind, name: name(), path: path, value: value, duration: duration, dropped: dropped, valueLimit: valueLimit, old: old,
+            columns: columns, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the row text of an event with these fields to `bytes` as UTF-8: the rule itself,
+    /// which `rewind log` writes straight into its lines.
+    static func writeRowText(
+        kind: Event.Category, name: @autoclosure () -> String, path: String?, value: StateValue?, duration: Duration?, dropped: DroppedRange?,
+        valueLimit: Int, old: ValueBefore, columns: (String) -> Int, to bytes: inout [UInt8]
+    ) {
         switch kind {
         case .change:
-            return changeRowText(path: path ?? "", new: value ?? .null, old: old, valueLimit: valueLimit, columns: columns)
+            writeChangeRowText(path: path ?? "", new: value ?? .null, old: old, valueLimit: valueLimit, columns: columns, to: &bytes)
         case .activity:
-            return (value ?? .null).payloadDescription(sentAs: name(), limit: valueLimit)
+            bytes += (value ?? .null).payloadDescription(sentAs: name(), limit: valueLimit).utf8
         case .willDispatch:
-            return value.map { $0.payloadDescription(sentAs: name(), limit: valueLimit) } ?? ""
+            if let value { bytes += value.payloadDescription(sentAs: name(), limit: valueLimit).utf8 }
         case .didDispatch, .didMutate:
-            return duration.map(EventFormatter.format) ?? ""
+            if let duration { bytes += EventFormatter.format(duration).utf8 }
         case .dropped:
-            return dropped.map { "\($0.count) events dropped (steps \($0.sequences.lowerBound)–\($0.sequences.upperBound))" } ?? ""
+            if let dropped { bytes += "\(dropped.count) events dropped (steps \(dropped.sequences.lowerBound)–\(dropped.sequences.upperBound))".utf8 }
         case .willMutate, .replace, .created, .released:
-            return ""
+            break
         }
     }
 
@@ -55,14 +68,44 @@ extension RecordedEvent {
     public static func changeRowText(
         path: String, new: StateValue, old before: ValueBefore = .unknown, valueLimit: Int = .max, columns: (String) -> Int = { $0.count }
     ) -> String {
+        var bytes: [UInt8] = []
+        writeChangeRowText(path: path, new: new, old: before, valueLimit: valueLimit, columns: columns, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``changeRowText(path:new:old:valueLimit:columns:)``'s text to `bytes` as UTF-8.
+    static func writeChangeRowText(
+        path: String, new: StateValue, old before: ValueBefore, valueLimit: Int, columns: (String) -> Int, to bytes: inout [UInt8]
+    ) {
+        let start = bytes.count
         let path = VisibleText.escaped(path)
-        let newText = new.compactDescription(limit: valueLimit)
-        guard before.isKnown else { return "\(path) = \(newText)" }
+        bytes += path.utf8
+        let pathEnd = bytes.count
+        guard before.isKnown else {
+            bytes += " = ".utf8
+            return new.writeCompact(limit: valueLimit, to: &bytes)
+        }
         let old = before.held
-        if (old ?? .null) == new { return "\(path) = \(newText)\(unchangedMark)" }
-        if let old, let text = ChangeText.text(path: path, old: old, new: new, limit: valueLimit) { return text }
-        let move = "\(path): \(old?.compactDescription(limit: valueLimit) ?? "nil") → \(newText)"
-        return valueLimit == .max || columns(move) <= valueLimit ? move : "\(path) = \(newText)"
+        if (old ?? .null) == new {
+            bytes += " = ".utf8
+            new.writeCompact(limit: valueLimit, to: &bytes)
+            bytes += unchangedMark.utf8
+            return
+        }
+        if let old, let text = ChangeText.text(path: path, old: old, new: new, limit: valueLimit) {
+            bytes.removeSubrange(start...)
+            bytes += text.utf8
+            return
+        }
+        bytes += ": ".utf8
+        if let old { old.writeCompact(limit: valueLimit, to: &bytes) } else { bytes += "nil".utf8 }
+        bytes += " → ".utf8
+        new.writeCompact(limit: valueLimit, to: &bytes)
+        // A move that does not fit says the new value only.
+        guard valueLimit != .max, columns(String(decoding: bytes[start...], as: UTF8.self)) > valueLimit else { return }
+        bytes.removeSubrange(pathEnd...)
+        bytes += " = ".utf8
+        new.writeCompact(limit: valueLimit, to: &bytes)
     }
 
     // The names this had before "summary" kept one meaning (a block's summary): for one release.
@@ -100,10 +143,25 @@ extension BlockRecords.Record {
     /// What the record's event carries, on one line: its event's
     /// ``RecordedEvent/rowText(valueLimit:old:columns:)``, with no event made.
     package func rowText(valueLimit: Int = .max, old: ValueBefore = .unknown, columns: (String) -> Int = { $0.count }) -> String {
+        var bytes: [UInt8] = []
+        writeRowText(valueLimit: valueLimit, old: old, columns: columns, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``rowText(valueLimit:old:columns:)``'s text to `bytes` as UTF-8.
+    package func writeRowText(valueLimit: Int, old: ValueBefore, columns: (String) -> Int, to bytes: inout [UInt8]) {
         let body = self.body
-        return RecordedEvent.rowText(
+        RecordedEvent.writeRowText(
             kind: kind, name: name, path: body.path, value: body.value, duration: body.duration, dropped: body.dropped, valueLimit: valueLimit,
-            old: old, columns: columns
-        )
+            old: old, columns: columns, to: &bytes)
+    }
+}
+
+extension RecordedEvent {
+    /// Appends ``rowText(valueLimit:old:columns:)``'s text to `bytes` as UTF-8.
+    package func writeRowText(valueLimit: Int, old: ValueBefore, columns: (String) -> Int, to bytes: inout [UInt8]) {
+        Self.writeRowText(
+            kind: kind, name: name, path: path, value: value, duration: duration, dropped: dropped, valueLimit: valueLimit, old: old,
+            columns: columns, to: &bytes)
     }
 }

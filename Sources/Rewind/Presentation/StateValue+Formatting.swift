@@ -7,23 +7,56 @@ extension StateValue: CustomStringConvertible {
     /// The value on one line, cut with `…` after about `limit` characters. Linear in what it
     /// writes: the characters are counted as they are added, never by recounting the text.
     package func compactDescription(limit: Int) -> String {
-        var output = CompactText(limit: limit)
-        writeCompact(into: &output)
-        if output.count > limit { return String(output.text.prefix(max(limit - 1, 0))) + "…" }
-        return output.text
+        var bytes: [UInt8] = []
+        writeCompact(limit: limit, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Text being written, with its length in characters kept as it grows.
+    /// Appends ``compactDescription(limit:)``'s text to `bytes` as UTF-8, no string made on the
+    /// way unless the value is cut: what `rewind log` writes millions of.
+    package func writeCompact(limit: Int = .max, to bytes: inout [UInt8]) {
+        let start = bytes.count
+        var output = CompactText(limit: limit, taking: &bytes)
+        writeCompact(into: &output)
+        output.give(to: &bytes)
+        guard output.count > limit else { return }
+        let text = String(decoding: bytes[start...], as: UTF8.self)
+        bytes.removeSubrange(start...)
+        bytes += (String(text.prefix(max(limit - 1, 0))) + "…").utf8
+    }
+
+    /// Text being written as UTF-8, with its length in characters kept as it grows (only when
+    /// there is a limit to keep it to).
     private struct CompactText {
         let limit: Int
-        var text = ""
+        var bytes: [UInt8] = []
         var count = 0
+
+        init(limit: Int, taking buffer: inout [UInt8]) {
+            self.limit = limit
+            swap(&bytes, &buffer)
+        }
+
+        mutating func give(to buffer: inout [UInt8]) {
+            swap(&bytes, &buffer)
+        }
 
         var isFull: Bool { count > limit }
 
         mutating func append(_ piece: String) {
-            text += piece
-            count += piece.count
+            bytes += piece.utf8
+            if limit != .max { count += piece.count }
+        }
+
+        mutating func append(ascii piece: StaticString) {
+            piece.withUTF8Buffer { bytes += $0 }
+            count += piece.utf8CodeUnitCount
+        }
+
+        mutating func append(integer value: Int64) {
+            let before = bytes.count
+            DecimalText.append(value, to: &bytes)
+            count += bytes.count - before
         }
     }
 
@@ -31,22 +64,27 @@ extension StateValue: CustomStringConvertible {
         guard !output.isFull else { return }
         switch self {
         case .array(let elements):
-            output.append("[")
+            output.append(ascii: "[")
             for (index, element) in elements.enumerated() {
-                if index > 0 { output.append(", ") }
+                if index > 0 { output.append(ascii: ", ") }
                 element.writeCompact(into: &output)
                 if output.isFull { return }
             }
-            output.append("]")
+            output.append(ascii: "]")
         case .object(let fields):
-            output.append("{")
+            output.append(ascii: "{")
             for (index, field) in fields.enumerated() {
-                if index > 0 { output.append(", ") }
-                output.append(Self.displayKey(field.key) + ": ")
+                if index > 0 { output.append(ascii: ", ") }
+                output.append(Self.displayKey(field.key))
+                output.append(ascii: ": ")
                 field.value.writeCompact(into: &output)
                 if output.isFull { return }
             }
-            output.append("}")
+            output.append(ascii: "}")
+        case .integer(let value):
+            output.append(integer: value)
+        case .bool(let value):
+            output.append(ascii: value ? "true" : "false")
         default:
             output.append(scalarDescription)
         }

@@ -196,7 +196,7 @@ struct EventText: Sendable {
         } else {
             bytes.append(UInt8(ascii: "#"))
             let digitsStart = bytes.count
-            Self.appendDecimal(event.sequence, to: &bytes)
+            DecimalText.append(magnitude: event.sequence, to: &bytes)
             while bytes.count - digitsStart < Self.sequenceWidth - 1 { bytes.append(UInt8(ascii: " ")) }
         }
         bytes.append(UInt8(ascii: " "))
@@ -210,6 +210,13 @@ struct EventText: Sendable {
         if showsCallSite {
             bytes.append(UInt8(ascii: " "))
             appendCallSiteColumn(event, to: &bytes)
+        }
+        if valueLimit == .max, match == nil {
+            // Nothing to cut or mark: the row text is written straight into the line.
+            bytes.append(UInt8(ascii: " "))
+            event.writeRowText(valueLimit: .max, old: old, columns: CellWidth.of, to: &bytes)
+            while bytes.count > start, bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
+            return
         }
         var summary = event.rowText(valueLimit: valueLimit, old: old, columns: CellWidth.of)
         // The value was cut to the limit; a path before it (`items = …`) is cut here, in cells.
@@ -238,13 +245,6 @@ struct EventText: Sendable {
         guard known.withUTF8({ a in text.withUTF8 { b in a.elementsEqual(b) } }) else { return false }
         knownPlace = place
         return true
-    }
-
-    /// `number` in decimal digits, without making a string.
-    private static func appendDecimal(_ number: UInt64, to bytes: inout [UInt8]) {
-        guard number >= 10 else { return bytes.append(UInt8(ascii: "0") + UInt8(number)) }
-        appendDecimal(number / 10, to: &bytes)
-        bytes.append(UInt8(ascii: "0") + UInt8(number % 10))
     }
 
     /// Appends a column: `text` padded to `width` characters, in `color` when colouring.

@@ -36,6 +36,8 @@ package protocol EventFields {
     func value(before state: StateValue?) -> ValueBefore
     /// What it carries, on one line (``RecordedEvent/rowText(valueLimit:old:columns:)``).
     func rowText(valueLimit: Int, old: ValueBefore, columns: (String) -> Int) -> String
+    /// The same text appended to `bytes` as UTF-8.
+    func writeRowText(valueLimit: Int, old: ValueBefore, columns: (String) -> Int, to bytes: inout [UInt8])
 }
 
 extension EventFields {
