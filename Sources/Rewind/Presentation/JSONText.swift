@@ -21,6 +21,28 @@
         return output.text
     }
 
+    /// A field's name. A literal (`"seq"`) is written as it is, with no look at its characters:
+    /// an export writes a row's twenty names millions of times, and Rewind's names need no
+    /// escape (checked in debug builds). Any other text is escaped (``init(_:)``).
+    @_spi(Tooling) public struct Key: ExpressibleByStringLiteral, Sendable {
+        enum Name {
+            case literal(StaticString)
+            case text(String)
+        }
+        let name: Name
+
+        /// A name written in the code.
+        @_spi(Tooling) public init(stringLiteral name: StaticString) {
+            assert(JSONBytes.isPlain(name), "a JSON key literal to escape: \(name)")
+            self.name = .literal(name)
+        }
+
+        /// A name made at run time, escaped as any JSON string.
+        @_spi(Tooling) public init(_ name: String) {
+            self.name = .text(name)
+        }
+    }
+
     /// An object built field by field: `JSONText.object { $0.field("seq", 3) }`.
     @_spi(Tooling) public struct Object {
         /// The object so far, from its `{` at `start` (after whatever a buffer it continues held).
@@ -62,7 +84,7 @@
         }
 
         /// Adds an array of objects, each written in place by `write`.
-        @_spi(Tooling) public mutating func array<Items: Sequence>(_ key: String, of items: Items, _ write: (inout Object, Items.Element) -> Void) {
+        @_spi(Tooling) public mutating func array<Items: Sequence>(_ key: Key, of items: Items, _ write: (inout Object, Items.Element) -> Void) {
             startField(key)
             output.append(ascii: "[")
             var first = true
@@ -92,25 +114,28 @@
         }
 
         /// Adds a field whose value is already JSON text.
-        @_spi(Tooling) public mutating func raw(_ key: String, _ json: String) {
+        @_spi(Tooling) public mutating func raw(_ key: Key, _ json: String) {
             startField(key)
             output.append(verbatim: json)
         }
 
-        private mutating func startField(_ key: String) {
+        private mutating func startField(_ key: Key) {
             if !isEmpty { output.append(ascii: ",") }
             isEmpty = false
-            output.append(string: key)
+            switch key.name {
+            case .literal(let name): output.append(plainLiteral: name)
+            case .text(let name): output.append(string: name)
+            }
             output.append(ascii: ":")
         }
 
         /// Adds a string field.
-        @_spi(Tooling) public mutating func field(_ key: String, _ value: String) {
+        @_spi(Tooling) public mutating func field(_ key: Key, _ value: String) {
             startField(key)
             output.append(string: value)
         }
         /// Adds an integer field.
-        @_spi(Tooling) public mutating func field(_ key: String, _ value: some BinaryInteger) {
+        @_spi(Tooling) public mutating func field(_ key: Key, _ value: some BinaryInteger) {
             startField(key)
             if let small = Int64(exactly: value) {
                 output.append(integer: small)
@@ -120,36 +145,36 @@
         }
         /// Adds an integer field (the common types, written without a generic conversion: an
         /// export writes several per event).
-        @_spi(Tooling) public mutating func field(_ key: String, _ value: Int) {
+        @_spi(Tooling) public mutating func field(_ key: Key, _ value: Int) {
             startField(key)
             output.append(integer: Int64(value))
         }
         /// Adds an integer field.
-        @_spi(Tooling) public mutating func field(_ key: String, _ value: UInt) {
+        @_spi(Tooling) public mutating func field(_ key: Key, _ value: UInt) {
             field(key, UInt64(value))
         }
         /// Adds an integer field.
-        @_spi(Tooling) public mutating func field(_ key: String, _ value: UInt64) {
+        @_spi(Tooling) public mutating func field(_ key: Key, _ value: UInt64) {
             startField(key)
             if let small = Int64(exactly: value) { output.append(integer: small) } else { output.append(verbatim: String(value)) }
         }
         /// Adds a Boolean field.
-        @_spi(Tooling) public mutating func field(_ key: String, _ value: Bool) {
+        @_spi(Tooling) public mutating func field(_ key: Key, _ value: Bool) {
             startField(key)
             output.append(verbatim: value ? "true" : "false")
         }
         /// Adds a state value field.
-        @_spi(Tooling) public mutating func field(_ key: String, _ value: StateValue) {
+        @_spi(Tooling) public mutating func field(_ key: Key, _ value: StateValue) {
             startField(key)
             output.append(value: value)
         }
         /// Adds a field that is `null` when the value is missing.
-        @_spi(Tooling) public mutating func field(_ key: String, _ value: String?) {
+        @_spi(Tooling) public mutating func field(_ key: Key, _ value: String?) {
             startField(key)
             if let value { output.append(string: value) } else { output.append(verbatim: "null") }
         }
         /// Adds a field that is `null` when the value is missing.
-        @_spi(Tooling) public mutating func field(_ key: String, _ value: UInt64?) {
+        @_spi(Tooling) public mutating func field(_ key: Key, _ value: UInt64?) {
             guard let value else { return raw(key, "null") }
             field(key, value)
         }
@@ -220,6 +245,18 @@ struct JSONBytes {
     /// Appends an integer's decimal digits.
     mutating func append(integer value: Int64) {
         DecimalText.append(value, to: &bytes)
+    }
+
+    /// Appends a name known to need no escape (``JSONText/Key``) in quotes.
+    mutating func append(plainLiteral name: StaticString) {
+        bytes.append(0x22)
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(0x22)
+    }
+
+    /// Whether `name` is printable ASCII with no `"` or backslash: a JSON string as it is.
+    static func isPlain(_ name: StaticString) -> Bool {
+        name.withUTF8Buffer { text in !text.contains { $0 &- 0x20 >= 0x5F || $0 == 0x22 || $0 == 0x5C } }
     }
 
     /// Appends `value` as a JSON string literal.

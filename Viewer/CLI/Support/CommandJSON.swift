@@ -75,7 +75,7 @@ extension JSONText.Object {
     /// `{"path": "items[id: 2].done", "old": false, "new": true}`, `old` or `new` left out where
     /// the path was added or removed — named as blame names them: `export`'s and `diff`'s `changes`.
     /// Written in place: an export writes one list per row.
-    mutating func changes(_ key: String, from before: StateValue, to after: StateValue) {
+    mutating func changes(_ key: JSONText.Key, from before: StateValue, to after: StateValue) {
         array(key, of: StateDiff(from: before, to: after).changes) { item, change in
             let (old, new) = change.values
             item.field("path", change.followedPath(before: before, after: after).description)

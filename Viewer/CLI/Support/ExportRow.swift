@@ -55,7 +55,7 @@ struct ExportRow: Sendable {
 
 extension JSONText.Object {
     /// Adds a value field that is `null` when there is no value.
-    fileprivate mutating func value(_ key: String, _ value: StateValue?) {
+    fileprivate mutating func value(_ key: JSONText.Key, _ value: StateValue?) {
         if let value { field(key, value) } else { raw(key, "null") }
     }
 }
