@@ -25,10 +25,16 @@ struct ViewerTerminalTests {
         for _ in 0..<50 {
             let started = try run(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command])
             if started.status == 0 { return }
-            if try run(["has-session", "-t", name]).status == 0 { return }
+            // `=`: this name exactly, not a session whose name starts with it.
+            if try run(["has-session", "-t", "=" + name]).status == 0 { return }
             usleep(100_000)
         }
-        Issue.record("tmux did not start the session \(name)")
+        throw TmuxRefused(session: name)
+    }
+
+    /// tmux would not start a session, tried for five seconds.
+    struct TmuxRefused: Error {
+        let session: String
     }
 
     /// Runs tmux with arguments and returns its exit status and standard output.
@@ -46,7 +52,9 @@ struct ViewerTerminalTests {
         var pid: pid_t = 0
         guard posix_spawn(&pid, tmuxPath!, &actions, nil, argv, environ) == 0 else { return (-1, "") }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        var waited: pid_t
+        repeat { waited = waitpid(pid, &status, 0) } while waited < 0 && errno == EINTR
+        guard waited == pid else { return (-1, "") }
         // Exited normally: the low seven bits are zero and the status is in the next byte.
         let exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : -1
         return (exitStatus, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")

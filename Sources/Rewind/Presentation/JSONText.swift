@@ -256,7 +256,16 @@ struct JSONBytes {
 
     /// Whether `name` is printable ASCII with no `"` or backslash: a JSON string as it is.
     static func isPlain(_ name: StaticString) -> Bool {
-        name.withUTF8Buffer { text in !text.contains { $0 &- 0x20 >= 0x5F || $0 == 0x22 || $0 == 0x5C } }
+        name.withUTF8Buffer { text in !text.contains(where: needsEscape) }
+    }
+
+    /// Whether a byte of UTF-8 text cannot stand as it is in a JSON string: `"`, a backslash, a
+    /// control character, or any byte of a character beyond ASCII (written by the slow path,
+    /// which escapes the controls among them).
+    @inline(__always)
+    static func needsEscape(_ byte: UInt8) -> Bool {
+        // Below 0x20 or from 0x7F up wraps to 0x5F or more: one comparison for both.
+        byte &- 0x20 >= 0x5F || byte == 0x22 || byte == 0x5C
     }
 
     /// Appends `value` as a JSON string literal.
@@ -265,8 +274,7 @@ struct JSONBytes {
         // of the string's storage.
         var value = value
         let plain = value.withUTF8 { text in
-            // Below 0x20 or from 0x7F up wraps to 0x5F or more: one comparison for both.
-            for byte in text where byte &- 0x20 >= 0x5F || byte == 0x22 || byte == 0x5C { return false }
+            for byte in text where Self.needsEscape(byte) { return false }
             bytes.append(0x22)
             bytes.append(contentsOf: text)
             bytes.append(0x22)

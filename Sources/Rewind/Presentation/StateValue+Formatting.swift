@@ -5,7 +5,8 @@ extension StateValue: CustomStringConvertible {
     }
 
     /// The value on one line, cut with `…` after about `limit` characters. Linear in what it
-    /// writes: the characters are counted as they are added, never by recounting the text.
+    /// writes: under a limit the characters are counted as they are added, never by recounting
+    /// the text.
     package func compactDescription(limit: Int) -> String {
         var bytes: [UInt8] = []
         writeCompact(limit: limit, to: &bytes)
@@ -49,8 +50,18 @@ extension StateValue: CustomStringConvertible {
         }
 
         mutating func append(ascii piece: StaticString) {
-            piece.withUTF8Buffer { bytes += $0 }
-            count += piece.utf8CodeUnitCount
+            piece.withUTF8Buffer {
+                bytes += $0
+                count += $0.count
+            }
+        }
+
+        /// A field's name and the `: ` after it, counted together as the text they make: a
+        /// name may end in a letter that joins the colon into one character.
+        mutating func append(key: String) {
+            bytes += key.utf8
+            bytes += ": ".utf8
+            if limit != .max { count += (key + ": ").count }
         }
 
         mutating func append(integer value: Int64) {
@@ -75,8 +86,7 @@ extension StateValue: CustomStringConvertible {
             output.append(ascii: "{")
             for (index, field) in fields.enumerated() {
                 if index > 0 { output.append(ascii: ", ") }
-                output.append(Self.displayKey(field.key))
-                output.append(ascii: ": ")
+                output.append(key: Self.displayKey(field.key))
                 field.value.writeCompact(into: &output)
                 if output.isFull { return }
             }

@@ -153,6 +153,20 @@ struct TextFormattingTests {
         #expect(String(decoding: alone, as: UTF8.self) == #"{"schema_version":2,"id":"a\"b"}"#)
     }
 
+    @Test("a value cut to a limit is counted in characters as it reads: a field's name and its colon together")
+    func compactCountsCharacters() {
+        // U+0D4E (a letter that joins what follows it) makes one character of itself and the colon.
+        let reph = StateValue.object(["a\u{0D4E}": .integer(1)])
+        #expect(reph.compactDescription(limit: 6) == "{a\u{0D4E}: 1}")
+        #expect(reph.compactDescription(limit: 5) == "{a\u{0D4E}: …")
+        let list = StateValue.array([.string("abcdef"), .integer(12345), .bool(true)])
+        #expect(list.compactDescription(limit: 8) == "[\"abcde…")
+        #expect(list.compactDescription(limit: .max) == "[\"abcdef\", 12345, true]")
+        var bytes = Array("x = ".utf8)
+        list.writeCompact(limit: 8, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "x = [\"abcde…")
+    }
+
     @Test("a state's own field named with a leading $ gets one more, whatever follows it")
     func jsonDollarKeys() {
         let state = StateValue.object(["$opaque": .integer(1), "$\u{301}x": .integer(2), "a$": .integer(3)])

@@ -11,7 +11,7 @@ struct EventText: Sendable {
         let style: TerminalStyle
         /// Whether lines show the call site column: not on a line too narrow for it.
         let showsCallSite: Bool
-        /// The source and kind columns, made once: they repeat on every line.
+        /// Each listed source's column, made once: they repeat on every line.
         fileprivate let sourceColumns: [UInt64: [UInt8]]
         /// Every kind's column, one after another in one buffer, where ``kindColumnRanges`` (by
         /// the kind's `ordinal`) says: a lookup and a copy, no array's reference taken per line.
@@ -38,6 +38,9 @@ struct EventText: Sendable {
                 (summary.source.instanceID, Array(style.paint(VisibleText.padded(name, to: sourceWidth), .cyan).utf8))
             }
             sourceColumns = Dictionary(columns, uniquingKeysWith: { first, _ in first })
+            // Every kind has its own number below the count (a kind added to the enum and not to
+            // `ordinal`'s switch does not compile; two kinds given one number would share a column).
+            assert(Set(Event.Category.allCases.map(\.ordinal)) == Set(Event.Category.allCases.indices))
             var kindBytes: [UInt8] = []
             var kindRanges = [Range<Int>](repeating: 0..<0, count: Event.Category.allCases.count)
             for kind in Event.Category.allCases {
@@ -68,12 +71,13 @@ struct EventText: Sendable {
         self.init(layout: Layout(reader: reader, style: style, lineWidth: lineWidth))
     }
 
-    /// The last columns made: consecutive events mostly share their source, kind, name, call
-    /// site and millisecond, so comparing is cheap where making a column is not. A pure cache: a
-    /// column is used again for the same text only — the same reference into one block's string
-    /// table (a record read in its block), or the same bytes (a name spelled with a decomposed
-    /// `é` gets its own column) — so a line reads the same whichever lines a memo saw before it:
-    /// `log` writes each part of a journal with its own.
+    /// The last columns made: consecutive events mostly share their source, name, call site and
+    /// millisecond, so comparing is cheap where making a column is not. A pure cache: a name or
+    /// call site column is used again for the same text only — the same reference into one
+    /// block's string table (a record read in its block), or the same bytes (a name spelled with a
+    /// decomposed `é` gets its own column) — and a source column for the source number the
+    /// layout made it for, so a line reads the same whichever lines a memo saw before it: `log`
+    /// writes each part of a journal with its own.
     private struct ColumnMemo {
         /// The last few call sites' columns: a commit's events alternate between the line that
         /// mutates and the line that changes a field.
@@ -139,19 +143,21 @@ struct EventText: Sendable {
 
     /// Appends the source column: its name, escaped, padded to ``sourceWidth``.
     mutating func appendSourceColumn(_ event: some LineEvent, to bytes: inout [UInt8]) {
-        // Consecutive lines mostly share their source: the last one's column is kept.
+        // Consecutive lines mostly share their source: the last layout column used is kept, by
+        // the source's number, which the layout's columns are made for.
         let id = event.sourceID
-        if memo.sourceColumn.isEmpty || memo.sourceID != id {
-            if let column = layout.sourceColumns[id] {
-                memo.sourceColumn = column
-            } else {
-                var column = ""
-                append(VisibleText.escaped(event.sourceDescription), width: sourceWidth, color: .cyan, to: &column)
-                memo.sourceColumn = Array(column.utf8)
-            }
+        if !memo.sourceColumn.isEmpty, memo.sourceID == id {
+            bytes += memo.sourceColumn
+        } else if let column = layout.sourceColumns[id] {
+            memo.sourceColumn = column
             memo.sourceID = id
+            bytes += column
+        } else {
+            // A source the journal's table does not list (a crafted file): its own text, each time.
+            var column = ""
+            append(VisibleText.escaped(event.sourceDescription), width: sourceWidth, color: .cyan, to: &column)
+            bytes += column.utf8
         }
-        bytes += memo.sourceColumn
     }
 
     /// Appends the kind column: the kind in the viewer's words, padded to ``kindWidth``.
@@ -211,22 +217,24 @@ struct EventText: Sendable {
             bytes.append(UInt8(ascii: " "))
             appendCallSiteColumn(event, to: &bytes)
         }
+        // The row text as a string only where it is cut or marked; otherwise written straight
+        // into the line (an empty one leaves a space the trimming takes off).
+        var summary: String?
         if valueLimit == .max, match == nil {
-            // Nothing to cut or mark: the row text is written straight into the line.
             bytes.append(UInt8(ascii: " "))
             event.writeRowText(valueLimit: .max, old: old, columns: CellWidth.of, to: &bytes)
-            while bytes.count > start, bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
-            return
-        }
-        var summary = event.rowText(valueLimit: valueLimit, old: old, columns: CellWidth.of)
-        // The value was cut to the limit; a path before it (`items = …`) is cut here, in cells.
-        if valueLimit != .max { summary = CellWidth.fitted(summary, to: valueLimit) }
-        if !summary.isEmpty {
-            bytes.append(UInt8(ascii: " "))
-            bytes += highlight(summary, match).utf8
+        } else {
+            var text = event.rowText(valueLimit: valueLimit, old: old, columns: CellWidth.of)
+            // The value was cut to the limit; a path before it (`items = …`) is cut here, in cells.
+            if valueLimit != .max { text = CellWidth.fitted(text, to: valueLimit) }
+            if !text.isEmpty {
+                bytes.append(UInt8(ascii: " "))
+                bytes += highlight(text, match).utf8
+            }
+            summary = text
         }
         while bytes.count > start, bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
-        if let match, !(VisibleText.escaped(event.name) + " " + summary).localizedCaseInsensitiveContains(match),
+        if let match, let summary, !(VisibleText.escaped(event.name) + " " + summary).localizedCaseInsensitiveContains(match),
            let (field, context) = Self.matchedField(event, match) {
             bytes += "  (matched in \(field): \(highlight(context, match)))".utf8
         }
