@@ -206,18 +206,15 @@ package struct PerfettoTrace {
     }
 
     private mutating func appendPacket(timestamp: UInt64?, interned newNames: ProtobufMessage = ProtobufMessage(), _ build: (inout ProtobufMessage) -> Void) {
-        var packet = ProtobufMessage()
-        if let timestamp { packet.varint(8, timestamp) }
-        packet.varint(10, 1)  // trusted_packet_sequence_id: one sequence for the whole trace
-        if isFirstPacket {
-            packet.varint(13, 1)  // SEQ_INCREMENTAL_STATE_CLEARED
-            isFirstPacket = false
-        } else {
-            packet.varint(13, 2)  // SEQ_NEEDS_INCREMENTAL_STATE
+        let flags: UInt64 = isFirstPacket ? 1 : 2  // SEQ_INCREMENTAL_STATE_CLEARED, then SEQ_NEEDS_INCREMENTAL_STATE
+        isFirstPacket = false
+        output.message(1) { packet in
+            if let timestamp { packet.varint(8, timestamp) }
+            packet.varint(10, 1)  // trusted_packet_sequence_id: one sequence for the whole trace
+            packet.varint(13, flags)
+            if !newNames.bytes.isEmpty { packet.message(12, newNames) }
+            build(&packet)
         }
-        if !newNames.bytes.isEmpty { packet.message(12, newNames) }
-        build(&packet)
-        output.message(1, packet)
     }
 }
 

@@ -76,10 +76,25 @@ struct ProtobufMessage {
         return bytes
     }
 
-    /// A nested message field built in place.
+    /// A nested message field built in place, at the end of this one's bytes: no buffer of its
+    /// own, nothing copied (a trace writes a packet, a track event and its annotations per
+    /// event). One byte is kept for the length, which most nested messages fit; a longer one
+    /// moves its bytes along for the varint.
     mutating func message(_ field: Int, _ build: (inout ProtobufMessage) -> Void) {
+        key(field, .lengthDelimited)
+        let lengthAt = bytes.count
+        bytes.append(0)
         var nested = ProtobufMessage()
+        swap(&nested.bytes, &bytes)
         build(&nested)
-        message(field, nested)
+        swap(&nested.bytes, &bytes)
+        let length = bytes.count - lengthAt - 1
+        if length < 0x80 {
+            bytes[lengthAt] = UInt8(length)
+        } else {
+            var varint = ProtobufMessage()
+            varint.appendVarint(UInt64(length))
+            bytes.replaceSubrange(lengthAt...lengthAt, with: varint.bytes)
+        }
     }
 }

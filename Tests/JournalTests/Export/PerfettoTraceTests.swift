@@ -142,6 +142,30 @@ struct PerfettoTraceTests {
         message.fixed64(4, 1)
         #expect(message.bytes == [0x08, 0xAC, 0x02, 0x10] + Array(repeating: 0xFF, count: 9) + [0x01, 0x1A, 0x02, 0x68, 0x69, 0x21, 1, 0, 0, 0, 0, 0, 0, 0])
     }
+
+    @Test("a nested message built in place is the one built apart, its length one byte or more, nested again or empty")
+    func nestedInPlace() {
+        for size in [0, 1, 120, 125, 126, 127, 128, 300, 20_000] {
+            let text = String(repeating: "x", count: size)
+            var apart = ProtobufMessage()
+            var inner = ProtobufMessage()
+            inner.varint(1, 7)
+            var innermost = ProtobufMessage()
+            innermost.string(2, text)
+            inner.message(3, innermost)
+            apart.varint(9, 1)
+            apart.message(4, inner)
+            apart.message(5, ProtobufMessage())
+            var inPlace = ProtobufMessage()
+            inPlace.varint(9, 1)
+            inPlace.message(4) { inner in
+                inner.varint(1, 7)
+                inner.message(3) { $0.string(2, text) }
+            }
+            inPlace.message(5) { _ in }
+            #expect(inPlace.bytes == apart.bytes, "a string of \(size)")
+        }
+    }
 }
 
 /// The fields of one protobuf message, for reading a trace back in tests.
