@@ -514,6 +514,11 @@ struct ViewerFrameTests {
             #expect(CellWidth.of("ラーメン") == 8)
             #expect(CellWidth.of("🍜") == 2 && CellWidth.of("👍🏽") == 2 && CellWidth.of("e\u{301}") == 1)
             #expect(CellWidth.fitted("ラーメン", to: 5) == "ラー…")
+            // ASCII's widths, told without the scalar's properties, are what its properties say.
+            for value in UInt8(0)..<0x80 {
+                let scalar = Unicode.Scalar(value)
+                #expect(CellWidth.of(scalar) == CellWidth.byProperties(scalar), "U+\(String(value, radix: 16))")
+            }
         }
     }
 

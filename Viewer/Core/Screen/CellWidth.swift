@@ -17,6 +17,15 @@ package enum CellWidth {
     /// The cells one scalar takes on its own.
     package static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
+        // ASCII, most of what a frame draws, without a look at the scalar's properties (a
+        // table lookup each: a fifth of a 200-column frame's time): what the rule below gives it.
+        if value < 0x80 { return value == 0 ? 0 : 1 }
+        return byProperties(scalar)
+    }
+
+    /// The cells one scalar takes, by its Unicode properties.
+    static func byProperties(_ scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
         if value == 0 { return 0 }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0

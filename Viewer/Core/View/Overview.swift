@@ -55,13 +55,26 @@ package struct Overview: Sendable, Equatable {
     /// Where a step lies in the recording, 0…1: by time, a step's time read from its block's
     /// first and last (events spread evenly between them); by steps otherwise.
     func fraction(ofSequence sequence: UInt64) -> Double {
+        fraction(ofSequence: sequence, likelyIn: nil)
+    }
+
+    /// The same, told where to look first: the block at `hint` when it is the one holding the
+    /// step (the strip asks about every block's own first and last steps, with every frame: a
+    /// search of the blocks each time cost a 30 M-event journal's frame a millisecond).
+    private func fraction(ofSequence sequence: UInt64, likelyIn hint: Int?) -> Double {
         guard !spans.isEmpty else { return 0 }
         guard byTime else {
             let length = Double(lastSequence &- firstSequence)
             return length > 0 ? Double(min(max(sequence, firstSequence), lastSequence) - firstSequence) / length : 0
         }
-        // The block holding the step, or the last one before it.
-        let low = spans.indices.partitionPoint { spans[$0].firstSequence > sequence }
+        // The block holding the step, or the last one before it: the first block starting after
+        // the step, less one.
+        let low: Int
+        if let hint, spans[hint].firstSequence <= sequence, hint + 1 == spans.count || spans[hint + 1].firstSequence > sequence {
+            low = hint + 1
+        } else {
+            low = spans.indices.partitionPoint { spans[$0].firstSequence > sequence }
+        }
         guard low > 0 else { return 0 }
         let span = spans[low - 1]
         let inside = span.lastSequence > span.firstSequence
@@ -93,9 +106,9 @@ package struct Overview: Sendable, Equatable {
     func eventCounts(cells: Int) -> [Double] {
         var counts = [Double](repeating: 0, count: max(0, cells))
         guard cells > 0 else { return counts }
-        for span in spans {
-            let start = fraction(ofSequence: span.firstSequence) * Double(cells)
-            let end = fraction(ofSequence: span.lastSequence) * Double(cells)
+        for (index, span) in spans.enumerated() {
+            let start = fraction(ofSequence: span.firstSequence, likelyIn: index) * Double(cells)
+            let end = fraction(ofSequence: span.lastSequence, likelyIn: index) * Double(cells)
             let first = min(cells - 1, Int(start)), last = min(cells - 1, Int(end))
             if first == last {
                 counts[first] += Double(span.eventCount)
