@@ -59,9 +59,36 @@ package struct PerfettoTrace {
         appendPacket(timestamp: nil) { $0.message(60, descriptor) }
     }
 
+    /// What an event's step did to its unit's state, as a trace shows it: the paths it changed,
+    /// each with the place it names (an element by its id, as blame names it). It depends on the
+    /// states alone, so a block's thread makes it (``step(_:)``) and the trace, which must take
+    /// events in order, only writes it (``add(_:step:)``).
+    package struct Step: Sendable {
+        /// The changes from the state before to the state after, when the step moved a state
+        /// that was there before it.
+        fileprivate var differences: [StateChange] = []
+        /// Each change's path as the trace names it; empty when there are too many changes to
+        /// show one by one.
+        fileprivate var paths: [String] = []
+    }
+
+    /// The trace's view of a step that took its unit's state from `change.before` to
+    /// `change.after` (``StateWalker/advance(_:)`` gives them; `nil` when it moved no state).
+    package static func step(_ change: (before: StateValue?, after: StateValue)?) -> Step {
+        guard let change, let before = change.before else { return Step() }
+        let differences = StateDiff(from: before, to: change.after).changes
+        guard differences.count <= changesShownPerStep else { return Step(differences: differences) }
+        return Step(differences: differences, paths: differences.map { $0.followedPath(before: before, after: change.after).description })
+    }
+
     /// Adds one recorded event (an event, or a record read in its block); `change` is its unit's
     /// state before and after it, when it moved that state (``StateWalker/advance(_:)`` gives it).
     package mutating func add(_ event: some EventFields, change: (before: StateValue?, after: StateValue)?) {
+        add(event, step: Self.step(change))
+    }
+
+    /// Adds one recorded event whose ``Step`` was made already, perhaps on another thread.
+    package mutating func add(_ event: some EventFields, step: Step) {
         let id = event.source.instanceID
         let unitTrack = track(forUnit: event.source)
         let time = event.monotonicNanoseconds
@@ -93,8 +120,8 @@ package struct PerfettoTrace {
         case .change:
             break
         }
-        guard let change, let before = change.before else { return }
-        let differences = StateDiff(from: before, to: change.after).changes
+        let differences = step.differences
+        guard !differences.isEmpty else { return }
         guard differences.count <= Self.changesShownPerStep else {
             let paths = Set(differences.map { $0.path.components.first.map { StatePath([$0]).description } ?? "state" }).sorted()
             trackEvent(.instant, event, track: unitTrack, name: "\(differences.count) changes", annotations: [
@@ -102,14 +129,13 @@ package struct PerfettoTrace {
             ])
             return
         }
-        for difference in differences {
-            addChange(difference, event: event, unitTrack: unitTrack, before: before, after: change.after)
+        for (difference, path) in zip(differences, step.paths) {
+            addChange(difference, path: path, event: event, unitTrack: unitTrack)
         }
     }
 
-    private mutating func addChange(_ change: StateChange, event: some EventFields, unitTrack: UInt64, before: StateValue, after: StateValue) {
+    private mutating func addChange(_ change: StateChange, path: String, event: some EventFields, unitTrack: UInt64) {
         let (old, new) = change.values
-        let path = change.followedPath(before: before, after: after).description
         var annotations: [(String, StateValue)] = [("path", .string(path))]
         if let old { annotations.append(("old", old)) }
         if let new { annotations.append(("new", new)) }

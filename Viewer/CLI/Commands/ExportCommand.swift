@@ -140,11 +140,16 @@ struct ExportCommand: ParsableCommand {
         let out = try output.map(Output.init(file:)) ?? Output()
         var trace = PerfettoTrace(recordingName: URL(fileURLWithPath: file).lastPathComponent)
         trace.countsListElements = elementCounters
-        var walker = StateWalker()
         let progress = ReadProgress(reading: file)
-        // Each event's packets from its record, read in its block: no event made.
-        for record in reader.records().reportingProgress(progress.update) {
-            trace.add(record, change: walker.advance(record))
+        // Each block is walked, and its steps' changes found, on a thread of its own; the trace
+        // takes them in order (its names and tracks are numbered as they first appear), from the
+        // records read in their blocks: no event made.
+        let walk = WalkedEvents(
+            reader: reader, matching: EventFilter(), start: .empty, makePart: { [(BlockRecords.Record, PerfettoTrace.Step)]() },
+            add: { record, _, change, part in part.append((record, PerfettoTrace.step(change))) }
+        )
+        walk.forEachPart(progress: progress.update) { part in
+            for (record, step) in part { trace.add(record, step: step) }
             out.bytes(trace.takeBytes())
         }
         progress.finish()
