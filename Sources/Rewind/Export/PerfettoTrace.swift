@@ -59,26 +59,30 @@ package struct PerfettoTrace {
         appendPacket(timestamp: nil) { $0.message(60, descriptor) }
     }
 
-    /// What an event's step did to its unit's state, as a trace shows it: the paths it changed,
-    /// each with the place it names (an element by its id, as blame names it). It depends on the
+    /// What an event's step did to its unit's state, as a trace shows it. It depends on the
     /// states alone, so a block's thread makes it (``step(_:)``) and the trace, which must take
     /// events in order, only writes it (``add(_:step:)``).
-    package struct Step: Sendable {
-        /// The changes from the state before to the state after, when the step moved a state
-        /// that was there before it.
-        fileprivate var differences: [StateChange] = []
-        /// Each change's path as the trace names it; empty when there are too many changes to
-        /// show one by one.
-        fileprivate var paths: [String] = []
+    package enum Step: Sendable {
+        /// No state moved, or none was there before it.
+        case none
+        /// Each change, with its path as the trace names it (an element by its id, as blame
+        /// names it): at most ``changesShownPerStep``.
+        case changes([(change: StateChange, path: String)])
+        /// More changes than are shown one by one: how many, and the top-level fields they are
+        /// under, sorted (the first 16).
+        case many(count: Int, under: [String])
     }
 
     /// The trace's view of a step that took its unit's state from `change.before` to
     /// `change.after` (``StateWalker/advance(_:)`` gives them; `nil` when it moved no state).
     package static func step(_ change: (before: StateValue?, after: StateValue)?) -> Step {
-        guard let change, let before = change.before else { return Step() }
+        guard let change, let before = change.before else { return .none }
         let differences = StateDiff(from: before, to: change.after).changes
-        guard differences.count <= changesShownPerStep else { return Step(differences: differences) }
-        return Step(differences: differences, paths: differences.map { $0.followedPath(before: before, after: change.after).description })
+        guard differences.count <= changesShownPerStep else {
+            let under = Set(differences.map { $0.path.components.first.map { StatePath([$0]).description } ?? "state" }).sorted()
+            return .many(count: differences.count, under: Array(under.prefix(16)))
+        }
+        return .changes(differences.map { ($0, $0.followedPath(before: before, after: change.after).description) })
     }
 
     /// Adds one recorded event (an event, or a record read in its block); `change` is its unit's
@@ -120,17 +124,15 @@ package struct PerfettoTrace {
         case .change:
             break
         }
-        let differences = step.differences
-        guard !differences.isEmpty else { return }
-        guard differences.count <= Self.changesShownPerStep else {
-            let paths = Set(differences.map { $0.path.components.first.map { StatePath([$0]).description } ?? "state" }).sorted()
-            trackEvent(.instant, event, track: unitTrack, name: "\(differences.count) changes", annotations: [
-                ("changes", .integer(Int64(differences.count))), ("under", .array(paths.prefix(16).map { .string($0) })),
+        switch step {
+        case .none:
+            break
+        case .changes(let changes):
+            for (change, path) in changes { addChange(change, path: path, event: event, unitTrack: unitTrack) }
+        case .many(let count, let under):
+            trackEvent(.instant, event, track: unitTrack, name: "\(count) changes", annotations: [
+                ("changes", .integer(Int64(count))), ("under", .array(under.map { .string($0) })),
             ])
-            return
-        }
-        for (difference, path) in zip(differences, step.paths) {
-            addChange(difference, path: path, event: event, unitTrack: unitTrack)
         }
     }
 

@@ -70,16 +70,11 @@ struct ProtobufMessage {
         bytes.append(contentsOf: value.bytes)
     }
 
-    /// The bytes written so far, handed over; the message is empty afterwards, its storage kept.
-    mutating func takeBytes() -> [UInt8] {
-        defer { bytes.removeAll(keepingCapacity: true) }
-        return bytes
-    }
-
     /// A nested message field built in place, at the end of this one's bytes: no buffer of its
     /// own, nothing copied (a trace writes a packet, a track event and its annotations per
     /// event). One byte is kept for the length, which most nested messages fit; a longer one
-    /// moves its bytes along for the varint.
+    /// moves its bytes along for the varint. `build` may only add fields: the message it is
+    /// given holds the parent's bytes before its own.
     mutating func message(_ field: Int, _ build: (inout ProtobufMessage) -> Void) {
         key(field, .lengthDelimited)
         let lengthAt = bytes.count
@@ -97,4 +92,11 @@ struct ProtobufMessage {
             bytes.replaceSubrange(lengthAt...lengthAt, with: varint.bytes)
         }
     }
+
+    /// The bytes written so far, handed over; the message is empty afterwards, its storage kept.
+    mutating func takeBytes() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
 }

@@ -145,7 +145,7 @@ struct PerfettoTraceTests {
 
     @Test("a nested message built in place is the one built apart, its length one byte or more, nested again or empty")
     func nestedInPlace() {
-        for size in [0, 1, 120, 125, 126, 127, 128, 300, 20_000] {
+        for size in [0, 1, 120, 125, 126, 127, 128, 300, 16_377, 16_378, 16_380, 16_381, 20_000] {
             let text = String(repeating: "x", count: size)
             var apart = ProtobufMessage()
             var inner = ProtobufMessage()

@@ -14,7 +14,8 @@ struct EventText: Sendable {
         /// Each listed source's column, made once: they repeat on every line.
         fileprivate let sourceColumns: [UInt64: [UInt8]]
         /// Every kind's column, one after another in one buffer, where ``kindColumnRanges`` (by
-        /// the kind's `ordinal`) says: a lookup and a copy, no array's reference taken per line.
+        /// the kind's journal code, 0 to 15) says: a lookup and a copy, no array's reference
+        /// taken per line.
         fileprivate let kindColumnBytes: [UInt8]
         fileprivate let kindColumnRanges: [Range<Int>]
 
@@ -38,15 +39,12 @@ struct EventText: Sendable {
                 (summary.source.instanceID, Array(style.paint(VisibleText.padded(name, to: sourceWidth), .cyan).utf8))
             }
             sourceColumns = Dictionary(columns, uniquingKeysWith: { first, _ in first })
-            // Every kind has its own number below the count (a kind added to the enum and not to
-            // `ordinal`'s switch does not compile; two kinds given one number would share a column).
-            assert(Set(Event.Category.allCases.map(\.ordinal)) == Set(Event.Category.allCases.indices))
             var kindBytes: [UInt8] = []
-            var kindRanges = [Range<Int>](repeating: 0..<0, count: Event.Category.allCases.count)
+            var kindRanges = [Range<Int>](repeating: 0..<0, count: 16)
             for kind in Event.Category.allCases {
                 let start = kindBytes.count
                 kindBytes += style.paint(VisibleText.padded(kind.word, to: EventText.kindWidth), TerminalStyle.color(for: kind)).utf8
-                kindRanges[kind.ordinal] = start..<kindBytes.count
+                kindRanges[kind.code] = start..<kindBytes.count
             }
             kindColumnBytes = kindBytes
             kindColumnRanges = kindRanges
@@ -162,7 +160,7 @@ struct EventText: Sendable {
 
     /// Appends the kind column: the kind in the viewer's words, padded to ``kindWidth``.
     func appendKindColumn(_ kind: Event.Category, to bytes: inout [UInt8]) {
-        let range = layout.kindColumnRanges[kind.ordinal]
+        let range = layout.kindColumnRanges[kind.code]
         layout.kindColumnBytes.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
@@ -346,22 +344,4 @@ extension RecordedEvent: LineEvent {
 extension BlockRecords.Record: LineEvent {
     var sourceDescription: String { source.description }
     var textReferences: (block: BlockRecords, name: Int, file: Int)? { (block, nameReference, fileReference) }
-}
-
-extension Event.Category {
-    /// A number of the kind's own, from 0, told by a switch: what the kind columns are found by.
-    fileprivate var ordinal: Int {
-        switch self {
-        case .willDispatch: 0
-        case .didDispatch: 1
-        case .willMutate: 2
-        case .didMutate: 3
-        case .change: 4
-        case .replace: 5
-        case .activity: 6
-        case .created: 7
-        case .released: 8
-        case .dropped: 9
-        }
-    }
 }

@@ -3,10 +3,10 @@ import Dispatch
 /// The events of a journal that match a filter, read lazily, one block at a time.
 ///
 /// While the caller works through one block's events, the next block that may match is read,
-/// checked, decompressed and decoded on another thread: reading through a journal (`log --grep`,
-/// the Perfetto export; `blame` reads records the same way, `JournalRecords`) uses two of a
-/// machine's cores, in file order, and holds at most two blocks' events at once. (`log` and
-/// `export` without a search walk blocks on every core: `WalkedEvents`.) With a text to find,
+/// checked, decompressed and decoded on another thread: reading through a journal (`blame` reads
+/// records the same way, `JournalRecords`) uses two of a machine's cores, in file order, and
+/// holds at most two blocks' events at once. (`log`, `log --grep` and `export`, the Perfetto
+/// trace included, walk blocks on every core: `WalkedEvents`.) With a text to find,
 /// blocks whose search filter rules the text out are not read at all, and blocks read without a
 /// filter get one (kept beside the journal in `FILE.rewind.search`).
 public struct JournalEvents: Sequence {

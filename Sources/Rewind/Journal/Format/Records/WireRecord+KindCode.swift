@@ -43,3 +43,9 @@ extension WireRecord {
         }
     }
 }
+
+extension Event.Category {
+    /// The kind's code in the journal (``WireRecord/KindCode``), from 0 to 15: a small number of its
+    /// own, for tables indexed by kind.
+    package var code: Int { Int(WireRecord.KindCode.code(of: self)) }
+}
