@@ -21,25 +21,16 @@
         return output.text
     }
 
-    /// A field's name. A literal (`"seq"`) is written as it is, with no look at its characters:
-    /// an export writes a row's twenty names millions of times, and Rewind's names need no
-    /// escape (checked in debug builds). Any other text is escaped (``init(_:)``).
+    /// A field's name: a literal written in the code (`"seq"`), put out as it is, with no look at
+    /// its characters — an export writes a row's twenty names millions of times, and Rewind's
+    /// names need no escape (checked in debug builds).
     @_spi(Tooling) public struct Key: ExpressibleByStringLiteral, Sendable {
-        enum Name {
-            case literal(StaticString)
-            case text(String)
-        }
-        let name: Name
+        let name: StaticString
 
         /// A name written in the code.
         @_spi(Tooling) public init(stringLiteral name: StaticString) {
             assert(JSONBytes.isPlain(name), "a JSON key literal to escape: \(name)")
-            self.name = .literal(name)
-        }
-
-        /// A name made at run time, escaped as any JSON string.
-        @_spi(Tooling) public init(_ name: String) {
-            self.name = .text(name)
+            self.name = name
         }
     }
 
@@ -122,10 +113,7 @@
         private mutating func startField(_ key: Key) {
             if !isEmpty { output.append(ascii: ",") }
             isEmpty = false
-            switch key.name {
-            case .literal(let name): output.append(plainLiteral: name)
-            case .text(let name): output.append(string: name)
-            }
+            output.append(plainLiteral: key.name)
             output.append(ascii: ":")
         }
 
