@@ -66,9 +66,8 @@ struct LogCommand: ParsableCommand {
         everyStep.kinds = nil
         let walk = WalkedEvents(
             reader: reader, matching: everyStep, start: .rebuilt, makePart: lines.makePart,
-            add: { record, before, _, part in
+            add: { record, old, _, part in
                 if let kinds, !kinds.contains(record.kind) { return }
-                let old = record.value(before: before)
                 if search?.matchesRow(record, old: { old }) ?? true { lines.add(record, old: old, to: &part) }
             }
         )

@@ -34,6 +34,14 @@ package struct StateFold: Sendable, Equatable {
     /// Applies one step; returns whether the state moved (its new value is ``current``).
     @discardableResult
     package mutating func apply(_ step: StateStep) -> Bool {
+        var old = ValueBefore.unknown
+        return apply(step, old: &old)
+    }
+
+    /// ``apply(_:)``, telling what a change's path held just before it (``ValueBefore``): for a
+    /// change without a record, read where the change is made (``StateStep/apply(_:at:to:)``);
+    /// `old` is left as it is for a state record's step.
+    package mutating func apply(_ step: StateStep, old: inout ValueBefore) -> Bool {
         if case .record(.diff(let changes)) = step {
             // Both states let go of the tree first, so that the diff edits it in place rather
             // than a copy of it (a diff of one field would otherwise copy every field).
@@ -49,8 +57,14 @@ package struct StateFold: Sendable, Equatable {
             current = recorded
             return recorded != nil
         }
-        guard let changed = step.applied(to: current) else { return false }
-        current = changed
-        return true
+        guard case .change(let text, let value) = step, var state = current else { return false }
+        guard let path = StatePath(recordedChange: text) else { return false }
+        // The fold lets go of the state while it changes, so that a state no one else holds is
+        // changed in place (one the recorded state shares is copied once, by the change).
+        current = nil
+        defer { current = state }
+        let (applied, before) = StateStep.apply(value, at: path, to: &state)
+        old = before
+        return applied
     }
 }

@@ -28,17 +28,32 @@ package enum StateStep: Sendable, Equatable {
             guard let state else { return nil }
             return try? state.applying(changes)
         case .change(let text, let value):
-            guard let state, let path = StatePath(recordedChange: text) else { return nil }
-            if value == .null { return state[path] == nil || state[path] == .null ? state : nil }
-            // A scalar at a place the state has is set by an exchange: no diff is built and
-            // applied. A list or object goes through the diff, which keeps states within the
-            // depth a reader accepts.
-            if !value.isContainer {
-                var changed = state
-                if changed.exchange(value, at: path.components[...]) != nil { return changed }
-            }
-            return state.settingOrAddingField(value, at: path)
+            guard var state, let path = StatePath(recordedChange: text) else { return nil }
+            return Self.apply(value, at: path, to: &state).applied ? state : nil
         }
+    }
+
+    /// Applies a change without a record — `value` at `path` — to `state` in place, by
+    /// ``applied(to:)``'s rule; returns whether it applied, and what the path held just before
+    /// (``ValueBefore``'s rule, `state[path]`, read on the way down rather than by a second walk
+    /// of the path). `state` is left as it was when the change does not apply.
+    static func apply(_ value: StateValue, at path: StatePath, to state: inout StateValue) -> (applied: Bool, old: ValueBefore) {
+        // A scalar at a place the state has is set by an exchange: no diff is built and
+        // applied, and the containers along the path are edited in place when no one else holds
+        // them. A list or object goes through the diff, which keeps states within the depth a
+        // reader accepts.
+        if value != .null, !value.isContainer {
+            if let old = state.exchange(value, at: path.components[...]) { return (true, .value(old)) }
+            // No place there: the exchange left the state as it was.
+            guard let added = state.settingOrAddingField(value, at: path) else { return (false, .absent) }
+            state = added
+            return (true, .absent)
+        }
+        let old = state[path].map(ValueBefore.value) ?? .absent
+        if value == .null { return (old == .absent || old == .value(.null), old) }
+        guard let set = state.settingOrAddingField(value, at: path) else { return (false, old) }
+        state = set
+        return (true, old)
     }
 
     /// Whether the step states the whole state, so nothing before it matters.
@@ -111,10 +126,34 @@ public struct StateWalker: Sendable {
         return Self.advance(&folds[record.sourceID, default: StateFold()], by: step)
     }
 
-    private static func advance(_ fold: inout StateFold, by step: StateStep) -> (before: StateValue?, after: StateValue)? {
+    /// Applies a record's step, as ``advance(_:)-(BlockRecords.Record)`` does, and gives what its
+    /// change's path held just before it, whether or not the change applied (``ValueBefore``, as
+    /// `ValueBefore(of:in:)` gives it from the state before): read where the change is made
+    /// rather than by a second walk of its path.
+    @discardableResult
+    package mutating func advance(
+        _ record: BlockRecords.Record, old: inout ValueBefore
+    ) -> (before: StateValue?, after: StateValue)? {
+        old = .unknown
+        guard let step = record.stateStep else { return nil }
+        if record.kind == .change, case .record = step {
+            // A change that carries a state record (not one inside a commit): looked up.
+            old = record.value(before: folds[record.sourceID]?.current)
+        }
+        return Self.advance(&folds[record.sourceID, default: StateFold()], by: step, old: &old)
+    }
+
+    private static func advance(
+        _ fold: inout StateFold, by step: StateStep, old: inout ValueBefore
+    ) -> (before: StateValue?, after: StateValue)? {
         let before = fold.current
-        guard fold.apply(step), let after = fold.current else { return nil }
+        guard fold.apply(step, old: &old), let after = fold.current else { return nil }
         return (before, after)
+    }
+
+    private static func advance(_ fold: inout StateFold, by step: StateStep) -> (before: StateValue?, after: StateValue)? {
+        var old = ValueBefore.unknown
+        return advance(&fold, by: step, old: &old)
     }
 
     /// Applies one step to one source's state; returns whether the state moved (a record that

@@ -15,12 +15,12 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
     /// Makes an empty part (on the thread that fills it).
     package typealias MakePart = @Sendable () -> Part
     /// Adds one event to a part: the event's record, read in its block (``BlockRecords/Record``:
-    /// a writer that needs a ``RecordedEvent`` makes it there), its source's state just before it,
-    /// and — when the event moved that state — the state before and after (as
-    /// ``StateWalker/advance(_:)`` returns it).
+    /// a writer that needs a ``RecordedEvent`` makes it there), what its change's path held just
+    /// before it (read where the change is made: ``StateWalker/advance(_:old:)``), and — when the
+    /// event moved its source's state — the state before and after.
     package typealias AddEvent =
         @Sendable (
-            _ record: BlockRecords.Record, _ stateBefore: StateValue?, _ change: (before: StateValue?, after: StateValue)?, _ part: inout Part
+            _ record: BlockRecords.Record, _ old: ValueBefore, _ change: (before: StateValue?, after: StateValue)?, _ part: inout Part
         ) -> Void
 
     /// The state a unit's walk starts from, at the first of its events read.
@@ -103,8 +103,9 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
                             walker.resume(source, from: (try? reader.stateFold(of: source, before: record.sequence)) ?? StateFold())
                         }
                         var part = makePart()
-                        let before = walker.state(of: source)
-                        add(record, before, walker.advance(record), &part)
+                        var old = ValueBefore.unknown
+                        let change = walker.advance(record, old: &old)
+                        add(record, old, change, &part)
                         deliver(&part)
                     }
                 }
@@ -168,12 +169,12 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
                     walked.segments.append(.leading(index))
                     continue
                 }
-                let before = walker.state(of: source)
-                let change = walker.advance(record)
+                var old = ValueBefore.unknown
+                let change = walker.advance(record, old: &old)
                 // Moved out and back, never copied: this code is generic over the part, and an
                 // access through `part!` copied it (and its buffers' references) for every event.
                 var filling = part.take() ?? makePart()
-                add(record, before, change, &filling)
+                add(record, old, change, &filling)
                 part = consume filling
             }
             if let filled = part { walked.segments.append(.part(filled)) }

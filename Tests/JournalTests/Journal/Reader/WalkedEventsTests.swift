@@ -10,16 +10,16 @@ import TestSupport
 @Suite("Blocks walked on every core read as one walk in file order")
 struct WalkedEventsTests {
     /// What a writer is handed for one event, and what it reads of it: the record read in its
-    /// block must read as the event a walk in order reads, its value before and its row text too.
+    /// block must read as the event a walk in order reads, its row text too, and its value before
+    /// — read where the change is made — as ``ValueBefore``'s rule gives it from the state before.
     struct Step: Equatable, CustomStringConvertible {
         var event: RecordedEvent
-        var stateBefore: StateValue?
         var change: [StateValue?]?
         var old: ValueBefore
         var row: String
 
         var description: String {
-            "#\(event.sequence) \(row) before \(stateBefore.map { "\($0)" } ?? "none") change \(change.map { "\($0)" } ?? "none")"
+            "#\(event.sequence) \(row) old \(old) change \(change.map { "\($0)" } ?? "none")"
         }
     }
 
@@ -40,7 +40,7 @@ struct WalkedEventsTests {
             let change = walker.advance(event)
             let old = ValueBefore(of: event, in: before)
             steps.append(
-                Step(event: event, stateBefore: before, change: change.map { [$0.before, $0.after] }, old: old, row: event.rowText(valueLimit: 40, old: old))
+                Step(event: event, change: change.map { [$0.before, $0.after] }, old: old, row: event.rowText(valueLimit: 40, old: old))
             )
         }
         return (steps, reader.damage)
@@ -53,11 +53,10 @@ struct WalkedEventsTests {
         let reader = try JournalReader(path: path)
         let walk = WalkedEvents<[Step]>(
             reader: reader, matching: filter, start: start, makePart: { [] },
-            add: { record, before, change, part in
-                let old = record.value(before: before)
+            add: { record, old, change, part in
                 part.append(
                     Step(
-                        event: record.event, stateBefore: before, change: change.map { [$0.before, $0.after] }, old: old,
+                        event: record.event, change: change.map { [$0.before, $0.after] }, old: old,
                         row: record.rowText(valueLimit: 40, old: old)
                     )
                 )
@@ -140,7 +139,7 @@ struct WalkedEventsTests {
                     let change = walker.advance(event)
                     let old = ValueBefore(of: event, in: before)
                     let row = event.rowText(valueLimit: 40, old: old)
-                    expected.append(Step(event: event, stateBefore: before, change: change.map { [$0.before, $0.after] }, old: old, row: row))
+                    expected.append(Step(event: event, change: change.map { [$0.before, $0.after] }, old: old, row: row))
                 }
             }
             let walked = try Self.walkedOnEveryCore(file, filter, start: .rebuilt)
@@ -187,7 +186,8 @@ struct WalkedEventsTests {
         #expect(try JournalReader(path: path).blocks.count > 5)
         let expected = try Self.walkedInOrder(path, EventFilter(), start: .rebuilt)
         // The last commit's state before it holds its change (the change step is applied on top).
-        #expect(expected.steps.last?.stateBefore == .object(["count": .integer(30), "items": .array([.integer(1)])]), "the walk in order knows every state")
+        let lastBefore = try #require(expected.steps.last?.change?.first)
+        #expect(lastBefore == .object(["count": .integer(30), "items": .array([.integer(1)])]), "the walk in order knows every state")
         #expect(try Self.expectAgreement(path) > 0)
     }
 }
