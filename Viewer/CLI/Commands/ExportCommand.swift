@@ -96,9 +96,9 @@ struct ExportCommand: ParsableCommand {
             let buffers = ReusedBuffers()
             let walk = WalkedEvents(
                 reader: reader, matching: EventFilter(), start: .empty, makePart: buffers.take,
-                add: { record, _, step, bytes in
+                add: { record, old, step, bytes in
                     prefix.withUTF8Buffer { bytes.append(contentsOf: $0) }
-                    rows.write(record, step: step, includingState: everyNth == 1, to: &bytes)
+                    rows.write(record, step: step, old: old, includingState: everyNth == 1, to: &bytes)
                 }
             )
             walk.forEachPart(progress: progress.update) { bytes in
@@ -116,7 +116,8 @@ struct ExportCommand: ParsableCommand {
             var walker = StateWalker()
             var row: [UInt8] = []
             for event in reader.events().reportingProgress(progress.update) {
-                let step = walker.advance(event)
+                var old = ValueBefore.unknown
+                let step = walker.advance(event, old: &old)
                 var includesState = false
                 if step != nil {
                     let count = moves[event.source.instanceID, default: 0]
@@ -125,7 +126,7 @@ struct ExportCommand: ParsableCommand {
                 }
                 row.removeAll(keepingCapacity: true)
                 if !first { prefix.withUTF8Buffer { row.append(contentsOf: $0) } }
-                rows.write(event, step: step, includingState: includesState, to: &row)
+                rows.write(event, step: step, old: old, includingState: includesState, to: &row)
                 out.bytes(row)
                 first = false
             }

@@ -27,18 +27,20 @@ struct ExportRow: Sendable {
     }
 
     /// Appends one event's row and a newline to `buffer`. `step` is what the event did to its
-    /// source's state (``StateWalker/advance(_:)``): it fills `state`, `changes`, and for a change
-    /// `old` (the value its path held before, `null` when the path was missing).
+    /// source's state and `old` what its change's path held before (``StateWalker/advance(_:old:)``):
+    /// they fill `state`, `changes`, and for a change that moved the state `old` (`null` when the
+    /// path was missing).
     ///
     /// With `includingState` false the `state` column is `null` (`rewind export --states N`).
     func write(
-        _ event: some EventFields, step: (before: StateValue?, after: StateValue)?, includingState: Bool = true, to buffer: inout [UInt8]
+        _ event: some EventFields, step: (before: StateValue?, after: StateValue)?, old: ValueBefore, includingState: Bool = true,
+        to buffer: inout [UInt8]
     ) {
         var row = JSONText.Object(continuing: &buffer)
         row.append(encodedFields: recordingColumns)
         EventColumns.add(EventColumns.exportRow, of: event, to: &row, nullWhenAbsent: true)
         row.field("path", event.path)
-        let old = event.value(before: step?.before)
+        let old = step == nil ? .unknown : old
         row.value("old", old.isKnown ? old.held ?? .null : nil)
         row.value("new", event.kind == .change ? event.value : nil)
         row.value("value", event.value)

@@ -161,11 +161,11 @@ extension Timeline {
         var rowIndex = 0
         for position in first...last {
             guard let event = event(at: position) else { continue }
+            // Read where the walk makes each change (a source not walked has no state: unknown).
+            var old = ValueBefore.unknown
+            if changed.contains(event.source.instanceID) { walker.advance(event, old: &old) }
             while rowIndex < rows.count, rows[rowIndex].position < position { rowIndex += 1 }
-            if rowIndex < rows.count, rows[rowIndex].position == position {
-                rows[rowIndex].oldValue = walker.value(before: event)
-            }
-            if changed.contains(event.source.instanceID) { walker.advance(event) }
+            if rowIndex < rows.count, rows[rowIndex].position == position { rows[rowIndex].oldValue = old }
         }
     }
 

@@ -134,13 +134,27 @@ public struct StateWalker: Sendable {
     package mutating func advance(
         _ record: BlockRecords.Record, old: inout ValueBefore
     ) -> (before: StateValue?, after: StateValue)? {
+        advance(record.stateStep, of: record.sourceID, old: &old) { record.value(before: $0) }
+    }
+
+    /// The same for an event.
+    @discardableResult
+    package mutating func advance(
+        _ event: RecordedEvent, old: inout ValueBefore
+    ) -> (before: StateValue?, after: StateValue)? {
+        advance(event.stateStep, of: event.source.instanceID, old: &old) { ValueBefore(of: event, in: $0) }
+    }
+
+    /// Applies `step` to `source`'s state, giving what its change's path held before it: read
+    /// where a change inside a commit is made, and otherwise by `lookUp` in the state before (a
+    /// change that carries a state record of its own).
+    private mutating func advance(
+        _ step: StateStep?, of source: UInt64, old: inout ValueBefore, lookUp: (StateValue?) -> ValueBefore
+    ) -> (before: StateValue?, after: StateValue)? {
         old = .unknown
-        guard let step = record.stateStep else { return nil }
-        if record.kind == .change, case .record = step {
-            // A change that carries a state record (not one inside a commit): looked up.
-            old = record.value(before: folds[record.sourceID]?.current)
-        }
-        return Self.advance(&folds[record.sourceID, default: StateFold()], by: step, old: &old)
+        guard let step else { return nil }
+        if case .record = step { old = lookUp(folds[source]?.current) }
+        return Self.advance(&folds[source, default: StateFold()], by: step, old: &old)
     }
 
     private static func advance(
