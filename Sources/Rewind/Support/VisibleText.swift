@@ -157,6 +157,14 @@
     /// How many characters `text` has. In ASCII without `\r` a byte is a character, so the usual
     /// case needs no grapheme breaking (`\r\n` is one character).
     @_spi(Tooling) public static func characterCount(_ text: String) -> Int {
-        allBytes(of: text) { $0 < 0x80 && $0 != 0x0D } ? text.utf8.count : text.count
+        allBytes(of: text, isOneCharacter) ? text.utf8.count : text.count
     }
+
+    /// The same for text as UTF-8 bytes, written into a line rather than made a `String`.
+    package static func characterCount(utf8 bytes: ArraySlice<UInt8>) -> Int {
+        bytes.allSatisfy(isOneCharacter) ? bytes.count : String(decoding: bytes, as: UTF8.self).count
+    }
+
+    /// Whether a UTF-8 byte is a character of its own: ASCII, but for `\r` (`\r\n` is one).
+    private static func isOneCharacter(_ byte: UInt8) -> Bool { byte < 0x80 && byte != 0x0D }
 }

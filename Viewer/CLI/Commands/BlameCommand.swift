@@ -58,33 +58,22 @@ struct BlameCommand: ParsableCommand {
                 moves += 1
                 continue
             }
-            let event = eventForWhy ?? record.event
             found += 1
-            let chain = why ? (commit.map { [$0] } ?? []) + JournalReader.causes(of: event) { dispatches[$0] ?? ((try? reader.event(sequence: $0)) ?? nil) } : []
-            if json {
-                output.line(Self.json(event, path: path, old: old, new: new, chain: why ? chain : nil))
+            if json || why {
+                let event = eventForWhy ?? record.event
+                let chain = why ? (commit.map { [$0] } ?? []) + JournalReader.causes(of: event) { dispatches[$0] ?? ((try? reader.event(sequence: $0)) ?? nil) } : []
+                if json {
+                    output.line(Self.json(event, path: path, old: old, new: new, chain: why ? chain : nil))
+                    continue
+                }
+                Self.writeLine(event, old: old, new: new, text: &text, to: &line)
+                output.line(utf8: line)
+                for cause in chain { output.line("       ← " + cause.causeText(of: event)) }
                 continue
             }
-            let change = "\(old?.compactDescription(limit: 40) ?? "(absent)") → \(new?.compactDescription(limit: 40) ?? "(absent)")"
-            line.removeAll(keepingCapacity: true)
-            line += VisibleText.padded("#\(event.sequence)", to: 6).utf8
-            line.append(UInt8(ascii: " "))
-            text.appendRelativeTimeColumn(event.wallNanoseconds, to: &line)
-            line.append(UInt8(ascii: " "))
-            text.appendSourceColumn(event, to: &line)
-            line.append(UInt8(ascii: " "))
-            text.appendKindColumn(event.kind, to: &line)
-            line.append(UInt8(ascii: " "))
-            text.appendNameColumn(event, to: &line)
-            line.append(UInt8(ascii: " "))
-            line += VisibleText.padded(change, to: 30).utf8
-            line.append(UInt8(ascii: " "))
-            // The call site ends the line: its column without the padding.
-            let callSiteStart = line.count
-            text.appendCallSiteColumn(event, to: &line)
-            while line.count > callSiteStart, line.last == UInt8(ascii: " ") { line.removeLast() }
+            // A write's line is written from its record: no event made.
+            Self.writeLine(record, old: old, new: new, text: &text, to: &line)
             output.line(utf8: line)
-            for cause in chain { output.line("       ← " + cause.causeText(of: event)) }
         }
         if found == 0 && !json { output.line("no step changed \(path)") }
         if moves > 0 && !json {
@@ -95,6 +84,42 @@ struct BlameCommand: ParsableCommand {
         JournalOpening.warnAboutDamage(in: reader)
         // "No step changed it" is the answer "no", as query's "no step where": exit 1.
         if found == 0 { throw ExitCode(ExitStatus.no) }
+    }
+
+    /// One write's line, in place of `line`'s bytes: its step, time, source, kind and name, the
+    /// move (`0 → 1`, `(absent)` for a value not there), and its call site.
+    private static func writeLine(_ event: some LineEvent, old: StateValue?, new: StateValue?, text: inout EventText, to line: inout [UInt8]) {
+        line.removeAll(keepingCapacity: true)
+        line.append(UInt8(ascii: "#"))
+        DecimalText.append(magnitude: event.sequence, to: &line)
+        pad(&line, from: 0, to: 6)
+        line.append(UInt8(ascii: " "))
+        text.appendRelativeTimeColumn(event.wallNanoseconds, to: &line)
+        line.append(UInt8(ascii: " "))
+        text.appendSourceColumn(event, to: &line)
+        line.append(UInt8(ascii: " "))
+        text.appendKindColumn(event.kind, to: &line)
+        line.append(UInt8(ascii: " "))
+        text.appendNameColumn(event, to: &line)
+        line.append(UInt8(ascii: " "))
+        let moveStart = line.count
+        for (index, value) in [old, new].enumerated() {
+            if index == 1 { line += " → ".utf8 }
+            if let value { value.writeCompact(limit: 40, to: &line) } else { line += "(absent)".utf8 }
+        }
+        pad(&line, from: moveStart, to: 30)
+        line.append(UInt8(ascii: " "))
+        // The call site ends the line: its column without the padding.
+        let callSiteStart = line.count
+        text.appendCallSiteColumn(event, to: &line)
+        while line.count > callSiteStart, line.last == UInt8(ascii: " ") { line.removeLast() }
+    }
+
+    /// Pads the text from `start` on with spaces to `width` characters, as
+    /// ``VisibleText/padded(_:to:)`` pads a string.
+    private static func pad(_ line: inout [UInt8], from start: Int, to width: Int) {
+        let count = VisibleText.characterCount(utf8: line[start...])
+        if count < width { line += repeatElement(UInt8(ascii: " "), count: width - count) }
     }
 
     /// One write as JSON: the step, the path as followed, old and new (left out when absent), and

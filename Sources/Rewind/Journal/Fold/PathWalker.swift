@@ -224,10 +224,15 @@ package struct PathWalker: Sendable {
             // touch the path.
             if let path, !(changed.isPrefix(of: path) || path.isPrefix(of: changed)) { return projection }
             let relative = StatePath(Array(changed.components.dropFirst(anchor.components.count)))
-            let existing = projection.subtree?[relative]
-            if value == .null { return existing == nil || existing == .null ? projection : nil }
-            if relative.components.isEmpty, projection.addsField(atDepth: depth) { return self.projection(of: value, atDepth: depth) }
-            guard let subtree = projection.subtree?.settingOrAddingField(value, at: relative) else { return nil }
+            guard var subtree = projection.subtree else {
+                // `null` where there is nothing leaves it so; a value at the missing anchor
+                // itself is a field added to the object above it.
+                if value == .null { return projection }
+                if relative.components.isEmpty, projection.addsField(atDepth: depth) { return self.projection(of: value, atDepth: depth) }
+                return nil
+            }
+            // Below the anchor, by the rule every fold applies a change inside a commit with.
+            guard StateStep.apply(value, at: relative, to: &subtree).applied else { return nil }
             return Projection(subtree: subtree, presentDepth: projection.presentDepth)
         }
         if changed.isPrefix(of: anchor) {
