@@ -166,5 +166,5 @@
     }
 
     /// Whether a UTF-8 byte is a character of its own: ASCII, but for `\r` (`\r\n` is one).
-    private static func isOneCharacter(_ byte: UInt8) -> Bool { byte < 0x80 && byte != 0x0D }
+    package static func isOneCharacter(_ byte: UInt8) -> Bool { byte < 0x80 && byte != 0x0D }
 }

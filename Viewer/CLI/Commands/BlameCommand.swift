@@ -92,7 +92,8 @@ struct BlameCommand: ParsableCommand {
         line.removeAll(keepingCapacity: true)
         line.append(UInt8(ascii: "#"))
         DecimalText.append(magnitude: event.sequence, to: &line)
-        pad(&line, from: 0, to: 6)
+        // The step's number is ASCII: a byte a character.
+        if line.count < 6 { line += repeatElement(UInt8(ascii: " "), count: 6 - line.count) }
         line.append(UInt8(ascii: " "))
         text.appendRelativeTimeColumn(event.wallNanoseconds, to: &line)
         line.append(UInt8(ascii: " "))
@@ -102,24 +103,24 @@ struct BlameCommand: ParsableCommand {
         line.append(UInt8(ascii: " "))
         text.appendNameColumn(event, to: &line)
         line.append(UInt8(ascii: " "))
+        // The move is padded to 30 characters. The arrow is not ASCII: sides in ASCII are counted
+        // a byte a character and the arrow as 3; any other move is counted whole.
         let moveStart = line.count
+        var asciiWidth: Int? = 3
         for (index, value) in [old, new].enumerated() {
             if index == 1 { line += " → ".utf8 }
+            let start = line.count
             if let value { value.writeCompact(limit: 40, to: &line) } else { line += "(absent)".utf8 }
+            let side = line[start...]
+            asciiWidth = side.allSatisfy(VisibleText.isOneCharacter) ? asciiWidth.map { $0 + side.count } : nil
         }
-        pad(&line, from: moveStart, to: 30)
+        let moveWidth = asciiWidth ?? VisibleText.characterCount(utf8: line[moveStart...])
+        if moveWidth < 30 { line += repeatElement(UInt8(ascii: " "), count: 30 - moveWidth) }
         line.append(UInt8(ascii: " "))
         // The call site ends the line: its column without the padding.
         let callSiteStart = line.count
         text.appendCallSiteColumn(event, to: &line)
         while line.count > callSiteStart, line.last == UInt8(ascii: " ") { line.removeLast() }
-    }
-
-    /// Pads the text from `start` on with spaces to `width` characters, as
-    /// ``VisibleText/padded(_:to:)`` pads a string.
-    private static func pad(_ line: inout [UInt8], from start: Int, to width: Int) {
-        let count = VisibleText.characterCount(utf8: line[start...])
-        if count < width { line += repeatElement(UInt8(ascii: " "), count: width - count) }
     }
 
     /// One write as JSON: the step, the path as followed, old and new (left out when absent), and
