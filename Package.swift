@@ -114,7 +114,8 @@ let package = Package(
         // the benchmark drive it without a terminal.
         .target(
             name: "RewindViewer",
-            dependencies: ["Rewind"],
+            // swift-log for the levels of the app's own log messages.
+            dependencies: ["Rewind", .product(name: "Logging", package: "swift-log")],
             path: "Viewer/Core"
         ),
         // The `rewind` command-line tool and the terminal around the viewer.
@@ -171,6 +172,7 @@ let package = Package(
                 "RxSwiftCompatibility",
                 "CombineOperators",
                 .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

@@ -84,6 +84,14 @@ def check_journal(rewind, journal, scratch):
             expected.append((seq, INSTANT, f"{source} activities", event["name"], {"value": event["value"]} if "value" in event else {}))
         elif kind in ("created", "released", "replace"):
             expected.append((seq, INSTANT, source, None, {}))
+        elif kind == "log":
+            # An app's own log message: on its logger's track, named by the message.
+            held = {"level": event["level"]}
+            if event.get("metadata") is not None:
+                held["metadata"] = event["metadata"]
+            if event.get("parent") is not None:
+                held["dispatch"] = event["parent"]
+            expected.append((seq, INSTANT, source, event["message"], held))
         for change in event.get("changes", []):
             held = {"path": change["path"]}
             if "old" in change:

@@ -92,7 +92,7 @@ public final class LiveStateCheck: CycleLogging, @unchecked Sendable {
             return taken.commitDepth[id] == 0
         case .change, .replace, .didDispatch, .created:
             return taken.commitDepth[id, default: 0] == 0
-        case .willDispatch, .activity, .released:
+        case .willDispatch, .activity, .released, .log:
             return false
         }
     }

@@ -67,7 +67,7 @@ struct SecretLeakTests {
     func loggers() {
         let printed = Mutex<[String]>([])
         let console = ConsoleLogger { line in printed.withLock { $0.append(line) } }
-        let handler = RecordingLogHandler()
+        let handler = CapturingLogHandler()
         var swiftLogger = Logger(label: "leaks") { _ in handler }
         swiftLogger.logLevel = .trace
         let hooks = PrintingHookLogger()

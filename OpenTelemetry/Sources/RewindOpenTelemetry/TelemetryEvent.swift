@@ -35,6 +35,8 @@ extension TelemetryEvent {
         var value: StateValue?
         var duration: Duration?
         var summary: String?
+        // A log message says where it was logged itself: its event has no call site.
+        var logMessage: LogMessage?
         switch event.kind {
         case .change(let changed, let newValue, _):
             path = changed.description
@@ -53,6 +55,11 @@ extension TelemetryEvent {
             duration = time
         case .replace(let state), .created(.some(let state)):
             value = state.tree(options: options)
+        case .log(let message):
+            // The app's own message: its text is the record's body, its metadata the value.
+            logMessage = message
+            value = message.metadataTree(options: options)
+            summary = message.message
         case .willMutate, .created(.none), .released:
             break
         }
@@ -60,7 +67,7 @@ extension TelemetryEvent {
             sequence: event.sequence, wallNanoseconds: event.time.wallNanoseconds, kind: event.kind.category,
             name: event.name, source: event.source.description, sourceID: event.source.instanceID,
             framework: event.source.framework.rawValue, parent: event.parent,
-            file: event.callSite.file.description, line: event.callSite.line,
+            file: logMessage?.file ?? event.callSite.file.description, line: logMessage?.line ?? event.callSite.line,
             path: path, value: value.map(JSONText.value), duration: duration, old: nil,
             summary: summary.flatMap { $0.isEmpty ? nil : $0 }
         )
@@ -74,7 +81,7 @@ extension TelemetryEvent {
         case .replace, .created: state
         default: nil
         }
-        let summary = event.rowText(old: old)
+        let summary = event.kind == .log ? event.description : event.rowText(old: old)
         self.init(
             sequence: event.sequence, wallNanoseconds: event.wallNanoseconds, kind: event.kind, name: event.name,
             source: event.source.description, sourceID: event.source.instanceID, framework: event.source.framework,

@@ -71,7 +71,7 @@ struct TelemetryMapping {
             // A unit released in the middle of a commit leaves no span open.
             for span in commits.removeValue(forKey: event.sourceID)?.reversed() ?? [] { end(span, at: instant) }
             log(event)
-        case .activity, .created, .replace, .dropped:
+        case .activity, .created, .replace, .dropped, .log:
             log(event)
         }
     }
@@ -117,9 +117,15 @@ struct TelemetryMapping {
         fields(of: event) { key, value in metadata[key] = .string(value) }
         metadata["rewind.time_ns"] = .string(String(event.wallNanoseconds))
         let detail = event.path ?? event.name
-        let message = limit.capped(detail.isEmpty ? event.kind.rawValue : "\(event.kind.rawValue) \(detail)")
+        var message = limit.capped(detail.isEmpty ? event.kind.rawValue : "\(event.kind.rawValue) \(detail)")
+        var level = Logger.Level.info
+        if event.kind == .log {
+            // The app's own message keeps its text and its severity.
+            message = limit.capped(event.summary ?? "")
+            level = Logger.Level(rawValue: event.name) ?? .info
+        }
         backend.ledger.handOver(.logRecords)
-        backend.logger.log(level: .info, "\(message)", metadata: metadata, file: event.file, function: event.name, line: event.line)
+        backend.logger.log(level: level, "\(message)", metadata: metadata, file: event.file, function: event.name, line: event.line)
     }
 
     private func attributes(of event: TelemetryEvent) -> SpanAttributes {

@@ -121,6 +121,13 @@ package struct PerfettoTrace {
             trackEvent(.instant, event, track: unitTrack, name: "created", annotations: [])
         case .released, .replace, .dropped:
             trackEvent(.instant, event, track: unitTrack, name: event.kind == .replace && !event.name.isEmpty ? event.name : event.kind.rawValue, annotations: [])
+        case .log:
+            // On the logger's own track (its label), named by its message, with its level and
+            // metadata, and the dispatch it was logged in.
+            var annotations: [(String, StateValue)] = [("level", .string(event.name))]
+            if let metadata = event.value { annotations.append(("metadata", metadata)) }
+            if let parent = event.parent { annotations.append(("dispatch", .unsignedInteger(parent))) }
+            trackEvent(.instant, event, track: unitTrack, name: event.description, annotations: annotations)
         case .change:
             break
         }

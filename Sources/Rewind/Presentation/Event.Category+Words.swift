@@ -1,6 +1,6 @@
 extension Event.Category {
     /// The kind as rows and the viewer say it: `dispatch`, `finished`, `mutate`, `mutated`,
-    /// `change`, `replace`, `activity`, `created`, `released`, `dropped`. JSON, journals and
+    /// `change`, `replace`, `activity`, `created`, `released`, `dropped`, `log`. JSON, journals and
     /// OpenTelemetry keep the raw value (`willDispatch`, …).
     package var word: String {
         switch self {
@@ -14,6 +14,7 @@ extension Event.Category {
         case .created: "created"
         case .released: "released"
         case .dropped: "dropped"
+        case .log: "log"
         }
     }
 

@@ -23,20 +23,21 @@ extension RecordedEvent {
     /// ```
     public func rowText(valueLimit: Int = .max, old: ValueBefore = .unknown, columns: (String) -> Int = { $0.count }) -> String {
         Self.rowText(
-            kind: kind, name: name, path: path, value: value, duration: duration, dropped: dropped, valueLimit: valueLimit, old: old,
-            columns: columns
+            kind: kind, name: name, description: description, path: path, value: value, duration: duration, dropped: dropped,
+            valueLimit: valueLimit, old: old, columns: columns
         )
     }
 
     /// The row text of an event with these fields: the one rule, for an event and for a record
     /// read in its block.
     static func rowText(
-        kind: Event.Category, name: @autoclosure () -> String, path: String?, value: StateValue?, duration: Duration?, dropped: DroppedRange?,
-        valueLimit: Int, old: ValueBefore, columns: (String) -> Int
+        kind: Event.Category, name: @autoclosure () -> String, description: @autoclosure () -> String, path: String?, value: StateValue?,
+        duration: Duration?, dropped: DroppedRange?, valueLimit: Int, old: ValueBefore, columns: (String) -> Int
     ) -> String {
         var bytes: [UInt8] = []
         writeRowText(
-            kind: kind, name: name(), path: path, value: value, duration: duration, dropped: dropped, valueLimit: valueLimit, old: old,
+            kind: kind, name: name(), description: description(), path: path, value: value, duration: duration, dropped: dropped, valueLimit: valueLimit,
+            old: old,
             columns: columns, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -44,8 +45,8 @@ extension RecordedEvent {
     /// Appends the row text of an event with these fields to `bytes` as UTF-8: the rule itself,
     /// which `rewind log` writes straight into its lines.
     static func writeRowText(
-        kind: Event.Category, name: @autoclosure () -> String, path: String?, value: StateValue?, duration: Duration?, dropped: DroppedRange?,
-        valueLimit: Int, old: ValueBefore, columns: (String) -> Int, to bytes: inout [UInt8]
+        kind: Event.Category, name: @autoclosure () -> String, description: @autoclosure () -> String, path: String?, value: StateValue?,
+        duration: Duration?, dropped: DroppedRange?, valueLimit: Int, old: ValueBefore, columns: (String) -> Int, to bytes: inout [UInt8]
     ) {
         switch kind {
         case .change:
@@ -58,6 +59,17 @@ extension RecordedEvent {
             if let duration { bytes += EventFormatter.format(duration).utf8 }
         case .dropped:
             if let dropped { bytes += "\(dropped.count) events dropped (steps \(dropped.sequences.lowerBound)–\(dropped.sequences.upperBound))".utf8 }
+        case .log:
+            // The message, then its metadata: `request failed {status: 503}`.
+            let message = VisibleText.escaped(description())
+            let shown = VisibleText.truncated(message, to: valueLimit)
+            bytes += shown.utf8
+            // Metadata only after a message shown whole, in what room it leaves.
+            guard let value, shown == message else { return }
+            let room = valueLimit == .max ? .max : valueLimit - columns(message) - 1
+            guard room >= 8 else { return }
+            bytes.append(UInt8(ascii: " "))
+            value.writeCompact(limit: room, to: &bytes)
         case .willMutate, .replace, .created, .released:
             break
         }
@@ -152,7 +164,8 @@ extension BlockRecords.Record {
     package func writeRowText(valueLimit: Int, old: ValueBefore, columns: (String) -> Int, to bytes: inout [UInt8]) {
         let body = self.body
         RecordedEvent.writeRowText(
-            kind: kind, name: name, path: body.path, value: body.value, duration: body.duration, dropped: body.dropped, valueLimit: valueLimit,
+            kind: kind, name: name, description: description, path: body.path, value: body.value, duration: body.duration, dropped: body.dropped,
+            valueLimit: valueLimit,
             old: old, columns: columns, to: &bytes)
     }
 }
@@ -161,7 +174,7 @@ extension RecordedEvent {
     /// Appends ``rowText(valueLimit:old:columns:)``'s text to `bytes` as UTF-8.
     package func writeRowText(valueLimit: Int, old: ValueBefore, columns: (String) -> Int, to bytes: inout [UInt8]) {
         Self.writeRowText(
-            kind: kind, name: name, path: path, value: value, duration: duration, dropped: dropped, valueLimit: valueLimit, old: old,
+            kind: kind, name: name, description: description, path: path, value: value, duration: duration, dropped: dropped, valueLimit: valueLimit, old: old,
             columns: columns, to: &bytes)
     }
 }

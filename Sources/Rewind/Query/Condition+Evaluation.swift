@@ -1,3 +1,5 @@
+import Logging
+
 extension Condition {
     /// Whether the condition holds at a step.
     package func isTrue(at step: ConditionStep) -> Bool {
@@ -50,6 +52,7 @@ extension Condition {
             case .step(.name): [.string(step.event.name)]
             case .step(.seq): [.unsignedInteger(step.event.sequence)]
             case .step(.source): [.string(step.event.source.description)]
+            case .step(.level): [step.event.logLevel.map { .integer(Int64($0.rank)) } ?? .null]
             case .count(let inner, let over, let before):
                 [.integer(Int64(KeyPath.elements(of: over.lookUp(in: before ? step.before : step.after)).count { element in
                     var inside = self

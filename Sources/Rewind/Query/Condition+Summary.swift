@@ -1,3 +1,5 @@
+import Logging
+
 extension Condition {
     /// Whether the condition may hold at some step of one source in a block, judged from the
     /// block's summary alone (``JournalReader/summary(ofBlock:)``): `false` only when no step of
@@ -94,6 +96,18 @@ private struct SummaryJudge {
         case .step(.source):
             guard let source else { return nil }
             span.texts = [source]
+        case .step(.level):
+            // A log's name is its level: the ranks of the levels among the block's names, and
+            // `nil` for the block's other steps.
+            guard steps.kinds.contains(.log) else {
+                span.holdsNil = true
+                break
+            }
+            guard let names = steps.names else { return nil }
+            let ranks = names.compactMap { Logger.Level(rawValue: $0)?.rank }
+            // A name that is no level (a crafted record) reads as no level.
+            span.holdsNil = steps.kinds != [.log] || ranks.count < names.count
+            if let low = ranks.min(), let high = ranks.max() { span.numbers = Double(low)...Double(high) }
         case .count:
             return nil
         case .not, .and, .or, .changed, .compare:

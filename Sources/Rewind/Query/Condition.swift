@@ -13,6 +13,7 @@
 /// kind == mutated && changed(total) && !changed(items)
 ///                                      a commit that changed one but not the other
 /// kind == dispatch && name == "add"    the step's kind (as rows say it), name, seq and source
+/// kind == log && level >= error        an app's log message and its level (trace … critical)
 /// state.name == "Ada"                  a state field named like a step field
 /// ```
 ///
@@ -90,6 +91,9 @@ public struct Condition: Sendable, Equatable, CustomStringConvertible {
     /// What a condition can ask of the step itself.
     enum StepField: String, Sendable, CaseIterable {
         case kind, name, seq, source
+        /// A log message's level, as its rank (`trace` 0 … `critical` 6; `nil` for other steps),
+        /// so that `level >= warning` orders levels by how severe they are.
+        case level
     }
 
     enum Comparison: String, Sendable, CaseIterable {

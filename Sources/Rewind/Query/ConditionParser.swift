@@ -1,3 +1,5 @@
+import Logging
+
 /// Reads the grammar of ``Condition`` by recursive descent (no evaluation of code):
 ///
 /// ```
@@ -111,6 +113,9 @@ struct ConditionParser {
         // `kind == dispatch`: the other side names a kind, in the rows' words or as JSON names it.
         if left == .step(.kind) { return .compare(left, comparison, try kindValue(right, at: rightToken)) }
         if right == .step(.kind) { return .compare(try kindValue(left, at: leftToken), comparison, right) }
+        // `level >= warning`: the other side names a level, compared by its rank.
+        if left == .step(.level) { return .compare(left, comparison, try levelValue(right, at: rightToken)) }
+        if right == .step(.level) { return .compare(try levelValue(left, at: leftToken), comparison, right) }
         return .compare(left, comparison, right)
     }
 
@@ -277,6 +282,24 @@ struct ConditionParser {
             throw ConditionSyntaxError(text: text, column: token.offset + 1, reason: "unknown kind '\(VisibleText.escaped(name))'; kinds are: \(Event.Category.namesForHelp)")
         }
         return .literal(.string(category.word))
+    }
+
+    /// The level a word or text names, as a literal of its rank; `nil` stays `nil` (a step that
+    /// is no log message).
+    private func levelValue(_ node: Condition.Node, at token: Token) throws(ConditionSyntaxError) -> Condition.Node {
+        if node == .literal(.null) { return node }
+        let name: String
+        if case .path(let path) = node, !path.hasWildcard, path.segments[0].components.count == 1, case .key(let key) = path.segments[0].components[0] {
+            name = key
+        } else if case .literal(.string(let text)) = node {
+            name = text
+        } else {
+            throw ConditionSyntaxError(text: text, column: token.offset + 1, reason: "compare level with a level: \(Logger.Level.namesForHelp)")
+        }
+        guard let level = Logger.Level(named: name) else {
+            throw ConditionSyntaxError(text: text, column: token.offset + 1, reason: Logger.Level.unknown(name))
+        }
+        return .literal(.integer(Int64(level.rank)))
     }
 
     private var current: Token { tokens[min(index, tokens.count - 1)] }

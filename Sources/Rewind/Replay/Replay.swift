@@ -150,12 +150,15 @@ public final class Replay {
     /// old one and renamed over it once complete (an atomic replace); two re-records of one journal
     /// in one process run one after the other. A source of the old journal that no unit is bound to
     /// (a unit the bound ones drive) would not be in the new one: unless
-    /// `droppingUnboundSources` says that is intended, the re-record is refused, naming them.
+    /// `droppingUnboundSources` says that is intended, the re-record is refused, naming them. The
+    /// app's own log messages (``RecordedSource/isLogger``) are not carried over: the code that
+    /// logged them logs anew, into the new journal when its ``RecordingLogHandler`` records there.
     ///
     /// - Returns: the report of the walk (its divergences are the changes now recorded).
     @discardableResult
     public func rerecord(droppingUnboundSources: Bool = false) throws(ReplayError) -> ReplayReport {
-        let unbound = reader.sources.map(\.source).filter { targets[$0.instanceID] == nil }
+        // The app's own log messages are not a unit's doing: the code that logs them logs anew.
+        let unbound = reader.sources.map(\.source).filter { targets[$0.instanceID] == nil && !$0.isLogger }
         if !unbound.isEmpty, !droppingUnboundSources {
             let names = unbound.map { "\($0.typeName)#\($0.instanceID)" }.joined(separator: ", ")
             throw .cannotRecord("re-recording \(reader.path) would drop the recorded events of \(names), which no unit is bound to; bind them too (a unit the bound ones drive is compared, not sent to; a Flask flux binds as Flask.bus.replayTarget), or re-record with droppingUnboundSources: true (expectReplay's droppingUnboundSources:)")

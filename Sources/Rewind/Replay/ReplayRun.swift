@@ -203,7 +203,7 @@ struct ReplayRun {
             if openDispatches[id] == nil, commitDepth[id] == 0 { settle(event, target: target, onItsOwn: true) }
         case .change, .replace:
             if openDispatches[id] == nil, commitDepth[id, default: 0] == 0 { settle(event, target: target, onItsOwn: true) }
-        case .activity, .released, .dropped:
+        case .activity, .released, .dropped, .log:
             break
         }
     }

@@ -41,7 +41,7 @@ struct ExportRowTests {
         let rows = try rows(path)
         let columns = ["schema_version", "recording_id", "app_version", "seq", "time", "time_ns", "monotonic_ns", "source", "source_id",
                        "framework", "type", "kind", "name", "description", "file", "function", "line", "parent", "duration_ns",
-                       "path", "old", "new", "value", "dropped", "changes", "state"]
+                       "path", "old", "new", "value", "dropped", "changes", "state", "level", "label", "message", "metadata"]
         let recordingID = journal.recordingID.uuidString.lowercased()
         for row in rows {
             #expect(Set(row.keys) == Set(columns))
@@ -130,13 +130,16 @@ struct ExportRowTests {
             for (index, (record, event)) in zip(recordRows, eventRows).enumerated() where record != event {
                 let unit = try #require(record.range(of: #""source_id":"#)).upperBound
                 differingUnits.append(record[unit...].prefix { $0.isNumber })
-                // The one difference allowed: the state, the last column, on a unit's first move —
-                // and there it is the state `--states 1` writes from the records.
+                // The one difference allowed: the state, on a unit's first move — and there it is
+                // the state `--states 1` writes from the records. The log columns follow it.
                 let statePrefix = #","state":"#
                 let recordHead = try #require(record.range(of: statePrefix, options: .backwards)).lowerBound
                 let eventHead = try #require(event.range(of: statePrefix, options: .backwards)).lowerBound
                 #expect(record[..<recordHead] == event[..<eventHead], "\(file) row \(index)")
-                #expect(record[recordHead...] == #","state":null}"#, "\(file) row \(index)")
+                let logColumns = #","level":"#
+                #expect(record[recordHead...].hasPrefix(#","state":null,"level":"#), "\(file) row \(index)")
+                let recordTail = try #require(record.range(of: logColumns, options: .backwards)).lowerBound
+                #expect(event.hasSuffix(record[recordTail...]), "\(file) row \(index)")
                 #expect(stateRows[index] == event, "\(file) row \(index)")
             }
             #expect(Set(differingUnits).count == differingUnits.count, "\(file): only a unit's first move carries its state")

@@ -24,7 +24,7 @@ public final class PrintingHookLogger: CycleLogging {
 }
 
 /// A swift-log handler that keeps what it is given, as swift-log's own tests do.
-public final class RecordingLogHandler: LogHandler, @unchecked Sendable {
+public final class CapturingLogHandler: LogHandler, @unchecked Sendable {
     // Unchecked: `recorded` is guarded by its Mutex; the other properties are set before use.
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .trace

@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import Logging
 @_spi(Tooling) import Rewind
 import RewindViewer
 
@@ -11,6 +12,7 @@ struct LogCommand: ParsableCommand {
             Kinds: \(Event.Category.namesForHelp).
             Examples:
               rewind log Fixtures/todo.rewind --kind didMutate,activity
+              rewind log session.rewind --kind log --level warning
               rewind log Fixtures/todo.rewind --json | jq -c 'select(.kind == "change")'
             """
     )
@@ -19,6 +21,8 @@ struct LogCommand: ParsableCommand {
     var file: String { journal.file }
     @Option(help: "Only this source: a label, Type#id, a type name or an id.") var source: String?
     @Option(help: "Only these kinds, comma-separated, as rows say them (dispatch, mutate, change, mutated, finished, activity, …) or as JSON names them (willDispatch, …).") var kind: String?
+    @Option(help: "Only the app's log messages at this level or above (trace, debug, info, notice, warning, error, critical); other kinds as --kind chooses.")
+    var level: String?
     @Option(help: "Only events whose row as shown, name, source or description contains this text, or a change whose move does when the text has the arrow (`count: 0 → -1`), as the viewer's / finds it; ~REGEX for a regular expression.") var grep: String?
     @Option(help: "From this step on.") var from: UInt64?
     @Option(help: "Up to this step.") var to: UInt64?
@@ -46,6 +50,7 @@ struct LogCommand: ParsableCommand {
             filter.sequences = (from ?? 0)...(to ?? .max)
         }
         if let width, width < 1 { throw CommandFailure("--width must be at least 1") }
+        let lowest = try level.map(Self.level)
         let output = Output(style: colors.style())
         // On a terminal each line fits its width (80 when unknown), so it does not wrap.
         let lineWidth = width ?? (isatty(STDOUT_FILENO) == 1 ? TerminalSession.size()?.width ?? 80 : nil)
@@ -68,6 +73,7 @@ struct LogCommand: ParsableCommand {
             reader: reader, matching: everyStep, start: .rebuilt, makePart: lines.makePart,
             add: { record, old, _, part in
                 if let kinds, !kinds.contains(record.kind) { return }
+                if let lowest, let level = record.logLevel, level < lowest { return }
                 if search?.matchesRow(record, old: { old }) ?? true { lines.add(record, old: old, to: &part) }
             }
         )
@@ -114,6 +120,12 @@ struct LogCommand: ParsableCommand {
                 Output.appendLine(utf8: part.line, to: &part.bytes)
             }
         }
+    }
+
+    /// The level `--level` names.
+    static func level(_ text: String) throws -> Logger.Level {
+        guard let level = Logger.Level(named: text) else { throw CommandFailure(Logger.Level.unknown(text)) }
+        return level
     }
 
     static func kinds(_ text: String) throws -> Set<Event.Category> {

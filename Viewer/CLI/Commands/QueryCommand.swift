@@ -11,13 +11,15 @@ struct QueryCommand: ParsableCommand {
             other; old(PATH) is the value before the step, changed(PATH) whether the step changed it \
             (at a commit's end, mutated, both speak of the whole commit), PATH[*] any element of a \
             list, count(…) how many elements a condition holds for, and kind, name, seq and source \
-            are the step's own:
+            are the step's own, with level for the app's log messages (trace … critical; a state \
+            field named like one of these is state.level):
               rewind query Fixtures/todo.rewind 'items.count >= 3 && filter == "active"' --first
               rewind query Fixtures/todo.rewind 'kind == change && changed(items[id: 2].done)'
               rewind query Fixtures/todo.rewind 'kind == mutated && changed(items) && !changed(nextID)'
               rewind query Fixtures/todo.rewind 'items[*].done && count(items[*].done) < items.count'
               rewind query Fixtures/demo.rewind 'count != old(count) && kind == change' --count
               rewind query Fixtures/demo.rewind 'kind == dispatch && name == "setStep"' --json
+              rewind query session.rewind 'kind == log && level >= error' --first
             Values: numbers, "text", true, false, nil; && || ! ( ); .count of a list is its length.
             """
     )

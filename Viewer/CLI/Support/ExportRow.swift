@@ -51,6 +51,13 @@ struct ExportRow: Sendable {
             row.raw("changes", "[]")
         }
         row.value("state", includingState ? step?.after : nil)
+        // An app's own log message (`log`): its level, its logger's label, the message and its
+        // metadata; `null` on every other row.
+        let isLog = event.kind == .log
+        row.text("level", isLog ? event.name : nil)
+        row.text("label", isLog ? event.source.label : nil)
+        row.text("message", isLog ? event.description : nil)
+        row.value("metadata", isLog ? event.value : nil)
         row.closeLine(into: &buffer)
     }
 }
@@ -59,5 +66,10 @@ extension JSONText.Object {
     /// Adds a value field that is `null` when there is no value.
     fileprivate mutating func value(_ key: JSONText.Key, _ value: StateValue?) {
         if let value { field(key, value) } else { raw(key, "null") }
+    }
+
+    /// Adds a text field that is `null` when there is no text.
+    fileprivate mutating func text(_ key: JSONText.Key, _ text: String?) {
+        if let text { field(key, text) } else { raw(key, "null") }
     }
 }

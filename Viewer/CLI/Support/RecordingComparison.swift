@@ -54,7 +54,10 @@ struct RecordingComparison {
     }
 
     func run() -> Outcome {
-        let pairing = Self.pairing(left.sources.map(\.source), right.sources.map(\.source))
+        // The app's own log messages are not the units' doing: two runs log request ids and
+        // timings that differ without any step having diverged.
+        let units = { (sources: [JournalReader.SourceSpan]) in sources.map(\.source).filter { !$0.isLogger } }
+        let pairing = Self.pairing(units(left.sources), units(right.sources))
         let paired = only.map { Set([$0]) } ?? Set(pairing.keys)
         let pairedRight = Set(paired.compactMap { pairing[$0] })
         var rightEvents = right.events().makeIterator()
@@ -63,6 +66,7 @@ struct RecordingComparison {
         func nextRight(of id: UInt64) -> RecordedEvent? {
             if let event = waiting[id]?.popFirst() { return event }
             while let event = rightEvents.next() {
+                if event.source.isLogger { continue }
                 if event.source.instanceID == id { return event }
                 if pairedRight.contains(event.source.instanceID) || only == nil { waiting[event.source.instanceID, default: []].append(event) }
             }
@@ -74,6 +78,7 @@ struct RecordingComparison {
             position += 1
             let id = a.source.instanceID
             if let only, id != only { continue }
+            if a.source.isLogger { continue }
             guard let pair = pairing[id] else {
                 return .divergence(Divergence(
                     position: position, compared: compared, left: a, right: nil,
@@ -101,7 +106,7 @@ struct RecordingComparison {
             ))
         }
         // The second recording goes on: an event of a compared unit, or of a unit the first lacks.
-        let unpairedRight = Set(right.sources.map(\.source.instanceID)).subtracting(pairing.values)
+        let unpairedRight = Set(units(right.sources).map(\.instanceID)).subtracting(pairing.values)
         for id in paired.compactMap({ pairing[$0] }).sorted() {
             if let b = nextRight(of: id) {
                 return .divergence(Divergence(position: position + 1, compared: compared, left: nil, right: b, differences: [], leftState: nil, rightState: nil))

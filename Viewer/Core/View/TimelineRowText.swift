@@ -1,3 +1,4 @@
+import Logging
 @_spi(Tooling) import Rewind
 
 /// How timeline rows are laid out for a width: `#SEQ`, a relative time (shrunk, or hidden when
@@ -120,6 +121,16 @@ struct TimelineRowText {
         return pieces
     }
 
+    /// How a log's level is shown: an error or worse in bold red, a warning in yellow, the rest
+    /// dimmed.
+    static func levelStyle(_ level: Logger.Level?) -> CellStyle {
+        switch level {
+        case .error?, .critical?: CellStyle(color: 31, bold: true)
+        case .warning?: CellStyle(color: 33)
+        default: ViewerView.dim
+        }
+    }
+
     /// What the event did, fitted to `room` cells.
     private func content(_ row: Page.Row, _ event: RecordedEvent, room: Int) -> [Piece] {
         let name = VisibleText.escaped(event.name)
@@ -151,6 +162,13 @@ struct TimelineRowText {
             if nameCells >= room { return [Piece(text: CellWidth.fitted(name, to: room), style: .plain)] }
             let rest = summary.isEmpty ? "" : CellWidth.fitted((name.isEmpty ? "" : " ") + summary, to: room - nameCells)
             return [Piece(text: name, style: .plain), Piece(text: rest, style: event.kind == .activity ? .plain : ViewerView.dim)]
+        case .log:
+            // Its level, in colour by how severe it is, then the message and its metadata.
+            let level = name + " "
+            let levelCells = CellWidth.of(level)
+            if levelCells >= room { return [Piece(text: CellWidth.fitted(level, to: room), style: Self.levelStyle(event.logLevel))] }
+            let message = CellWidth.fitted(event.rowText(valueLimit: max(8, room - levelCells), columns: CellWidth.of), to: room - levelCells)
+            return [Piece(text: level, style: Self.levelStyle(event.logLevel)), Piece(text: message, style: .plain)]
         case .created, .released:
             let unit = "\(event.source.framework) \(VisibleText.escaped(event.source.typeName))#\(event.source.instanceID)" + (event.source.label.map { " \"\(VisibleText.escaped($0))\"" } ?? "")
             return [Piece(text: CellWidth.fitted(unit, to: room), style: ViewerView.dim)]

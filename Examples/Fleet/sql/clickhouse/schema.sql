@@ -1,6 +1,6 @@
 -- The fleet table: one row per recorded event, as `rewind export FILE --format jsonl` writes it
 -- (docs/EXPORT_SCHEMA.md, schema_version 2). The JSON values (old, new, value, dropped, changes,
--- state) are kept as their JSON text, read with JSONExtract*: ClickHouse reads a JSON object,
+-- state, metadata) are kept as their JSON text, read with JSONExtract*: ClickHouse reads a JSON object,
 -- array or number into a String column as its text, and a JSON string as the string itself.
 CREATE TABLE IF NOT EXISTS rewind_events
 (
@@ -29,7 +29,11 @@ CREATE TABLE IF NOT EXISTS rewind_events
     value          Nullable(String),
     dropped        Nullable(String),
     changes        String,
-    state          Nullable(String)
+    state          Nullable(String),
+    level          LowCardinality(Nullable(String)),
+    label          Nullable(String),
+    message        Nullable(String),
+    metadata       Nullable(String)
 )
 ENGINE = MergeTree
 ORDER BY (recording_id, seq);

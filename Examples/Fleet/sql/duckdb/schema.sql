@@ -1,6 +1,6 @@
 -- The fleet table: one row per recorded event, as `rewind export FILE --format jsonl` writes it
 -- (docs/EXPORT_SCHEMA.md, schema_version 2), loaded from every file under recordings/ (relative
--- to where DuckDB runs). The JSON values (old, new, value, dropped, changes, state) are JSON:
+-- to where DuckDB runs). The JSON values (old, new, value, dropped, changes, state, metadata) are JSON:
 -- read them with ->> and json_extract.
 CREATE OR REPLACE TABLE rewind_events AS
 SELECT * FROM read_json('recordings/*.jsonl', format = 'newline_delimited', columns = {
@@ -29,5 +29,9 @@ SELECT * FROM read_json('recordings/*.jsonl', format = 'newline_delimited', colu
     value: 'JSON',
     dropped: 'JSON',
     changes: 'JSON',
-    state: 'JSON'
+    state: 'JSON',
+    level: 'VARCHAR',
+    label: 'VARCHAR',
+    message: 'VARCHAR',
+    metadata: 'JSON'
 });

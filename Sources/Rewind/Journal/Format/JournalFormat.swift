@@ -9,9 +9,11 @@ enum JournalFormat {
     /// readers would take for damage; version 4 extended the header with the recording's identity
     /// (``JournalHeader/recordingID``, ``JournalHeader/appVersion``), which older readers would
     /// take for a block; version 5 marks, in summaries, the paths that held NaN (an older file's
-    /// summaries may hold NaN anywhere). A file of an earlier version is a file of this one without
-    /// what came later, so every version up to this one reads.
-    static let version: UInt16 = 5
+    /// summaries may hold NaN anywhere); version 6 added the `log` record (kind code 10: a message
+    /// the application logged through swift-log), which older readers would take for damage. A
+    /// file of an earlier version is a file of this one without what came later, so every version
+    /// up to this one reads.
+    static let version: UInt16 = 6
     /// The signature of a flight recorder's ring file (``RingFile``): `\x89RWRG\r\n\x1A`. A ring
     /// is read as a journal of the blocks that survive in it; a reader that does not know rings
     /// says it is not a journal rather than reading its laps out of order.

@@ -41,7 +41,7 @@ public struct RecordedEvent: Sendable, Equatable {
     public var kind: Event.Category
     /// Its name (dispatch or commit name).
     public var name: String
-    /// Its description.
+    /// Its description; for `log`, the message.
     public var description: String
     /// The call site's file.
     public var file: String
@@ -56,7 +56,7 @@ public struct RecordedEvent: Sendable, Equatable {
     /// For `change`: the changed path, as text.
     public var path: String?
     /// For `change`: the new value; for `activity`: the activity; for `willDispatch`: the input the
-    /// dispatch carried, if any.
+    /// dispatch carried, if any; for `log`: the message's metadata, if it had any.
     public var value: StateValue?
     /// For `dropped`: how many events were dropped, and their sequence range.
     public var dropped: DroppedRange?

@@ -74,6 +74,10 @@ extension Event {
         case created(state: LoggedValue?)
         /// The unit was released.
         case released
+        /// The application logged a message through swift-log (``RecordingLogHandler``). The
+        /// event's name is the message's level (`warning`) and its description the message; its
+        /// source is the logger's label.
+        case log(LogMessage)
 
         /// The kind's name as written in logs, journals and `--kind` filters.
         public var name: String { category.rawValue }
@@ -90,6 +94,7 @@ extension Event {
             case .activity: .activity
             case .created: .created
             case .released: .released
+            case .log: .log
             }
         }
 
@@ -106,6 +111,8 @@ extension Event {
     /// The kinds of event, without their values.
     public enum Category: String, Sendable, CaseIterable, Codable {
         case willDispatch, didDispatch, willMutate, didMutate, change, replace, activity, created, released
+        /// A message the application logged through swift-log.
+        case log
         /// Events a journal writer in drop mode could not keep (found only in journals).
         case dropped
 

@@ -1,3 +1,5 @@
+import Logging
+
 /// One event as the journal's path carries it: flat fields and the values as the unit had them —
 /// no ``Event``, no ``Event/Kind`` to copy, no redaction context bound on the app's thread.
 ///
@@ -60,6 +62,9 @@ public struct EventRecord: Sendable {
             case .activity(let value): (.activity, .zero, nil, value, nil)
             case .created(let state): (.created, .zero, nil, nil, state)
             case .released: (.released, .zero, nil, nil, nil)
+            // Kept whole, as the value: the writer takes its metadata's tree and its place in the
+            // code from it on its own thread.
+            case .log(let message): (.log, .zero, nil, LoggedValue(message), nil)
             }
     }
 
@@ -91,6 +96,10 @@ extension Event {
             case .activity: .activity(record.value.take() ?? EventRecord.missing)
             case .created: .created(state: record.state.take())
             case .released, .dropped: .released
+            case .log:
+                .log(
+                    record.value.take()?.value as? LogMessage
+                        ?? LogMessage(level: Logger.Level(rawValue: record.name) ?? .info, message: record.description, file: "", function: "", line: 0))
             }
         self.init(
             sequence: record.sequence, time: record.time, source: record.source, kind: kind, name: record.name,

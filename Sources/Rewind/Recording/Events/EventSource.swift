@@ -22,6 +22,8 @@ public final class EventSource: Hashable, Sendable, CustomStringConvertible {
         public static let unio = Framework(rawValue: "Unio")
         /// Flask substances.
         public static let flask = Framework(rawValue: "Flask")
+        /// The application's own swift-log loggers, one source per label (``RecordingLogHandler``).
+        public static let swiftLog = Framework(rawValue: "swift-log")
         /// The framework's name.
         public var description: String { rawValue }
     }

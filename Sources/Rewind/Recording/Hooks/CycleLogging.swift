@@ -132,7 +132,7 @@ extension CycleLogging {
             didReplace(root: RedactedValue.shown(state))
         case .activity(let activity):
             didEmit(activity: RedactedValue.shown(activity), file: site.file, function: site.function, line: site.line, on: event.source)
-        case .created, .released:
+        case .created, .released, .log:
             break
         }
     }

@@ -31,6 +31,9 @@ package struct EventFormatter: Sendable {
             return activity.tree(options: captureOptions).payloadDescription(sentAs: event.name, limit: valueWidth)
         case .created(.none):
             return ""
+        case .log(let message):
+            let metadata = message.metadataTree(options: captureOptions).map { " " + $0.compactDescription(limit: valueWidth) } ?? ""
+            return VisibleText.escaped(message.message) + metadata
         }
     }
 

@@ -1,6 +1,7 @@
 import Logging
 
-/// Sends every event to a swift-log `Logger`, so Rewind's events join the rest of an application's
+/// Sends every event but the app's own log messages (`log`, which came from swift-log) to a
+/// swift-log `Logger`, so Rewind's events join the rest of an application's
 /// logs (and whatever backend it bootstrapped). The message is the kind and name; the fields go into
 /// the metadata: `seq`, `source`, `kind`, `file`, `line`, `parent`, and `value` where there is one.
 ///
@@ -26,6 +27,9 @@ public struct SwiftLogBridge: CycleLogging {
     }
 
     public func log(_ event: Event) {
+        // A `log` event is a swift-log message already (``RecordingLogHandler``): sent back, it
+        // would be logged twice, and recorded again, without end.
+        if case .log = event.kind { return }
         guard logger.logLevel <= level else { return }
         var metadata: Logger.Metadata = [
             "seq": "\(event.sequence)",

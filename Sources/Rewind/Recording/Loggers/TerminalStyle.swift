@@ -39,6 +39,7 @@ public struct TerminalStyle: Sendable, Equatable {
         case .activity: .magenta
         case .created, .released: .dim
         case .dropped: .red
+        case .log: .cyan
         }
     }
 

@@ -241,7 +241,7 @@ struct OutputLoggerTests {
 
     @Test("the swift-log bridge sends each event with its fields as metadata")
     func swiftLogBridge() throws {
-        let handler = RecordingLogHandler()
+        let handler = CapturingLogHandler()
         // A logger at swift-log's default level (its own handlers start at .info) shows the events
         // at the bridge's default level.
         var logger = Logger(label: "viewmodels") { _ in handler }

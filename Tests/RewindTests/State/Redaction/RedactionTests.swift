@@ -82,7 +82,7 @@ struct RedactionTests {
     func noLoggerLeaks() throws {
         let printed = Mutex<[String]>([])
         let console = ConsoleLogger { line in printed.withLock { $0.append(line) } }
-        let handler = RecordingLogHandler()
+        let handler = CapturingLogHandler()
         var swiftLogger = Logger(label: "test") { _ in handler }
         swiftLogger.logLevel = .trace
         let bridge = SwiftLogBridge(swiftLogger)

@@ -17,6 +17,8 @@ extension WireRecord {
         /// A change whose value is a diff from its path's value in the source's last state record
         /// in the block (the same bit as `hasInput`: each is read for its own kind only).
         static let valueFromState: UInt8 = 0x80
+        /// A log message carrying its metadata (a value follows; the same bit again).
+        static let hasMetadata: UInt8 = 0x80
     }
 
     /// The state record's tag byte.
@@ -37,6 +39,7 @@ extension WireRecord {
         if !description.isEmpty { flags |= Flags.hasDescription }
         if state != nil { flags |= Flags.hasState }
         if kind == .willDispatch, case .value = body { flags |= Flags.hasInput }
+        if kind == .log, case .value = body { flags |= Flags.hasMetadata }
         if case .changeFromState = body { flags |= Flags.valueFromState }
         writer.byte(KindCode.code(of: kind) | flags)
         clock.write(sequence: sequence, time: time, to: &writer)
@@ -180,6 +183,8 @@ extension WireRecord {
         case .activity:
             body = try readValue(from: &reader, strings: strings, keep: keepsBody)
         case .willDispatch where first & Flags.hasInput != 0:
+            body = try readValue(from: &reader, strings: strings, keep: keepsBody)
+        case .log where first & Flags.hasMetadata != 0:
             body = try readValue(from: &reader, strings: strings, keep: keepsBody)
         default:
             break

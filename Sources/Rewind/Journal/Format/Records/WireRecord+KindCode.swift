@@ -8,7 +8,7 @@ extension WireRecord {
     /// gains its line; `KindCodeTests` holds this table against the document's.
     enum KindCode {
         /// The code a new kind takes: the one after the highest in use.
-        static let nextFree: UInt8 = 10
+        static let nextFree: UInt8 = 11
 
         static func code(of kind: Event.Category) -> UInt8 {
             switch kind {
@@ -22,6 +22,7 @@ extension WireRecord {
             case .created: 7
             case .released: 8
             case .dropped: 9
+            case .log: 10
             }
         }
 
@@ -38,6 +39,7 @@ extension WireRecord {
             case 7: .created
             case 8: .released
             case 9: .dropped
+            case 10: .log
             default: nil
             }
         }

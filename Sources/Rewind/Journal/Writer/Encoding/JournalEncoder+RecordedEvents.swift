@@ -1,3 +1,5 @@
+import Logging
+
 import Foundation
 
 /// Recorded events written again: a shrunk recording is an ordinary journal, made by the encoder
@@ -54,6 +56,11 @@ extension Event {
         case .activity: kind = .activity(LoggedValue(recorded.value ?? .null))
         case .created: kind = .created(state: state)
         case .released: kind = .released
+        case .log:
+            kind = .log(
+                LogMessage(
+                    level: recorded.logLevel ?? .info, message: recorded.description, recordedMetadata: recorded.value, file: recorded.file,
+                    function: recorded.function, line: recorded.line))
         case .dropped: return nil
         }
         self.init(

@@ -173,22 +173,26 @@ final class JournalEncoder {
             }
         }
         if !track.summary.isStarted { track.startSummary() }
-        track.summary.saw(kind, name: event.name)
         let missing = EventRecord.missing
-        let step: EncodedStep = switch kind {
-        case .willMutate: mutationBegins(track: &track)
-        case .didMutate: mutationEnds(duration: event.duration, state: event.state ?? missing, track: &track)
-        case .change:
-            changeStep(
-                event.path ?? ChangedPath(name: ""), value: (event.value ?? missing).changed(at: event.path ?? ChangedPath(name: ""), in: event.state),
-                state: event.state, track: &track
-            )
-        case .replace, .created: event.state.map { snapshotStep($0, track: &track) } ?? EncodedStep()
-        case .activity: payloadStep((event.value ?? missing).sent(as: event.name))
-        case .willDispatch: event.value.map { payloadStep($0.sent(as: event.name)) } ?? EncodedStep()
-        case .didDispatch: EncodedStep(body: .duration(event.duration))
-        case .released, .dropped: EncodedStep()
-        }
+        let step: EncodedStep =
+            switch kind {
+            case .willMutate: mutationBegins(track: &track)
+            case .didMutate: mutationEnds(duration: event.duration, state: event.state ?? missing, track: &track)
+            case .change:
+                changeStep(
+                    event.path ?? ChangedPath(name: ""), value: (event.value ?? missing).changed(at: event.path ?? ChangedPath(name: ""), in: event.state),
+                    state: event.state, track: &track
+                )
+            case .replace, .created: event.state.map { snapshotStep($0, track: &track) } ?? EncodedStep()
+            case .activity: payloadStep((event.value ?? missing).sent(as: event.name))
+            case .willDispatch: event.value.map { payloadStep($0.sent(as: event.name)) } ?? EncodedStep()
+            case .didDispatch: EncodedStep(body: .duration(event.duration))
+            case .released, .dropped: EncodedStep()
+            case .log: logStep(event, into: &wire)
+            }
+        // The name the record carries (a log's is its level, set by its step): what a reader's
+        // question about names is judged on.
+        track.summary.saw(kind, name: wire.name)
         if let newState = step.newState { wire.state = stateRecord(for: &track, newState: newState, knownChanges: step.knownChanges) }
         // Without a record of its own, a change is put into the state by its reader.
         if wire.state == nil, let change = step.change { track.summary.changed(change.path, to: change.value) }

@@ -1,0 +1,62 @@
+import Logging
+
+/// A message the application logged through swift-log, as a `log` event carries it
+/// (``Event/Kind/log(_:)``; recorded by ``RecordingLogHandler``).
+///
+/// Nothing in it is formatted when it is made: the message is the text swift-log already built,
+/// and the metadata is kept as swift-log handed it, turned into a tree — its secrets redacted by
+/// name, as a state's fields are — only where a logger asks for it (``metadataTree(options:)``),
+/// on the journal's own thread.
+public struct LogMessage: Sendable {
+    /// How severe it is.
+    public let level: Logger.Level
+    /// The message.
+    public let message: String
+    /// Its metadata: the handler's, its provider's and the call's, merged as swift-log merges them.
+    public let metadata: Logger.Metadata
+    /// The file it was logged in, as swift-log gives it (`#fileID`).
+    public let file: String
+    /// The function it was logged in.
+    public let function: String
+    /// The line it was logged at.
+    public let line: UInt
+    /// The metadata's tree as a journal recorded it, for a message written again (a shrunk
+    /// recording): its secrets were redacted when it was first recorded.
+    private var recordedMetadata: StateValue?
+
+    /// A message as swift-log hands it to a handler.
+    public init(level: Logger.Level, message: String, metadata: Logger.Metadata = [:], file: String, function: String, line: UInt) {
+        self.level = level
+        self.message = message
+        self.metadata = metadata
+        self.file = file
+        self.function = function
+        self.line = line
+    }
+
+    /// A message as a journal recorded it, its metadata already a tree.
+    package init(level: Logger.Level, message: String, recordedMetadata: StateValue?, file: String, function: String, line: UInt) {
+        self.init(level: level, message: message, file: file, function: function, line: line)
+        self.recordedMetadata = recordedMetadata
+    }
+
+    /// The metadata as a tree — an object of its keys in a stable order, nested metadata as
+    /// objects and lists, every value as its text — with keys named like secrets redacted at any
+    /// depth (``Redaction``); `nil` when there is none.
+    public func metadataTree(options: CaptureOptions = .current) -> StateValue? {
+        if let recordedMetadata { return recordedMetadata }
+        guard !metadata.isEmpty else { return nil }
+        return StateCapture.capture(metadata.mapValues(Self.plain), options: options)
+    }
+
+    /// A metadata value as plain Swift values, which a capture reads as a tree like any other
+    /// (swift-log's enum would be read as its cases).
+    private static func plain(_ value: Logger.MetadataValue) -> Any {
+        switch value {
+        case .string(let text): text
+        case .stringConvertible(let convertible): convertible.description
+        case .dictionary(let fields): fields.mapValues(plain)
+        case .array(let elements): elements.map(plain)
+        }
+    }
+}
