@@ -160,7 +160,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ViewerTests",
-            dependencies: ["Rewind", "RewindViewer", "rewind", "TestSupport"],
+            dependencies: ["Rewind", "RewindViewer", "rewind", "TestSupport", .product(name: "Logging", package: "swift-log")],
             exclude: ["Golden"]
         ),
         .testTarget(

@@ -83,14 +83,21 @@ public enum RecordingTools {
         ),
         Definition(
             name: "log",
-            description: "The recording's events, one JSON object each, oldest first; changes carry their old value. Filter by source, kind (dispatch, mutate, change, mutated, finished, activity, created, released), text and step range.",
-            arguments: [file, source,
-                        Argument("kind", .text, "Kinds, comma-separated, as the viewer's rows name them (dispatch,change) or as JSON does (willDispatch)."),
-                        Argument("grep", .text, "Only events whose name, description, path or value contains this text."),
-                        Argument("from", .step, "From this step on."),
-                        Argument("to", .step, "Up to this step.")],
+            description:
+                "The recording's events, one JSON object each, oldest first; changes carry their old value. Filter by source, kind (dispatch, mutate, change, mutated, finished, activity, created, released, replace, dropped, log: the app's own log messages), level, text and step range.",
+            arguments: [
+                file, source,
+                Argument("kind", .text, "Kinds, comma-separated, as the viewer's rows name them (dispatch,change) or as JSON does (willDispatch)."),
+                Argument(
+                    "level", .text,
+                    "Only the app's log messages at this level or above (trace, debug, info, notice, warning, error, critical); other kinds as kind chooses. With kind log: only those messages."
+                ),
+                Argument("grep", .text, "Only events whose name, description, path or value contains this text."),
+                Argument("from", .step, "From this step on."),
+                Argument("to", .step, "Up to this step.")
+            ],
             invocation: { arguments in
-                Invocation(subcommand: "log", options: arguments.options(["source", "kind", "grep", "from", "to"]))
+                Invocation(subcommand: "log", options: arguments.options(["source", "kind", "level", "grep", "from", "to"]))
             }
         ),
         Definition(

@@ -159,6 +159,11 @@ struct RecordingServerTests {
         let session = try await Session.open(files: [journal])
         let found = try await session.call("log", ["grep": "toggle"])
         #expect(!found.isError && found.text.contains("toggle"))
+        // The level filter reaches `rewind log`: a word that is no level is refused by it.
+        let loud = try await session.call("log", ["kind": "log", "level": "loud"])
+        #expect(loud.isError && loud.text.contains("unknown level 'loud'"), "\(loud)")
+        let errors = try await session.call("log", ["kind": "log", "level": "error"])
+        #expect(!errors.isError, "\(errors)")
         await session.close()
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["todo.rewind"])
     }

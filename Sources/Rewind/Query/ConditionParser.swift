@@ -270,12 +270,7 @@ struct ConditionParser {
 
     /// The kind a word or text names, as a literal of the rows' word.
     private func kindValue(_ node: Condition.Node, at token: Token) throws(ConditionSyntaxError) -> Condition.Node {
-        let name: String
-        if case .path(let path) = node, !path.hasWildcard, path.segments[0].components.count == 1, case .key(let key) = path.segments[0].components[0] {
-            name = key
-        } else if case .literal(.string(let text)) = node {
-            name = text
-        } else {
+        guard let name = Self.word(node) else {
             throw ConditionSyntaxError(text: text, column: token.offset + 1, reason: "compare kind with a kind: \(Event.Category.namesForHelp)")
         }
         guard let category = Event.Category(named: name) else {
@@ -284,16 +279,21 @@ struct ConditionParser {
         return .literal(.string(category.word))
     }
 
+    /// The word a value names, as a bare word (`error`, read as a one-field path) or as text
+    /// (`"error"`): what `kind` and `level` are compared with.
+    private static func word(_ node: Condition.Node) -> String? {
+        if case .path(let path) = node, !path.hasWildcard, path.segments[0].components.count == 1, case .key(let key) = path.segments[0].components[0] {
+            return key
+        }
+        if case .literal(.string(let text)) = node { return text }
+        return nil
+    }
+
     /// The level a word or text names, as a literal of its rank; `nil` stays `nil` (a step that
     /// is no log message).
     private func levelValue(_ node: Condition.Node, at token: Token) throws(ConditionSyntaxError) -> Condition.Node {
         if node == .literal(.null) { return node }
-        let name: String
-        if case .path(let path) = node, !path.hasWildcard, path.segments[0].components.count == 1, case .key(let key) = path.segments[0].components[0] {
-            name = key
-        } else if case .literal(.string(let text)) = node {
-            name = text
-        } else {
+        guard let name = Self.word(node) else {
             throw ConditionSyntaxError(text: text, column: token.offset + 1, reason: "compare level with a level: \(Logger.Level.namesForHelp)")
         }
         guard let level = Logger.Level(named: name) else {

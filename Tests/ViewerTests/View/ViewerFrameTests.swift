@@ -171,7 +171,7 @@ struct ViewerFrameTests {
         program.press(contentsOf: ViewerFixtures.typing("f") + Array(repeating: .backspace, count: 40) + [.enter])
         #expect(program.timeline.count == 67)
         program.press(contentsOf: ViewerFixtures.typing("fnonsense") + [.enter])
-        #expect(program.model.message == "'nonsense' is neither a kind, a source nor path:KEYPATH")
+        #expect(program.model.message == "'nonsense' is neither a kind, a source, path:KEYPATH nor level>=LEVEL")
 
         // Unknown keys hint; help; mouse wheel; quit.
         program.press(.character("x"))

@@ -1,3 +1,4 @@
+import Logging
 @_spi(Tooling) import Rewind
 
 /// What the timeline shows, as typed after `f`: words that include or (with `!`) exclude kinds and
@@ -11,6 +12,8 @@
 /// !change !mutate            everything but changes and commit starts
 /// TodoSample path:items      the todo list's steps that changed `items`
 /// path:items[id: 2].done     the steps that changed the done of the item whose id is 2
+/// level>=warning             the app's log messages from warnings up, and every other step
+/// log level>=error           only the app's errors
 /// ```
 package struct TimelineFilter: Sendable, Equatable {
     /// Kinds to show (`nil`: all) and to hide.
@@ -21,12 +24,22 @@ package struct TimelineFilter: Sendable, Equatable {
     package var excludedSources: Set<UInt64> = []
     /// Only steps that changed this path's value (or anything below it).
     package var changedPath: FollowedPath?
+    /// The app's log messages below this level are hidden (`level>=warning`); other kinds as the
+    /// other words say.
+    package var lowestLevel: Logger.Level?
 
     /// Reads a filter typed as words; `sources` are the journal's, to resolve names.
     package init(parsing text: String, sources: [RecordedSource]) throws(TimelineFilterError) {
         for word in Self.words(text) {
             let excluded = word.hasPrefix("!")
             let body = excluded ? String(word.dropFirst()) : word
+            if body.hasPrefix("level>=") {
+                guard !excluded else { throw TimelineFilterError("'\(word)': a level can only be included") }
+                let name = String(body.dropFirst("level>=".count))
+                guard let level = Logger.Level(named: name) else { throw TimelineFilterError(Logger.Level.unknown(name)) }
+                lowestLevel = level
+                continue
+            }
             if body.hasPrefix("path:") {
                 guard !excluded else { throw TimelineFilterError("'\(word)': a key path can only be included") }
                 do { changedPath = try FollowedPath(parsing: String(body.dropFirst(5))) } catch { throw TimelineFilterError(error.description) }
@@ -39,7 +52,7 @@ package struct TimelineFilter: Sendable, Equatable {
             } else if let source = sources.first(where: { $0.matches(body) }) {
                 if excluded { excludedSources.insert(source.instanceID) } else { self.sources = (self.sources ?? []).union([source.instanceID]) }
             } else {
-                throw TimelineFilterError("'\(VisibleText.escaped(body))' is neither a kind, a source nor path:KEYPATH")
+                throw TimelineFilterError("'\(VisibleText.escaped(body))' is neither a kind, a source, path:KEYPATH nor level>=LEVEL")
             }
         }
     }
@@ -58,6 +71,7 @@ package struct TimelineFilter: Sendable, Equatable {
         if excludedKinds.contains(event.kind) { return false }
         if let sources, !sources.contains(event.source.instanceID) { return false }
         if excludedSources.contains(event.source.instanceID) { return false }
+        if let lowestLevel, let level = event.logLevel, level < lowestLevel { return false }
         return true
     }
 

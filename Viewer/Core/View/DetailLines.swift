@@ -10,8 +10,12 @@ enum DetailLines {
             "kind      \(event.kind.word)" + (event.kind.word == event.kind.rawValue ? "" : " (\(event.kind.rawValue))"),
             "source    \(VisibleText.escaped(event.source.description))  (\(VisibleText.escaped(event.source.framework)) \(VisibleText.escaped(event.source.typeName)) #\(event.source.instanceID))",
         ]
-        if !event.name.isEmpty { lines.append("name      \(VisibleText.escaped(event.name))") }
-        if event.kind == .created, let schema = TypeSchema(recorded: event.description) {
+        // An app's log message: its name is its level, its description the message.
+        let isLog = event.kind == .log
+        if !event.name.isEmpty { lines.append((isLog ? "level     " : "name      ") + VisibleText.escaped(event.name)) }
+        if isLog {
+            lines.append("message   \(VisibleText.escaped(event.description))")
+        } else if event.kind == .created, let schema = TypeSchema(recorded: event.description) {
             // The state type the unit was created with: a line per field.
             lines.append("state     \(VisibleText.escaped(schema.typeName.isEmpty ? "(its properties)" : schema.typeName))")
             lines += schema.fields.map { "            \(VisibleText.escaped($0.path)): \(VisibleText.escaped($0.type))" }
@@ -48,7 +52,7 @@ enum DetailLines {
         }
         if step.row.oldValue.isKnown { lines.append("old value " + (step.row.oldValue.held?.description ?? "nil")) }
         if let value = event.value {
-            let label = event.kind == .change ? "new value" : event.kind == .willDispatch ? "input" : "value"
+            let label = event.kind == .change ? "new value" : event.kind == .willDispatch ? "input" : isLog ? "metadata" : "value"
             let tree = value.indentedDescription().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             lines.append(VisibleText.padded(label, to: 9) + " " + (tree.first ?? ""))
             lines += tree.dropFirst().map { String(repeating: " ", count: 10) + $0 }

@@ -212,7 +212,7 @@ package enum ViewerView {
         switch model.prompt {
         case .jump(let text)?: screen.write(":\(text)▏  step number, Enter to jump, Esc to cancel", row: hintRow, column: 0)
         case .search(let text)?: screen.write("/\(text)▏  text, or ~regex; Enter, Esc", row: hintRow, column: 0)
-        case .filter(let text)?: screen.write("filter: \(text)▏  kinds, sources, !excluded, path:KEYPATH; empty clears", row: hintRow, column: 0)
+        case .filter(let text)?: screen.write("filter: \(text)▏  kinds, sources, !excluded, path:KEYPATH, level>=LEVEL; empty clears", row: hintRow, column: 0)
         case .watch(let text)?: screen.write("watch: \(text)▏  a condition: count > 10, changed(items), kind == dispatch; empty stops", row: hintRow, column: 0)
         case nil:
             if let message = model.message {
