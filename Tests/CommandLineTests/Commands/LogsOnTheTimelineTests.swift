@@ -161,6 +161,26 @@ struct LogsOnTheTimelineTests {
         #expect(reader.blocks.indices.allSatisfy { reader.mayHold(infos, inBlock: $0) }, "every block logs an info message")
     }
 
+    @Test("a message counts for its text in the journal's queue: long messages past its byte limit are dropped in drop mode, counted exactly")
+    func queueCountsMessages() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("chatty.rewind")
+        var configuration = JournalConfiguration()
+        // Room for a thousand short events, not for two hundred 16 KB messages.
+        configuration.queueByteLimit = 256 * 1_000
+        configuration.overflow = .drop
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let chatty = Logger(label: "app.dump") { RecordingLogHandler(label: $0, recordingTo: journal) }
+        let page = String(repeating: "x", count: 16 * 1024)
+        for index in 0..<200 { chatty.info("response \(index): \(page)") }
+        journal.close()
+        let dropped = journal.statistics.eventsDropped
+        let events = try JournalReader(path: path).allEvents()
+        #expect(dropped > 0)
+        #expect(events.compactMap(\.dropped).reduce(0) { $0 + $1.count } == dropped)
+        #expect(UInt64(events.filter { $0.kind == .log }.count) + dropped == 200)
+    }
+
     static func object(_ line: Substring) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     }

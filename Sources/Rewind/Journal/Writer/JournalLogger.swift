@@ -118,6 +118,10 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
         if record.category.carriesState {
             let measured = record.source.measuredStateBytes.load(ordering: .relaxed)
             bytes += measured == 0 ? Self.unmeasuredStateBytes : measured
+        } else if record.category == .log {
+            // An app's log message counts for its text too (its metadata's size is not known
+            // before the writer takes its tree).
+            bytes += record.description.utf8.count
         }
         queue.push(consume record, bytes: bytes)
     }

@@ -37,7 +37,7 @@ public struct RecordingLogHandler: LogHandler {
     /// The metadata key that keeps a message out of the recording, whatever its value.
     public static let skipKey = "rewind.skip"
     /// Metadata that keeps a message out of the recording:
-    /// `logger.debug("raw response \(body)", metadata: RecordingLogHandler.notRecorded)`.
+    /// `logger.info("raw response \(body)", metadata: RecordingLogHandler.notRecorded)`.
     public static let notRecorded: Logger.Metadata = [skipKey: "true"]
 
     /// The logger's label as the journal's source of its messages.
