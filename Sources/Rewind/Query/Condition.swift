@@ -1,3 +1,5 @@
+import Logging
+
 /// A condition over one step of a recording — the state after the step, the state before it, and
 /// the step itself — for questions like "the first step where `cart.total` went negative". `rewind
 /// query`, `rewind watch` and the viewer's `w` read the same grammar:
@@ -45,9 +47,25 @@ public struct Condition: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads a condition; a mistake is an error that names the column.
     public init(parsing text: String) throws(ConditionSyntaxError) {
-        self.text = text
         var parser = try ConditionParser(text)
-        root = try parser.parseWhole()
+        self.init(text: text, root: try parser.parseWhole())
+    }
+
+    /// `kind == log && level >= LEVEL`: the app's log messages at `lowest` or above, as the
+    /// parser reads it — what `log --level` asks block summaries and the viewer marks errors with.
+    package static func logMessages(from lowest: Logger.Level) -> Condition {
+        Condition(
+            text: "kind == log && level >= \(lowest.rawValue)",
+            root: .and(
+                .compare(.step(.kind), .equal, .literal(.string(Event.Category.log.word))),
+                .compare(.step(.level), .greaterOrEqual, .literal(.integer(Int64(lowest.rank))))
+            )
+        )
+    }
+
+    private init(text: String, root: Node) {
+        self.text = text
+        self.root = root
         readsBefore = Self.readsBefore(root)
         // Term by term of a top-level `||`: a term that does not read the state before, or cannot
         // hold at a commit's end, needs no commit's start (`count > 3 || (kind == change && changed(x))`).

@@ -134,9 +134,8 @@ struct LogsOnTheTimelineTests {
         #expect(probe.entries.isEmpty, "nothing sent back to swift-log")
     }
 
-    @Test("block summaries know levels: a question about errors reads only the blocks that hold one")
-    func summariesKnowLevels() throws {
-        let directory = TemporaryDirectory()
+    /// 600 info messages and commits in more than ten blocks, with one error among them.
+    static func recordBusy(in directory: TemporaryDirectory) throws -> String {
         let path = directory.file("busy.rewind")
         var configuration = JournalConfiguration()
         configuration.blockSize = 2_048
@@ -150,6 +149,13 @@ struct LogsOnTheTimelineTests {
             if step == 450 { cache.error("cache corrupted") }
         }
         journal.close()
+        return path
+    }
+
+    @Test("block summaries know levels: a question about errors reads only the blocks that hold one")
+    func summariesKnowLevels() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.recordBusy(in: directory)
         let reader = try JournalReader(path: path)
         #expect(reader.blocks.count > 10)
         let errors = try Condition(parsing: "kind == log && level >= error")
@@ -159,6 +165,28 @@ struct LogsOnTheTimelineTests {
         #expect(found.map(\.event.description) == ["cache corrupted"])
         let infos = try Condition(parsing: "level == info")
         #expect(reader.blocks.indices.allSatisfy { reader.mayHold(infos, inBlock: $0) }, "every block logs an info message")
+    }
+
+    @Test("log --kind log --level error reads only the blocks whose summaries may hold an error")
+    func logSkipsBlocksByLevel() throws {
+        let directory = TemporaryDirectory()
+        let path = try Self.recordBusy(in: directory)
+        #expect(Condition.logMessages(from: .error) == (try Condition(parsing: "kind == log && level >= error")))
+        let reader = try JournalReader(path: path)
+        let holding = reader.blocks.indices.filter { reader.mayHold(.logMessages(from: .error), inBlock: $0) }
+        // Every other block is damaged in its compressed bytes: read, it would be reported.
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        for index in reader.blocks.indices where !holding.contains(index) {
+            let block = reader.blocks[index]
+            bytes[block.offset + JournalFormat.frameHeaderLength + Int(block.frame.compressedLength) / 2] ^= 0xFF
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        let errors = try CommandRunner.run(["log", path, "--kind", "log", "--level", "error"])
+        #expect(errors.status == 0 && errors.standardError.isEmpty, "\(errors.standardError)")
+        #expect(errors.standardOutput.split(separator: "\n").count == 1 && errors.standardOutput.contains("cache corrupted"))
+        let infos = try CommandRunner.run(["log", path, "--kind", "log", "--level", "info"])
+        #expect(infos.standardError.contains("damage"), "the damaged blocks are read for info messages: \(infos.standardError)")
     }
 
     @Test("a message counts for its text in the journal's queue: long messages past its byte limit are dropped in drop mode, counted exactly")

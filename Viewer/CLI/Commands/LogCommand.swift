@@ -69,8 +69,19 @@ struct LogCommand: ParsableCommand {
         let kinds = filter.kinds
         var everyStep = filter
         everyStep.kinds = nil
+        // The app's messages alone need no state: only loggers' blocks are read, and with --level
+        // only those whose summary may hold a message at that level or above.
+        var passesOver: (@Sendable (Int) -> Bool)?
+        if kinds == [.log] {
+            let loggers = Set(reader.sources.lazy.filter(\.source.isLogger).map(\.source.instanceID))
+            everyStep.sourceIDs = everyStep.sourceIDs?.intersection(loggers) ?? loggers
+            if let lowest {
+                let condition = Condition.logMessages(from: lowest)
+                passesOver = { !reader.mayHold(condition, inBlock: $0) }
+            }
+        }
         let walk = WalkedEvents(
-            reader: reader, matching: everyStep, start: .rebuilt, makePart: lines.makePart,
+            reader: reader, matching: everyStep, start: .rebuilt, passingOver: passesOver, makePart: lines.makePart,
             add: { record, old, _, part in
                 if let kinds, !kinds.contains(record.kind) { return }
                 if let lowest, let level = record.logLevel, level < lowest { return }

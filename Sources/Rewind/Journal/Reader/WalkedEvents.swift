@@ -38,18 +38,35 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
     let start: Start
     let makePart: MakePart
     let add: AddEvent
+    /// Blocks not to read, judged before reading them (by their summaries).
+    let passesOver: (@Sendable (_ block: Int) -> Bool)?
+    /// The sources with no state (the app's loggers): their events never wait for the blocks
+    /// before, whatever block they are in.
+    let stateless: Set<UInt64>
 
     /// The events `filter` keeps, walked and added to parts. A filter's ``EventFilter/blockText``
     /// passes over the blocks that cannot hold it (their search filter says so; a block without
     /// one gets one as it is read, and is passed over when that rules the text out): the walk
     /// takes up again after them from states rebuilt, so `start` must be `.rebuilt`. A filter
     /// with a ``EventFilter/text`` is not taken: the caller judges events by their text.
-    package init(reader: JournalReader, matching filter: EventFilter, start: Start, makePart: @escaping MakePart, add: @escaping AddEvent) {
+    ///
+    /// `passesOver` names blocks not to read at all (`log --kind log --level error` asks each
+    /// block's summary whether it may hold such a message). Only a walk of sources without state
+    /// (the app's loggers, ``RecordedSource/isLogger``) takes one: no state is walked past a
+    /// block left unread.
+    package init(
+        reader: JournalReader, matching filter: EventFilter, start: Start, passingOver passesOver: (@Sendable (_ block: Int) -> Bool)? = nil,
+        makePart: @escaping MakePart, add: @escaping AddEvent
+    ) {
         precondition(filter.text == nil, "the caller judges events by their text")
         precondition(filter.blockText == nil || start == .rebuilt, "a walk that passes blocks over rebuilds states after them")
+        let stateless = Set(reader.sourceTable.values.lazy.filter(\.isLogger).map(\.instanceID))
+        precondition(passesOver == nil || filter.sourceIDs.map { $0.isSubset(of: stateless) } == true, "only stateless sources' blocks are passed over")
         self.reader = reader
         self.filter = filter
         self.start = start
+        self.passesOver = passesOver
+        self.stateless = stateless
         self.makePart = makePart
         self.add = add
     }
@@ -65,6 +82,7 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
         let blocks = reader.blocks
         let candidates = blocks.indices.filter { index in
             filter.mayMatch(blocks[index]) && filter.blockText.flatMap { reader.searchFilter(ofBlock: index, mayContain: $0) } != false
+                && passesOver?(index) != true
         }
         var ahead: [WorkAhead<Int, Result<Walked, JournalReadError>>] = []
         var next = candidates.startIndex
@@ -159,7 +177,7 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
                 let record = records[index]
                 guard filter.matches(record) else { continue }
                 let source = record.sourceID
-                if walked.ends[source] == nil {
+                if walked.ends[source] == nil, !stateless.contains(source) {
                     // Leading: up to and including the source's first keyframe in the block.
                     if case .keyframe(let state)? = record.stateRecord {
                         walker.resume(source, from: StateFold(state: state))
