@@ -43,7 +43,7 @@ struct KeyMapTests {
             (.character("y"), .copyValue), (.character("Y"), .copyPath), (.character("'"), .nextBookmark), (.character("`"), .previousBookmark),
             (.character("{"), .previousSlice), (.character("}"), .nextSlice), (.character("b"), .blameBack), (.character("B"), .blameForward),
             (.character("d"), .lowerPane), (.character("z"), .foldAll), (.character("<"), .panLeft), (.character(">"), .panRight),
-            (.character("+"), .expandAll), (.character("-"), .collapseAll), (.character("F"), .follow),
+            (.character("+"), .expandAll), (.character("-"), .collapseAll), (.character("F"), .follow), (.character("L"), .logLevel),
             (.enter, .fold), (.character(" "), .fold),
         ]
         for (key, action) in expected { #expect(KeyMap.action(for: key) == action, "\(key)") }

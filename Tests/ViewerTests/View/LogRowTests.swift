@@ -64,4 +64,72 @@ struct LogRowTests {
             #expect(program.model.page.step?.event.description == "retrying charge")
         }
     }
+
+    /// A long session in many blocks: 300 commits, each with an info message, one warning at
+    /// step 100 and one error at step 250.
+    static func recordLong(to path: String) throws {
+        var configuration = JournalConfiguration()
+        configuration.blockSize = 2_048
+        let journal = try JournalLogger(path: path, configuration: configuration)
+        let channel = EventChannel(source: EventSource(framework: .cycler, typeName: "Cart", label: nil))
+        let logger = Logger(label: "app.cache") { RecordingLogHandler(label: $0, recordingTo: journal) }
+        for step in 0..<300 {
+            channel.emit(.willMutate, name: "touch", callSite: CallSite(), to: journal)
+            channel.emit(.didMutate(duration: .zero, state: LoggedValue(["total": step])), name: "touch", callSite: CallSite(), to: journal)
+            logger.info("lookup \(step)")
+            if step == 100 { logger.warning("cache slow") }
+            if step == 250 { logger.error("cache corrupted") }
+        }
+        journal.close()
+    }
+
+    @Test("the overview strip marks the app's error with ! (found between keys, not before the first frame) and tints the warning's cell")
+    func overviewMarksErrors() throws {
+        try ViewerFixtures.withJournalPath("long-logs.rewind") { path in
+            try Self.recordLong(to: path)
+            let reader = try JournalReader(path: path)
+            #expect(reader.blocks.count > 3)
+            let program = ViewerProgram(timeline: Timeline(reader: reader), model: ViewerModel(width: 120, height: 30, colors: false, title: "logs"))
+            #expect(program.model.logMarks == LogMarks(), "the first frame waits for nothing")
+            program.finishBackgroundWork()
+            let events = try reader.events(matching: EventFilter(kinds: [.log])).filter { ($0.logLevel ?? .trace) >= .warning }
+            #expect(program.model.logMarks.errors == events.filter { $0.logLevel == .error }.map(\.sequence))
+            #expect(program.model.logMarks.warnings == events.filter { $0.logLevel == .warning }.map(\.sequence))
+            let title = try #require(program.frame().plainText.split(separator: "\n").first)
+            #expect(title.filter { $0 == "!" }.count == 1, "\(title)")
+            let marks = program.model.page.overview.marks(cells: 60, cursor: nil, hits: [], bookmarks: [], logged: program.model.logMarks)
+            #expect(marks.filter { $0 == .error }.count == 1)
+            #expect(marks.contains { if case .density(_, warning: true) = $0 { true } else { false } })
+            // The error, logged five sixths of the way through, is marked there.
+            let cell = try #require(marks.firstIndex(of: .error))
+            #expect((45...55).contains(cell), "\(cell)")
+        }
+    }
+
+    @Test("L shows the app's logs from every level, warnings up, errors up, none, and every level again, keeping the filter's other words")
+    func levelKeyCycles() throws {
+        #expect(TimelineFilter.nextLogLevel(after: nil) == "level>=warning")
+        #expect(TimelineFilter.nextLogLevel(after: "level>=warning") == "level>=error")
+        #expect(TimelineFilter.nextLogLevel(after: "level>=critical") == "!log")
+        #expect(TimelineFilter.nextLogLevel(after: "!log") == nil)
+        #expect(TimelineFilter.nextLogLevel(after: "Cart !log path:items[id: 2].done") == "Cart path:items[id: 2].done")
+        #expect(TimelineFilter.nextLogLevel(after: "level>=debug mutate") == "mutate level>=warning")
+        try ViewerFixtures.withJournalPath("logs.rewind") { path in
+            try Self.record(to: path)
+            let program = ViewerProgram(timeline: Timeline(reader: try JournalReader(path: path)), model: ViewerModel(width: 160, height: 30, colors: false))
+            func messages() -> [String] { program.model.page.rows.compactMap { $0.event?.kind == .log ? $0.event?.description : nil } }
+            #expect(messages() == ["charged card", "retrying charge", "payment failed: 503"])
+            program.press(.character("L"))
+            #expect(program.model.filterText == "level>=warning" && messages() == ["retrying charge", "payment failed: 503"])
+            #expect(program.model.message == "log messages: warning and above shown (L for fewer)")
+            program.press(.character("L"))
+            #expect(messages() == ["payment failed: 503"])
+            program.press(.character("L"))
+            #expect(program.model.filterText == "!log" && messages().isEmpty && program.model.page.eventCount == 6)
+            program.press(.character("L"))
+            #expect(program.model.filterText == nil && messages().count == 3)
+        }
+        let todo = try ViewerFixtures.program("todo.rewind", keys: [.character("L")])
+        #expect(todo.model.filterText == nil && todo.model.message?.hasPrefix("no log messages in this recording") == true)
+    }
 }

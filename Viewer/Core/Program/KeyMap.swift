@@ -8,7 +8,7 @@ enum KeyMap {
         case quit, help
         case stepBack, stepForward, moveUp, moveDown, pageUp, pageDown, first, last
         case previousSlice, nextSlice, switchPane, fold, lowerPane, panLeft, panRight, expandAll, collapseAll, foldAll
-        case jump, search, nextMatch, previousMatch, filter, blameBack, blameForward, watch
+        case jump, search, nextMatch, previousMatch, filter, logLevel, blameBack, blameForward, watch
         case pin, follow, bookmark, nextBookmark, previousBookmark, copyValue, copyPath
     }
 
@@ -43,21 +43,21 @@ enum KeyMap {
                  Binding(.pageUp, .pageUp), Binding(.pageDown, .pageDown)),
         HelpLine("g/G Home/End first / last step;  :N Enter  jump",
                  Binding(.first, .character("g"), .home), Binding(.last, .character("G"), .end), Binding(.jump, .character(":"))),
-        HelpLine("{ }          previous / next slice of the top strip",
+        HelpLine("{ } click    previous / next slice of the top strip",
                  Binding(.previousSlice, .character("{")), Binding(.nextSlice, .character("}"))),
-        HelpLine("  (click it) ▁▃█ events ◆ step • match ● mark ✗ lost"),
+        HelpLine("  ▁▃█ events ◆ step • match ● mark ! error ✗ lost"),
         HelpLine("Tab          switch pane: timeline, state, lower", Binding(.switchPane, .tab)),
         HelpLine("Enter Space  fold / unfold a dispatch or node; z all",
                  Binding(.fold, .enter, .character(" ")), Binding(.foldAll, .character("z"))),
-        HelpLine("d            lower pane: diff / step detail", Binding(.lowerPane, .character("d"))),
-        HelpLine("< > + -      pan lower pane; expand / collapse all",
-                 Binding(.panLeft, .character("<")), Binding(.panRight, .character(">")),
+        HelpLine("d  < > + -   diff/detail; pan; expand / collapse all",
+                 Binding(.lowerPane, .character("d")), Binding(.panLeft, .character("<")), Binding(.panRight, .character(">")),
                  Binding(.expandAll, .character("+")), Binding(.collapseAll, .character("-"))),
         HelpLine("/text Enter  search (names, values); /~regex", Binding(.search, .character("/"))),
         HelpLine("n/N          next / previous match or watched step",
                  Binding(.nextMatch, .character("n")), Binding(.previousMatch, .character("N"))),
         HelpLine("f            filter: dispatch,change  !activity", Binding(.filter, .character("f"))),
-        HelpLine("             TodoSample  !Flux  path:items"),
+        HelpLine("             TodoSample !Flux path:items level>=error"),
+        HelpLine("L            app's logs: all, ≥warning, ≥error, none", Binding(.logLevel, .character("L"))),
         HelpLine("b/B          last / next change of the selected path",
                  Binding(.blameBack, .character("b")), Binding(.blameForward, .character("B"))),
         HelpLine("w cond Enter watch: steps where count > 10 … (n/N)", Binding(.watch, .character("w"))),

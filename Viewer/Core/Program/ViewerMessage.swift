@@ -17,6 +17,8 @@ package enum ViewerMessage: Sendable {
     case hitsCounted(SearchQuery, HitCount)
     /// Finding the watched condition's steps went on (or ended).
     case watchCounted(WatchMatches)
+    /// Finding the app's errors and warnings for the overview strip went on (or ended).
+    case logMarksFound(LogMarks)
     /// A filter is in place (`nil`: cleared) and shows this many events; `cursor` is where the step
     /// shown before now is (or the next one the filter keeps).
     case filterApplied(text: String?, count: Int, cursor: Int)

@@ -61,6 +61,8 @@ public struct ViewerModel: Sendable {
     package var hits: HitCount?
     /// The watched condition (`w`) and the steps where it holds, once counted.
     package var watch: WatchMatches?
+    /// The steps of the app's errors and warnings, marked on the overview strip, as found so far.
+    package var logMarks = LogMarks()
     /// What n/N go to.
     package var find = Find.search
     /// What blame follows, and what it found last.

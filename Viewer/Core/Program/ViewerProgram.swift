@@ -32,6 +32,8 @@ public final class ViewerProgram {
     private var foreground: Job?
     private var hitCount: Timeline.HitCountJob?
     private var watchJob: Timeline.WatchJob?
+    /// Finds the app's errors and warnings from the start, and in blocks a live writer adds.
+    private var logMarksJob = Timeline.LogMarksJob()
     private var pending: [ViewerMessage] = []
     /// What the command being run answers with, handled before the next message in `pending`.
     private var replies: [ViewerMessage] = []
@@ -42,7 +44,8 @@ public final class ViewerProgram {
     public init(timeline: Timeline, model: ViewerModel) {
         self.timeline = timeline
         self.model = model
-        send(.resize(width: model.width, height: model.height))
+        // The first frame waits for nothing: the strip's marks are found between keys.
+        send(.resize(width: model.width, height: model.height), background: false)
     }
 
     /// A program over a journal as `rewind FILE` opens it: a flight recorder's dump opens at the
@@ -80,7 +83,7 @@ public final class ViewerProgram {
 
     /// Finishes the work left for between keys.
     public func finishBackgroundWork() {
-        while foreground != nil || hitCount != nil || watchJob != nil {
+        while isBusy {
             runSlice(budget: .max)
             drain()
         }
@@ -101,7 +104,7 @@ public final class ViewerProgram {
             let frame = self.frame()
             terminal.write(frame.changes(from: previous, colors: model.colors))
             previous = frame
-            let busy = foreground != nil || hitCount != nil || watchJob != nil
+            let busy = isBusy
             guard let keys = terminal.keys(timeout: busy ? 0 : (model.following ? 250 : 1000)) else { return }
             for key in keys { pending.append(.key(key)) }
             if keys.isEmpty && !busy { pending.append(.tick) }
@@ -110,6 +113,11 @@ public final class ViewerProgram {
             // Long work goes on for a few milliseconds, then keys are read again.
             runSlice(budget: 16)
         }
+    }
+
+    /// Whether long work is under way, or left for between keys.
+    private var isBusy: Bool {
+        foreground != nil || hitCount != nil || watchJob != nil || !logMarksJob.isDone(timeline)
     }
 
     private func drain() {
@@ -240,6 +248,11 @@ public final class ViewerProgram {
             let done = job.step(timeline, budget: budget == .max ? .max : max(1, budget / 4))
             watchJob = done ? nil : job
             pending.append(.watchCounted(WatchMatches(condition: job.condition, total: job.total, isComplete: done, sequences: job.sequences)))
+        }
+        if foreground == nil, background, !logMarksJob.isDone(timeline) {
+            let before = (logMarksJob.marks.errors.count, logMarksJob.marks.warnings.count)
+            _ = logMarksJob.step(timeline, budget: budget == .max ? .max : max(1, budget / 4))
+            if (logMarksJob.marks.errors.count, logMarksJob.marks.warnings.count) != before { pending.append(.logMarksFound(logMarksJob.marks)) }
         }
     }
 

@@ -39,6 +39,9 @@ extension ViewerModel {
         case .hitsCounted(let query, let count):
             if query == search { hits = count }
             return []
+        case .logMarksFound(let marks):
+            logMarks = marks
+            return []
         case .watchCounted(let matches):
             if matches.condition == watch?.condition { watch = matches }
             return []
@@ -119,6 +122,7 @@ extension ViewerModel {
         case .search: prompt = .search("")
         case .watch: prompt = .watch(watch?.condition.text ?? "")
         case .filter: prompt = .filter(filterText ?? "")
+        case .logLevel: return stepLogLevel()
         case .nextMatch: return repeatSearch(forward: true)
         case .previousMatch: return repeatSearch(forward: false)
         case .pin: return togglePin()
@@ -335,6 +339,29 @@ extension ViewerModel {
     }
 
     // MARK: Overview
+
+    /// `L`: the app's log messages shown from all levels, to warnings and errors up, to none, and
+    /// back, by the filter's `level>=` and `!log` words (``TimelineFilter/nextLogLevel(after:)``).
+    private mutating func stepLogLevel() -> [ViewerCommand] {
+        guard page.sources.contains(where: \.isLogger) else {
+            message = "no log messages in this recording (RecordingLogHandler records an app's swift-log messages)"
+            return []
+        }
+        guard let text = TimelineFilter.nextLogLevel(after: filterText) else {
+            message = "log messages: all levels shown"
+            return [.filter(nil, text: nil)]
+        }
+        do {
+            let filter = try TimelineFilter(parsing: text, sources: page.sources)
+            message = filter.excludedKinds.contains(.log)
+                ? "log messages hidden (L shows them all)"
+                : "log messages: \(filter.lowestLevel?.rawValue ?? "all") and above shown (L for fewer)"
+            return [.filter(filter, text: text)]
+        } catch {
+            message = error.description
+            return []
+        }
+    }
 
     /// To the first step of a cell of the overview strip.
     private func jumpToOverviewCell(_ cell: Int, of cells: Int) -> [ViewerCommand] {

@@ -96,6 +96,26 @@ package struct TimelineFilter: Sendable, Equatable {
         }
     }
 
+    /// The filter `L` makes of `text` (the filter as typed, `nil` for none): the app's log
+    /// messages from all levels, to warnings and above, to errors and above, to none (`!log`),
+    /// and back — the other words kept as they are. `nil` when nothing is left to filter.
+    package static func nextLogLevel(after text: String?) -> String? {
+        var words = text.map(Self.words) ?? []
+        let lowest = words.lazy.compactMap { $0.hasPrefix("level>=") ? Logger.Level(named: String($0.dropFirst("level>=".count))) : nil }.first
+        let hidden = words.contains("!log")
+        words.removeAll { $0.hasPrefix("level>=") || $0 == "!log" }
+        if hidden {
+            // Back to every message.
+        } else if let lowest, lowest >= .error {
+            words.append("!log")
+        } else if let lowest, lowest >= .warning {
+            words.append("level>=error")
+        } else {
+            words.append("level>=warning")
+        }
+        return words.isEmpty ? nil : words.joined(separator: " ")
+    }
+
     /// The words of a filter: spaces separate them, except inside `[…]` (`path:items[id: 2].done`).
     private static func words(_ text: String) -> [String] {
         var words: [String] = [], word = "", depth = 0

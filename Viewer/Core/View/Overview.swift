@@ -18,11 +18,13 @@ package struct Overview: Sendable, Equatable {
     }
 
     /// What a cell shows, most important first: where the cursor is, a damaged region, a
-    /// bookmark, a search hit, else how busy the slice was.
+    /// bookmark, an error the app logged, a search hit, else how busy the slice was — in yellow
+    /// where the app logged a warning.
     package enum Mark: Sendable, Equatable {
-        case cursor, damage, bookmark, hit
-        /// How many events fell in the cell, 0…8 of the busiest cell's count (0: none).
-        case density(Int)
+        case cursor, damage, bookmark, error, hit
+        /// How many events fell in the cell, 0…8 of the busiest cell's count (0: none), and
+        /// whether the app logged a warning there.
+        case density(Int, warning: Bool = false)
     }
 
     let spans: [Span]
@@ -123,10 +125,13 @@ package struct Overview: Sendable, Equatable {
         return counts
     }
 
-    /// The marks of `cells` cells, with the cursor's step, the search hits' and the bookmarks'.
-    /// Each list of hits is in increasing order (a search's, a watch's): a list of 100,000 costs
-    /// a few lookups per cell it marks, not one per hit, since it is drawn with every frame.
-    package func marks(cells: Int, cursor: UInt64?, hits: [[UInt64]], bookmarks: [UInt64]) -> [Mark] {
+    /// The marks of `cells` cells, with the cursor's step, the search hits', the bookmarks' and
+    /// the steps where the app logged an error or a warning. Each list of steps but the bookmarks
+    /// is in increasing order (a search's, a watch's): a list of 100,000 costs a few lookups per
+    /// cell it marks, not one per step, since it is drawn with every frame.
+    package func marks(
+        cells: Int, cursor: UInt64?, hits: [[UInt64]], bookmarks: [UInt64], logged: LogMarks = LogMarks()
+    ) -> [Mark] {
         guard cells > 0 else { return [] }
         let counts = eventCounts(cells: cells)
         let busiest = counts.max() ?? 0
@@ -138,14 +143,26 @@ package struct Overview: Sendable, Equatable {
             let cell = cell(ofSequence: sequence, cells: cells)
             if Self.rank(mark) < Self.rank(marks[cell]) { marks[cell] = mark }
         }
-        for list in hits {
+        /// Calls `body` with each cell an ordered list of steps falls in, once.
+        func forEachCell(of list: [UInt64], _ body: (Int) -> Void) {
             var index = 0
             while index < list.count {
                 let cell = cell(ofSequence: list[index], cells: cells)
-                if Self.rank(.hit) < Self.rank(marks[cell]) { marks[cell] = .hit }
-                // On to the first hit in a later cell.
+                body(cell)
+                // On to the first step in a later cell.
                 index = ((index + 1)..<list.count).partitionPoint { self.cell(ofSequence: list[$0], cells: cells) > cell }
             }
+        }
+        forEachCell(of: logged.warnings) { cell in
+            if case .density(let level, _) = marks[cell] { marks[cell] = .density(max(1, level), warning: true) }
+        }
+        for list in hits {
+            forEachCell(of: list) { cell in
+                if Self.rank(.hit) < Self.rank(marks[cell]) { marks[cell] = .hit }
+            }
+        }
+        forEachCell(of: logged.errors) { cell in
+            if Self.rank(.error) < Self.rank(marks[cell]) { marks[cell] = .error }
         }
         for sequence in bookmarks { mark(sequence, .bookmark) }
         for range in damaged {
@@ -161,8 +178,9 @@ package struct Overview: Sendable, Equatable {
         case .cursor: 0
         case .damage: 1
         case .bookmark: 2
-        case .hit: 3
-        case .density: 4
+        case .error: 3
+        case .hit: 4
+        case .density: 5
         }
     }
 
@@ -172,8 +190,9 @@ package struct Overview: Sendable, Equatable {
         case .cursor: "◆"
         case .damage: "✗"
         case .bookmark: "●"
+        case .error: "!"
         case .hit: "•"
-        case .density(let level): level == 0 ? " " : sparkline[min(8, level) - 1]
+        case .density(let level, _): level == 0 ? " " : sparkline[min(8, level) - 1]
         }
     }
 

@@ -54,7 +54,7 @@ package enum ViewerView {
         guard !columns.isEmpty else { return }
         let marks = model.page.overview.marks(
             cells: columns.count, cursor: model.page.step?.event.sequence,
-            hits: [model.hits?.sequences ?? [], model.watch?.sequences ?? []], bookmarks: model.bookmarks
+            hits: [model.hits?.sequences ?? [], model.watch?.sequences ?? []], bookmarks: model.bookmarks, logged: model.logMarks
         )
         for (offset, mark) in marks.enumerated() {
             screen.write(Overview.glyph(mark), row: 0, column: columns.lowerBound + offset, limit: 1, style: overviewStyle(mark))
@@ -66,8 +66,9 @@ package enum ViewerView {
         case .cursor: CellStyle(color: 33, reverse: true, bold: true)
         case .damage: warning
         case .bookmark: CellStyle(color: 35, bold: true)
+        case .error: CellStyle(color: 31, bold: true)
         case .hit: CellStyle(color: 33, bold: true)
-        case .density: CellStyle(color: 36)
+        case .density(_, let warning): CellStyle(color: warning ? 33 : 36)
         }
     }
 
