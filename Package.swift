@@ -108,7 +108,10 @@ let package = Package(
         // Sample view models and the scripted session behind `rewind demo` and the fixtures.
         .target(
             name: "RewindSamples",
-            dependencies: ["Rewind", "Cycler", "Ricemill", "Unio", "Flask", .product(name: "OpenCombine", package: "OpenCombine")]
+            dependencies: [
+                "Rewind", "Cycler", "Ricemill", "Unio", "Flask", .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The terminal viewer's model, update and view, and its screen: a library so that tests and
         // the benchmark drive it without a terminal.

@@ -53,8 +53,8 @@ public enum DemoSession {
         counter.increment()
     }
 
-    static func runTodo(logger: any CycleLogging) {
-        let todo = TodoSample()
+    package static func runTodo(logger: any CycleLogging, syncing: Bool = true) {
+        let todo = TodoSample(recordingLogsTo: logger)
         todo.set(logger: logger)
         todo.add("Milk", tags: ["dairy"])
         todo.add("Eggs")
@@ -68,10 +68,10 @@ public enum DemoSession {
         todo.add("Jam \u{1B}[31m(red)")
         todo.setFilter(.all)
         todo.toggle(id: 4)
+        if syncing { todo.sync(token: "tok_live_4242") }  // it fails, logging an info, a warning and an error; without it, format 1's session
     }
 
-    /// The Ricemill counter: the toggle on, up three, down one, the toggle off and on, then down
-    /// past zero (it stops at zero).
+    /// The Ricemill counter: the toggle on, up three, down one, the toggle off and on, then down past zero (it stops at zero).
     public static func runRicemillCounter(logger: any CycleLogging) {
         let counter = RicemillCounterSample()
         counter.set(logger: logger)

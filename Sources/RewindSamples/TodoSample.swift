@@ -1,8 +1,8 @@
 import Cycler
+import Logging
 @_spi(Tooling) import Rewind
 
-/// A todo list with nested state: items with tags, a filter, an item being edited. Used by
-/// `rewind demo` and the fixtures.
+/// A todo list with nested state: items with tags, a filter, an item being edited. Used by `rewind demo` and the fixtures.
 public final class TodoSample: CyclerType, Sendable {
     /// What the list tells its screen.
     public enum Activity: Codable, Equatable, Sendable {
@@ -32,8 +32,8 @@ public final class TodoSample: CyclerType, Sendable {
     }
 
     public let state: Storage<State> = .init(.init())
-
-    public init() {}
+    /// A list that logs nowhere (``init(logger:)`` and ``init(recordingLogsTo:)`` log).
+    public convenience init() { self.init(logger: Logger(label: "app.todo") { _ in SwiftLogNoOpLogHandler() }) }
 
     /// Appends an item.
     public func add(_ title: String, tags: [String] = []) {
@@ -92,5 +92,34 @@ public final class TodoSample: CyclerType, Sendable {
     /// Shows some of the items.
     public func setFilter(_ filter: Filter) {
         commit("set filter") { $0.updateIfChanged(filter, \.filter) }
+    }
+
+    // The logger is declared after the actions so that their lines stay where the fixtures' call
+    // sites (and a journal of format 1, compared with them) have them.
+
+    /// Where the list's own messages go (a sync's progress and failures), as an app logs them.
+    public let logger: Logger
+
+    /// A list that logs to `logger`.
+    public init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// A list whose messages are recorded into `journal` (``RecordingLogHandler``), beside its
+    /// states: what the demo and the fixtures show.
+    public convenience init(recordingLogsTo journal: any CycleLogging) {
+        self.init(logger: Logger(label: "app.todo") { RecordingLogHandler(label: $0, recordingTo: journal) })
+    }
+
+    /// Sends the list to its server, logging as an app does around a request: here the server is
+    /// slow, then answers 503 (the demo has no network). The token is a secret: recorded, it is
+    /// redacted.
+    public func sync(token: String) {
+        dispatch("sync") { context in
+            let count = context.currentState?.items.count ?? 0
+            logger.info("syncing \(count) items", metadata: ["items": "\(count)", "token": "\(token)"])
+            logger.warning("sync slow: no answer after 2 s", metadata: ["attempt": "1"])
+            logger.error("sync failed: 503 Service Unavailable", metadata: ["status": "503", "retryIn": "30s"])
+        }
     }
 }

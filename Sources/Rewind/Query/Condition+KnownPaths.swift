@@ -81,7 +81,8 @@ extension JournalReader {
     /// older writer, or whose state is not an object (a list: `count` is its length).
     package func recordedFields() -> Set<String>? {
         var fields = Set<String>()
-        for summary in sources {
+        // The app's loggers have no state: their messages say nothing of fields.
+        for summary in sources where !summary.source.isLogger {
             guard let first = try? event(sequence: summary.sequences.lowerBound) else { return nil }
             if first.kind == .created, !first.carriesState { continue }
             guard first.kind == .created, let schema = TypeSchema(recorded: first.description),

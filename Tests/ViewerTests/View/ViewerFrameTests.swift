@@ -48,9 +48,9 @@ struct ViewerFrameTests {
         #expect(text.contains("+   count: 1"))
         #expect(!text.contains("no change"))
         // Ricemill: the change row names its property and value; the dispatch row its input.
-        program.press(contentsOf: Self.jump(145))
+        program.press(contentsOf: Self.jump(150))
         #expect(program.frame().plainText.contains("isIncrementEnabled: false → true"))
-        program.press(contentsOf: Self.jump(143))
+        program.press(contentsOf: Self.jump(148))
         #expect(program.frame().plainText.contains("dispatch  isOn true"))
     }
 
@@ -94,7 +94,7 @@ struct ViewerFrameTests {
         program.press(.left, .character("h"))
         #expect(current() == 2)
         program.press(.character("G"))
-        #expect(current() == 67)
+        #expect(current() == 72)
         program.press(.character("g"))
         #expect(current() == 1)
         program.press(.pageDown)
@@ -169,7 +169,7 @@ struct ViewerFrameTests {
         #expect(program.timeline.event(at: 0)?.kind == .created)
         #expect((1..<program.timeline.count).allSatisfy { program.timeline.event(at: $0)!.path == "nextID" })
         program.press(contentsOf: ViewerFixtures.typing("f") + Array(repeating: .backspace, count: 40) + [.enter])
-        #expect(program.timeline.count == 67)
+        #expect(program.timeline.count == 72)
         program.press(contentsOf: ViewerFixtures.typing("fnonsense") + [.enter])
         #expect(program.model.message == "'nonsense' is neither a kind, a source, path:KEYPATH nor level>=LEVEL")
 
@@ -222,7 +222,7 @@ struct ViewerFrameTests {
 
     @Test("a change that writes the value already there is marked unchanged, not shown as old → new")
     func sameValueChange() throws {
-        let program = try ViewerFixtures.program("demo.rewind", width: 200, height: 50, keys: Self.jump(153))
+        let program = try ViewerFixtures.program("demo.rewind", width: 200, height: 50, keys: Self.jump(158))
         let text = program.frame().plainText
         #expect(text.contains("isDecrementEnabled = false (unchanged)"))
         #expect(text.contains("isDecrementEnabled: false → true"))
@@ -276,17 +276,17 @@ struct ViewerFrameTests {
         // Names that fit are left alone.
         #expect(LaneNames.shortened(names, to: 30) == names)
         // In the viewer at 80 columns, the two streams' rows are told apart.
-        let program = try ViewerFixtures.program("demo.rewind", width: 80, height: 24, keys: Self.jump(224))
+        let program = try ViewerFixtures.program("demo.rewind", width: 80, height: 24, keys: Self.jump(229))
         let text = program.frame().plainText
         #expect(text.contains("GHSAPIS…") && text.contains("GHSView…"))
     }
 
     @Test("a diff against a pinned step of another unit says that it compares this unit's state at that step")
     func pinAcrossUnits() throws {
-        let program = try ViewerFixtures.program("demo.rewind", width: 200, height: 50, keys: Self.jump(104) + [.character("p")] + Self.jump(145))
+        let program = try ViewerFixtures.program("demo.rewind", width: 200, height: 50, keys: Self.jump(104) + [.character("p")] + Self.jump(150))
         #expect(program.model.pinnedSource?.typeName == "TodoSample")
         #expect(program.model.page.step?.event.source.typeName == "RicemillCounterSample")
-        #expect(program.frame().plainText.contains("Diff: this unit at pinned #104 (a step of TodoSample#2) → after #145"))
+        #expect(program.frame().plainText.contains("Diff: this unit at pinned #104 (a step of TodoSample#2) → after #150"))
         // The same unit: the plain title.
         program.press(contentsOf: Self.jump(110))
         #expect(program.frame().plainText.contains("Diff: pinned #104 → after #110"))
