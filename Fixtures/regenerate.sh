@@ -12,6 +12,7 @@ out=Fixtures
 "$rewind" demo --deterministic --sample ricemill -o "$out/ricemill.rewind" >/dev/null
 "$rewind" demo --deterministic --sample unio -o "$out/unio.rewind" >/dev/null
 "$rewind" demo --deterministic --sample flask -o "$out/flask.rewind" >/dev/null
+"$rewind" demo --deterministic --sample checkout -o "$out/checkout.rewind" >/dev/null
 "$rewind" demo --deterministic -o "$out/demo.rewind" >/dev/null
 
 size() { stat -c %s "$1"; }

@@ -8,11 +8,10 @@ import Unio
 public enum DemoSession {
     /// Which samples to run.
     public enum Sample: String, CaseIterable, Sendable {
-        case counter, todo, ricemill, unio, flask
+        case counter, todo, ricemill, unio, flask, checkout
     }
 
-    /// Runs the session for `samples`, logging to `logger`. The view models are released at the end,
-    /// so their `released` events are part of the recording.
+    /// Runs the session for `samples`, logging to `logger`; the models are released at the end, so their `released` events are recorded.
     public static func run(_ samples: [Sample] = Sample.allCases, logger: any CycleLogging) {
         for sample in samples {
             switch sample {
@@ -21,6 +20,7 @@ public enum DemoSession {
             case .ricemill: runRicemillCounter(logger: logger)
             case .unio: runGitHubSearch(logger: logger)
             case .flask: runFlask(logger: logger)
+            case .checkout: runCheckout(logger: logger)
             }
         }
     }
@@ -140,5 +140,18 @@ public enum DemoSession {
             .andAbort()
         feed.rollbackState()
         Flask.detachReactor(from: screen)
+    }
+
+    /// The checkout that logs: two items, a payment the card service declines from its own thread
+    /// (an info inside the dispatch, a warning and an error in its effect), and the price cache
+    /// refreshed by two background threads outside any dispatch — recorded by
+    /// ``RecordingLogHandler`` beside the checkout's states.
+    public static func runCheckout(logger journal: any CycleLogging) {
+        let checkout = CheckoutSample(recordingLogsTo: journal)
+        checkout.set(logger: journal)
+        checkout.add("Coffee beans", price: 18)
+        checkout.add("Grinder", price: 95)
+        checkout.pay(token: "tok_live_visa_4242")
+        CheckoutSample.refreshPriceCache(threads: 2, recordingLogsTo: journal)
     }
 }

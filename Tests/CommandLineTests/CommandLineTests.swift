@@ -376,7 +376,7 @@ struct CommandLineTests {
     func fixturesAreDeterministic() throws {
         let temporary = TemporaryDirectory()
         let directory = temporary.path
-        for (sample, name) in [("counter", "counter"), ("todo", "todo"), ("ricemill", "ricemill"), ("unio", "unio"), ("flask", "flask")] {
+        for (sample, name) in [("counter", "counter"), ("todo", "todo"), ("ricemill", "ricemill"), ("unio", "unio"), ("flask", "flask"), ("checkout", "checkout")] {
             let path = directory + "/\(name).rewind"
             #expect(try CommandRunner.run(["demo", "--deterministic", "--sample", sample, "-o", path]).status == 0)
             let fresh = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -27,6 +27,16 @@ struct LogsOnTheTimelineArticleTests {
         }
     }
 
+    /// The article's flight recorder that dumps when an error is logged: compiled here (it writes
+    /// beside the working directory); `LogsOnTheTimelineTests` runs one.
+    static func recordIntoARing() throws -> Logger {
+        var configuration = FlightRecorder.Configuration()
+        configuration.conditions = [try Condition(parsing: "level >= error")]
+        let recorder = try FlightRecorder(path: "app.rewind-ring", configuration: configuration)
+        let payments = Logger(label: "app.payments") { RecordingLogHandler(label: $0, recordingTo: recorder) }
+        return payments
+    }
+
     @Test("a message logged inside a dispatch is recorded under it, its token redacted, the raw response left out; the article's blocks are these lines")
     func articleExamples() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-logs-article-\(UUID().uuidString)").path
@@ -57,5 +67,6 @@ struct LogsOnTheTimelineArticleTests {
         }
         #expect(leaf.isRedacted)
         try DocumentedCode.expectBlocks(ofArticle: "LogsOnTheTimeline", appearIn: #filePath)
+        try DocumentedCode.expectBlocks(under: "## The app's own logs on the timeline", appearIn: #filePath)
     }
 }

@@ -86,19 +86,19 @@ struct ViewerTerminalTests {
     func mouseClick() throws {
         guard Self.tmuxPath != nil else { return }
         defer { _ = try? Self.tmux(["kill-session", "-t", "mouse"]) }
-        try Self.openViewer("demo.rewind", session: "mouse", ready: "step 1 of 298")
+        try Self.openViewer("demo.rewind", session: "mouse", ready: "step 1 of 326")
         // What a terminal sends for a left click at column 5, row 8 (SGR mouse reporting, 1-based).
         try Self.tmux(["send-keys", "-t", "mouse", "-l", "\u{1B}[<0;5;8M\u{1B}[<0;5;8m"])
-        var text = try Self.screen(session: "mouse") { $0.contains("step 6 of 298") }
-        #expect(text.contains("step 6 of 298"))
+        var text = try Self.screen(session: "mouse") { $0.contains("step 6 of 326") }
+        #expect(text.contains("step 6 of 326"))
         // A click on the overview strip's last cell (the title line, column 119) goes to the end.
         try Self.tmux(["send-keys", "-t", "mouse", "-l", "\u{1B}[<0;119;1M\u{1B}[<0;119;1m"])
         // Waited for whole: the strip's row is drawn before the status line, and a capture can
         // fall between them.
-        text = try Self.screen(session: "mouse") { ($0.contains("◆ \n") || $0.contains("◆\n")) && !$0.contains("step 6 of 298") }
+        text = try Self.screen(session: "mouse") { ($0.contains("◆ \n") || $0.contains("◆\n")) && !$0.contains("step 6 of 326") }
         let firstLine = try #require(text.split(separator: "\n").first)
         #expect(firstLine.hasSuffix("◆"))
-        #expect(!text.contains("step 6 of 298"))
+        #expect(!text.contains("step 6 of 326"))
     }
 
     @Test("y reaches the terminal's clipboard: tmux (set-clipboard on) receives the selected value through OSC 52")
@@ -155,13 +155,13 @@ struct ViewerTerminalTests {
                 + "echo VIEWER-EXITED $?; sleep 30")
         defer { _ = try? Self.tmux(["kill-server"]) }
 
-        var text = try Self.screen { $0.contains("step 1 of 298") }
+        var text = try Self.screen { $0.contains("step 1 of 326") }
         #expect(text.contains("rewind  Fixtures/demo.rewind"))
-        #expect(text.contains("Timeline (298 events)"))
+        #expect(text.contains("Timeline (326 events)"))
 
         // A change step: its row has the path and the new value, the state holds it, the diff shows it.
         try Self.tmux(["send-keys", "-t", "viewer", ":", "4", "Enter"])
-        text = try Self.screen { $0.contains("step 4 of 298") }
+        text = try Self.screen { $0.contains("step 4 of 326") }
         #expect(text.contains("▶#4") && text.contains("count: 0 → 1"))
         #expect(text.contains("State of CounterSample#1 after #4"))
         #expect(text.contains("+   count: 1"))
@@ -169,7 +169,7 @@ struct ViewerTerminalTests {
 
         // Folded, a dispatch's diff is its whole effect.
         try Self.tmux(["send-keys", "-t", "viewer", "z", ":", "1", "3", "6", "Enter"])
-        text = try Self.screen { $0.contains("step 136 of 298") }
+        text = try Self.screen { $0.contains("step 136 of 326") }
         #expect(text.contains("▸ dispatch  toggle"))
         #expect(text.contains("after #140 (the dispatch's end)"))
         #expect(text.contains("Diff: before #136 → after #140"))
@@ -187,7 +187,7 @@ struct ViewerTerminalTests {
         text = try Self.screen { $0.contains("VIEWER-EXITED") }
         #expect(text.contains("VIEWER-EXITED 0"))
         // Back on the normal screen: the viewer's frame is gone.
-        #expect(!text.contains("Timeline (298 events)"))
+        #expect(!text.contains("Timeline (326 events)"))
     }
 
     @Test("q quits at once while a search reads a large journal")
@@ -336,14 +336,14 @@ struct ViewerTerminalTests {
         // Its first frame.
         var seen = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        for _ in 0..<500 where !String(decoding: seen, as: UTF8.self).contains("step 1 of 298") {
+        for _ in 0..<500 where !String(decoding: seen, as: UTF8.self).contains("step 1 of 326") {
             var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             if poll(&ready, 1, 30) > 0 {
                 let count = read(master, &buffer, buffer.count)
                 if count > 0 { seen.append(contentsOf: buffer[0..<count]) }
             }
         }
-        try #require(String(decoding: seen, as: UTF8.self).contains("step 1 of 298"))
+        try #require(String(decoding: seen, as: UTF8.self).contains("step 1 of 326"))
         // Whole redraws (a resize each) until the viewer's thread blocks writing a frame nobody
         // reads: the kernel's wait for room in the terminal (polled, bounded).
         func waitChannel() -> String? { try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/wchan", encoding: .utf8) }

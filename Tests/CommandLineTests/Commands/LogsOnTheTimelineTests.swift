@@ -189,6 +189,59 @@ struct LogsOnTheTimelineTests {
         #expect(infos.standardError.contains("damage"), "the damaged blocks are read for info messages: \(infos.standardError)")
     }
 
+    @Test("a log record in a file whose header says format 5 (before log records existed) is damage, not a message")
+    func logRecordInAnOlderFormatIsDamage() throws {
+        let recording = try Self.record()
+        let reader = try JournalReader(path: recording.path)
+        var header = reader.header
+        header.formatVersion = 5
+        let encoded = header.encoded()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: recording.path)))
+        try #require(Array(bytes.prefix(encoded.count)) != encoded)
+        bytes.replaceSubrange(0..<encoded.count, with: encoded)
+        let older = recording.directory.file("older.rewind")
+        try Data(bytes).write(to: URL(fileURLWithPath: older))
+
+        let reread = try JournalReader(path: older)
+        #expect(reread.header.formatVersion == 5)
+        let events = Array(try reread.events())
+        #expect(!events.contains { $0.kind == .log }, "no block with a log record reads as one")
+        #expect(reread.damage.contains { $0.reason.contains("a log record in a file of format 5") }, "\(reread.damage)")
+        let verified = try CommandRunner.run(["verify", older])
+        #expect(verified.status != 0 && verified.standardOutput.contains("damaged"), "\(verified.transcript)")
+    }
+
+    @Test("a flight recorder's condition on log messages dumps at the error logged; a condition on the state alone is not judged at messages")
+    func flightRecorderDumpsOnAnError() throws {
+        let directory = TemporaryDirectory()
+        var configuration = FlightRecorder.Configuration()
+        configuration.conditions = [try Condition(parsing: "level >= error"), try Condition(parsing: "status != \"idle\"")]
+        configuration.rateLimit = .unlimited
+        configuration.tail = .zero
+        let made = Locked<[String]>([])
+        let dumped = DispatchSemaphore(value: 0)
+        configuration.onDump = { path in
+            made.withLock { $0.append(path) }
+            dumped.signal()
+        }
+        let recorder = try FlightRecorder(path: directory.file("checkout.rewind-ring"), configuration: configuration)
+        let checkout = Checkout(logger: Logger(label: "app.payments") { RecordingLogHandler(label: $0, recordingTo: recorder) })
+        checkout.set(logger: recorder)
+        checkout.logger.info("checkout started")
+        checkout.logger.warning("card slow to answer")
+        checkout.logger.error("payment failed: 503")
+        try recorder.sync()
+        try #require(dumped.wait(timeout: .now() + .seconds(600)) == .success, "no dump was made")
+        recorder.close()
+        let dump = try JournalReader(path: try #require(made.withLock { $0.first }))
+        let why = try #require(dump.header.dump)
+        #expect(why.trigger == .condition && why.reason == "level >= error on app.payments", "\(why.summary)")
+        #expect(dump.allEvents().first { $0.sequence == why.step }?.description == "payment failed: 503")
+        // `status` is nil at a message (a logger has no state): judged there, `status != "idle"`
+        // would have dumped at the first one.
+        #expect(made.withLock { $0.count } == 1)
+    }
+
     @Test("a message counts for its text in the journal's queue: long messages past its byte limit are dropped in drop mode, counted exactly")
     func queueCountsMessages() throws {
         let directory = TemporaryDirectory()

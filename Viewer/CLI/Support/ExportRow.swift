@@ -1,3 +1,4 @@
+import Logging
 @_spi(Tooling) import Rewind
 
 /// A row of `rewind export --format jsonl`: one event as a row of the fleet table that
@@ -54,7 +55,8 @@ struct ExportRow: Sendable {
         // An app's own log message (`log`): its level, its logger's label, the message and its
         // metadata; `null` on every other row.
         let isLog = event.kind == .log
-        row.text("level", isLog ? event.name : nil)
+        // A level by its name, as everywhere: a crafted record whose name is no level has none.
+        row.text("level", Logger.Level(kind: event.kind, name: event.name)?.rawValue)
         row.text("label", isLog ? event.source.label : nil)
         row.text("message", isLog ? event.description : nil)
         row.value("metadata", isLog ? event.value : nil)

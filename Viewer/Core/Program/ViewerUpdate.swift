@@ -448,9 +448,10 @@ extension ViewerModel {
             pinned = nil
             pinnedSource = nil
             message = "unpinned: the diff compares with the state before the step"
-        } else if let event = page.step?.event {
+        } else if let step = page.step {
+            let event = step.event
             pinned = event.sequence
-            pinnedSource = event.source
+            pinnedSource = step.unit
             message = "pinned step \(event.sequence) as the diff base"
         }
         return [reload()]
@@ -463,7 +464,7 @@ extension ViewerModel {
             return []
         }
         let path = FollowedPath(rows[stateSelection].path, in: state)
-        return [.blame(path, source: step.event.source.instanceID, from: position, forward: forward)]
+        return [.blame(path, source: step.unit.instanceID, from: position, forward: forward)]
     }
 
     /// Copies the selected state value (or, with `path`, its key path as blame names it); in the

@@ -34,9 +34,12 @@ package struct Page: Sendable {
     package struct Step: Sendable {
         /// Its event.
         package var event: RecordedEvent
+        /// The unit whose state the panes show: the step's own source, or for an app's log
+        /// message (a logger has no state) the unit of the dispatch it was logged in.
+        package var unit: RecordedSource
         /// Its row (group and old value).
         package var row: Row
-        /// The source's state before the step and after it (after a folded dispatch: after its
+        /// The unit's state before the step and after it (after a folded dispatch: after its
         /// last effect).
         package var before: StateValue?
         package var after: StateValue?
@@ -170,7 +173,10 @@ extension Timeline {
     }
 
     private func step(_ event: RecordedEvent, row: Page.Row, pinned: UInt64?) -> Page.Step {
-        let source = event.source.instanceID
+        // Parents are almost always a few events back: looked for near the row first.
+        let causes = JournalReader.causes(of: event, limit: 16) { self.event(sequence: $0, near: row.position) }
+        let unit = event.source.isLogger ? causes.first?.source ?? event.source : event.source
+        let source = unit.instanceID
         let afterSequence = row.group?.isFolded == true ? (row.group?.endSequence ?? reader.sequenceRange?.upperBound ?? event.sequence) : event.sequence
         let after = state(of: source, at: afterSequence)
         let before = state(of: source, before: event.sequence)
@@ -183,11 +189,9 @@ extension Timeline {
             row.oldValue = before == nil ? (pathReads ? .absent : .unknown) : ValueBefore(of: event, in: before)
         }
         return Page.Step(
-            event: event, row: row, before: before, after: after, afterSequence: afterSequence, base: base,
+            event: event, unit: unit, row: row, before: before, after: after, afterSequence: afterSequence, base: base,
             changedPaths: changed, diffLines: DiffRenderer(valueWidth: 400).lines(from: base ?? .null, to: after ?? .null),
-            // Parents are almost always a few events back: looked for near the row first.
-            causes: JournalReader.causes(of: event, limit: 16) { self.event(sequence: $0, near: row.position) },
-            stateIsUnbuildable: after == nil && (event.carriesState || before != nil)
+            causes: causes, stateIsUnbuildable: after == nil && (event.carriesState || before != nil)
         )
     }
 }

@@ -29,9 +29,11 @@ package enum ViewerView {
         let left = model.leftWidth
         for row in 1...model.bodyHeight { screen.write("│", row: row, column: left, style: dim) }
         drawState(&screen, model, column: left + 1)
-        switch model.lowerPane {
-        case .diff: drawDiff(&screen, model, column: left + 1)
-        case .detail: drawDetail(&screen, model, column: left + 1)
+        // A log message changes no state: what it says (its level, text, metadata) is its diff.
+        if model.lowerPane == .detail || model.page.step?.event.kind == .log {
+            drawDetail(&screen, model, column: left + 1)
+        } else {
+            drawDiff(&screen, model, column: left + 1)
         }
         drawStatus(&screen, model)
         if model.showingHelp { drawHelp(&screen, model) }
@@ -125,7 +127,7 @@ package enum ViewerView {
             if step.afterSequence != step.event.sequence, CellWidth.of(heading + " of " + tail + " (the dispatch's end)") + 4 <= width {
                 tail += " (the dispatch's end)"
             }
-            let name = CellWidth.fitted(step.event.source.description, to: max(4, width - CellWidth.of(heading + " of " + tail)))
+            let name = CellWidth.fitted(step.unit.description, to: max(4, width - CellWidth.of(heading + " of " + tail)))
             heading += " of \(name)\(tail)"
         }
         screen.write(heading, row: 1, column: column, limit: width, style: model.focus == .state ? focusTitle : paneTitle)
@@ -154,7 +156,7 @@ package enum ViewerView {
         let top = 1 + model.stateHeight
         let step = model.page.step
         // A step of another unit pinned: the diff is this unit's state then, and the title says so.
-        let otherUnit = model.pinnedSource.flatMap { pinned in step.map { $0.event.source.instanceID != pinned.instanceID } } == true
+        let otherUnit = model.pinnedSource.flatMap { pinned in step.map { $0.unit.instanceID != pinned.instanceID } } == true
         let base = model.pinned.map { otherUnit ? "this unit at pinned #\($0) (a step of \(model.pinnedSource!.description))" : "pinned #\($0)" }
             ?? step.map { "before #\($0.event.sequence)" } ?? "before"
         let title = " Diff: \(base) → after #\(step?.afterSequence ?? 0)" + (model.lowerLeft > 0 ? "  ◂\(model.lowerLeft)" : "")

@@ -4,7 +4,10 @@
 /// recorded: the app's thread does nothing for them.
 ///
 /// A condition fires when it becomes true on a unit: at the first state where it holds after one
-/// where it did not (or the unit's first), not again while it goes on holding.
+/// where it did not (or the unit's first), not again while it goes on holding. A condition that
+/// speaks of the app's log messages (``Condition/readsLogMessages``: `level >= error`) is also
+/// judged at each message, and fires at every message it holds at — a message is an event, not
+/// a state that goes on holding (the recorder's rate limit keeps a burst to one dump).
 final class StateWatch: @unchecked Sendable {
     // Unchecked: `previous` and `holding` are used only by the journal's writer thread, the one
     // thread that encodes; `conditions` and `fired` are immutable.
@@ -16,10 +19,25 @@ final class StateWatch: @unchecked Sendable {
     /// Each unit's conditions that held at its previous judged step.
     private var holding: [UInt64: [Bool]] = [:]
 
+    /// The conditions judged at the app's log messages.
+    private let messageConditions: [Condition]
+
     init(conditions: [Condition], fired: @escaping @Sendable (_ condition: Condition, _ step: UInt64, _ source: String) -> Void) {
         self.conditions = conditions
         self.fired = fired
         readsBefore = conditions.contains(where: \.readsBefore)
+        messageConditions = conditions.filter(\.readsLogMessages)
+    }
+
+    /// Whether any condition is judged at the app's log messages.
+    var judgesMessages: Bool { !messageConditions.isEmpty }
+
+    /// Judges the conditions that speak of log messages at one (`event`, of a logger: no state).
+    func judgeMessage(_ event: RecordedEvent) {
+        let step = ConditionStep(event: event, before: nil, after: nil)
+        for condition in messageConditions where condition.isTrue(at: step) {
+            fired(condition, event.sequence, event.source.description)
+        }
     }
 
     /// Judges the conditions at `event`, whose unit (`sourceID` in the journal) is now in `state`.

@@ -134,7 +134,7 @@ public struct StateWalker: Sendable {
     package mutating func advance(
         _ record: BlockRecords.Record, old: inout ValueBefore
     ) -> (before: StateValue?, after: StateValue)? {
-        advance(record.stateStep, of: record.sourceID, old: &old) { record.value(before: $0) }
+        advance(record.stateStep, of: record.sourceID, isChange: record.kind == .change, old: &old) { record.value(before: $0) }
     }
 
     /// The same for an event.
@@ -142,18 +142,18 @@ public struct StateWalker: Sendable {
     package mutating func advance(
         _ event: RecordedEvent, old: inout ValueBefore
     ) -> (before: StateValue?, after: StateValue)? {
-        advance(event.stateStep, of: event.source.instanceID, old: &old) { ValueBefore(of: event, in: $0) }
+        advance(event.stateStep, of: event.source.instanceID, isChange: event.kind == .change, old: &old) { ValueBefore(of: event, in: $0) }
     }
 
     /// Applies `step` to `source`'s state, giving what its change's path held before it: read
     /// where a change inside a commit is made, and otherwise by `lookUp` in the state before (a
-    /// change that carries a state record of its own).
+    /// change that carries a state record of its own; no other step has a path to look up).
     private mutating func advance(
-        _ step: StateStep?, of source: UInt64, old: inout ValueBefore, lookUp: (StateValue?) -> ValueBefore
+        _ step: StateStep?, of source: UInt64, isChange: Bool, old: inout ValueBefore, lookUp: (StateValue?) -> ValueBefore
     ) -> (before: StateValue?, after: StateValue)? {
         old = .unknown
         guard let step else { return nil }
-        if case .record = step { old = lookUp(folds[source]?.current) }
+        if isChange, case .record = step { old = lookUp(folds[source]?.current) }
         return Self.advance(&folds[source, default: StateFold()], by: step, old: &old)
     }
 

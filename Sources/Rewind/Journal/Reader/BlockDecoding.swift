@@ -30,7 +30,7 @@ enum BlockDecoding {
     /// with a change written from its source's state already given its value: the one loop over
     /// a block's records.
     private static func forEachRecord(
-        _ reader: inout ByteReader, strings: [String], sourceCount: Int,
+        _ reader: inout ByteReader, strings: [String], sourceCount: Int, formatVersion: UInt16,
         reading: (WireRecord.Head) -> WireRecord.ValueReading = { _ in .all },
         _ body: (_ head: WireRecord.Head, _ body: WireRecord.Body, _ state: StateRecord?) throws(JournalFormatError) -> Void
     ) throws(JournalFormatError) {
@@ -40,6 +40,8 @@ enum BlockDecoding {
             let offset = reader.offset
             try reader.countDecoded()
             let head = try WireRecord.readHead(from: &reader, stringCount: strings.count, clock: &clock, sourceCount: sourceCount)
+            // Format 6 brought the `log` record: its code in an older file is no kind at all.
+            guard head.kind != .log || formatVersion >= 6 else { throw .malformed("a log record in a file of format \(formatVersion)", at: offset) }
             var (recordBody, state) = try WireRecord.readValues(of: head, from: &reader, strings: strings, reading: reading(head))
             if case .changeFromState(let path, let diff) = recordBody {
                 guard let statePath = StatePath(recordedChange: path), let old = states.state(of: head.sourceIndex)?[statePath],
@@ -57,8 +59,9 @@ enum BlockDecoding {
     /// the records' fixed fields, not from the events made of them).
     /// `expectedCount` (the frame's count) is room made for the events at once, not trusted: at
     /// most one event per sixteen bytes of payload, and at most 65,536 (a crafted frame's count
-    /// must not reserve gigabytes for a block that fails at its first record).
-    static func events(in payload: [UInt8], expectedCount: Int = 0) throws(JournalFormatError) -> (
+    /// must not reserve gigabytes for a block that fails at its first record). `formatVersion` is
+    /// the file's: a kind a later format brought is malformed in an older file.
+    static func events(in payload: [UInt8], expectedCount: Int = 0, formatVersion: UInt16 = JournalFormat.version) throws(JournalFormatError) -> (
         events: [RecordedEvent], sources: [RecordedSource], spans: [UInt64: JournalBlock.SourceSpan]
     ) {
         var reader = ByteReader(payload)
@@ -66,7 +69,7 @@ enum BlockDecoding {
         var events: [RecordedEvent] = []
         events.reserveCapacity(room(expectedCount: expectedCount, payload: payload))
         var perEntry = noSpans(count: sources.count)
-        try forEachRecord(&reader, strings: strings, sourceCount: sources.count) { head, body, state in
+        try forEachRecord(&reader, strings: strings, sourceCount: sources.count, formatVersion: formatVersion) { head, body, state in
             events.append(WireRecord(head, strings: strings, body: body, state: state).recordedEvent(source: sources[head.sourceIndex]))
             perEntry[head.sourceIndex].add(head.sequence)
         }
@@ -75,7 +78,7 @@ enum BlockDecoding {
 
     /// Every record of the block, read in place (``BlockRecords``): what ``events(in:expectedCount:)``
     /// reads, with no event made. `expectedCount` is taken as there.
-    static func records(in payload: [UInt8], expectedCount: Int = 0) throws(JournalFormatError) -> BlockRecords {
+    static func records(in payload: [UInt8], expectedCount: Int = 0, formatVersion: UInt16 = JournalFormat.version) throws(JournalFormatError) -> BlockRecords {
         var reader = ByteReader(payload)
         let (strings, sources) = try opening(&reader)
         let room = room(expectedCount: expectedCount, payload: payload)
@@ -86,7 +89,7 @@ enum BlockDecoding {
         bodies.reserveCapacity(room)
         states.reserveCapacity(room)
         var perEntry = noSpans(count: sources.count)
-        try forEachRecord(&reader, strings: strings, sourceCount: sources.count) { head, body, state in
+        try forEachRecord(&reader, strings: strings, sourceCount: sources.count, formatVersion: formatVersion) { head, body, state in
             heads.append(head)
             bodies.append(body)
             states.append(state)
@@ -103,13 +106,13 @@ enum BlockDecoding {
     /// source's state is resolved against it, as every reader resolves it) — and no event or
     /// string made. With `foldingStates`, its state records are folded as they are read
     /// (``BlockOutline/FoldedStates``).
-    static func outline(of payload: [UInt8], foldingStates: Bool) throws(JournalFormatError) -> BlockOutline {
+    static func outline(of payload: [UInt8], foldingStates: Bool, formatVersion: UInt16 = JournalFormat.version) throws(JournalFormatError) -> BlockOutline {
         var reader = ByteReader(payload)
         let (strings, sources) = try opening(&reader)
         var perEntry = noSpans(count: sources.count)
         var outline = BlockOutline(sources: sources, eventCount: 0)
         var folded = foldingStates ? BlockOutline.FoldedStates() : nil
-        try forEachRecord(&reader, strings: strings, sourceCount: sources.count, reading: { _ in .states }) { head, _, state in
+        try forEachRecord(&reader, strings: strings, sourceCount: sources.count, formatVersion: formatVersion, reading: { _ in .states }) { head, _, state in
             outline.eventCount += 1
             perEntry[head.sourceIndex].add(head.sequence)
             if let state, folded != nil {
@@ -146,7 +149,9 @@ enum BlockDecoding {
     /// The state steps of one source in a block, up to and including `sequence`, in record order —
     /// its state records and its changes that carry none (see ``StateStep``): what rebuilding a
     /// state needs, without building the values of every other event of the block.
-    static func stateSteps(in payload: [UInt8], source sourceID: UInt64, through sequence: UInt64) throws(JournalFormatError) -> [StateStep] {
+    static func stateSteps(
+        in payload: [UInt8], source sourceID: UInt64, through sequence: UInt64, formatVersion: UInt16 = JournalFormat.version
+    ) throws(JournalFormatError) -> [StateStep] {
         var reader = ByteReader(payload)
         let (strings, sources) = try opening(&reader)
         // Every entry naming the source: a crafted table may name one twice, and the events of
@@ -154,7 +159,7 @@ enum BlockDecoding {
         let wanted = sources.map { $0.instanceID == sourceID }
         guard wanted.contains(true) else { return [] }
         var steps: [StateStep] = []
-        try forEachRecord(&reader, strings: strings, sourceCount: sources.count, reading: { head in
+        try forEachRecord(&reader, strings: strings, sourceCount: sources.count, formatVersion: formatVersion, reading: { head in
             wanted[head.sourceIndex] && head.sequence <= sequence ? .all : .none
         }) { head, body, state in
             guard wanted[head.sourceIndex] else { return }

@@ -38,7 +38,7 @@ extension JournalReader {
         (events: [RecordedEvent], sources: [RecordedSource], spans: [UInt64: JournalBlock.SourceSpan]), BlockProblem
     > {
         read(at: offset, frame: frame) { payload throws(JournalFormatError) in
-            let decoded = try BlockDecoding.events(in: payload, expectedCount: Int(frame.eventCount))
+            let decoded = try BlockDecoding.events(in: payload, expectedCount: Int(frame.eventCount), formatVersion: header.formatVersion)
             return (decoded, decoded.events.count, JournalBlock.SourceSpan.sequences(of: decoded.spans.values))
         }
     }
@@ -47,7 +47,7 @@ extension JournalReader {
     /// ``decodeBlock(at:frame:)`` accepts or refuses the block.
     func decodeRecords(at offset: Int, frame: BlockFrame) -> Result<BlockRecords, BlockProblem> {
         read(at: offset, frame: frame) { payload throws(JournalFormatError) in
-            let records = try BlockDecoding.records(in: payload, expectedCount: Int(frame.eventCount))
+            let records = try BlockDecoding.records(in: payload, expectedCount: Int(frame.eventCount), formatVersion: header.formatVersion)
             return (records, records.count, JournalBlock.SourceSpan.sequences(of: records.spans.values))
         }
     }
@@ -73,7 +73,7 @@ extension JournalReader {
     /// exactly as ``decodeBlock(at:frame:)`` accepts or refuses it.
     func outlineBlock(at offset: Int, frame: BlockFrame, foldingStates: Bool) -> Result<BlockOutline, BlockProblem> {
         read(at: offset, frame: frame) { payload throws(JournalFormatError) in
-            let outline = try BlockDecoding.outline(of: payload, foldingStates: foldingStates)
+            let outline = try BlockDecoding.outline(of: payload, foldingStates: foldingStates, formatVersion: header.formatVersion)
             return (outline, outline.eventCount, outline.sequences)
         }
     }

@@ -115,7 +115,7 @@ extension JournalReader {
             throw .damagedBlock(path, offset: block.offset, reason: "it no longer reads back")
         }
         do {
-            return try BlockDecoding.stateSteps(in: payload, source: sourceID, through: sequence)
+            return try BlockDecoding.stateSteps(in: payload, source: sourceID, through: sequence, formatVersion: header.formatVersion)
         } catch {
             throw .damagedBlock(path, offset: block.offset, reason: "its events cannot be decoded: \(error)")
         }

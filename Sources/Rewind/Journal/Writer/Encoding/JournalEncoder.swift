@@ -109,7 +109,8 @@ final class JournalEncoder {
         }
     }
 
-    /// Judges a flight recorder's conditions at a step that left its unit in a recorded state.
+    /// Judges a flight recorder's conditions at a step that left its unit in a recorded state, and
+    /// those that speak of log messages at an app's message.
     private func judge(_ record: WireRecord, source: EventSource, sourceID: UInt64, by watch: StateWatch) {
         switch record.kind {
         case .didMutate, .replace, .created, .change:
@@ -122,6 +123,9 @@ final class JournalEncoder {
             else { return }
             let recorded = RecordedSource(instanceID: sourceID, framework: source.framework.rawValue, typeName: source.typeName, label: source.label)
             watch.judge(record.recordedEvent(source: recorded), sourceID: sourceID, state: state)
+        case .log where watch.judgesMessages:
+            let recorded = RecordedSource(instanceID: sourceID, framework: source.framework.rawValue, typeName: source.typeName, label: source.label)
+            watch.judgeMessage(record.recordedEvent(source: recorded))
         case .released:
             watch.forget(sourceID)
         default:
