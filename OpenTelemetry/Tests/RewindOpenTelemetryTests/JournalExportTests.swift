@@ -50,8 +50,16 @@ struct JournalExportTests {
             #expect(fields["rewind.parent"] == event.parent.map { String($0) })
             let value = event.value ?? ([.created, .replace].contains(event.kind) ? state : nil)
             #expect(fields["rewind.value"] == value.map(JSONText.value))
-            // What the event did, as the viewer's row says it, with a change's old value.
-            #expect(fields["rewind.summary"] == (event.rowText(old: old).isEmpty ? nil : event.rowText(old: old)))
+            // What the event did, as the viewer's row says it, with a change's old value; an app's
+            // own message is its text (its metadata is the value), at its own severity.
+            if event.kind == .log {
+                #expect(fields["rewind.summary"] == event.description)
+                let severity = ["info": "SEVERITY_NUMBER_INFO", "warning": "SEVERITY_NUMBER_WARN", "error": "SEVERITY_NUMBER_ERROR"][event.name]
+                #expect(record["severityNumber"] as? String == severity, "\(event.name): \(record)")
+                #expect((record["body"] as? [String: Any])?["stringValue"] as? String == event.description)
+            } else {
+                #expect(fields["rewind.summary"] == (event.rowText(old: old).isEmpty ? nil : event.rowText(old: old)))
+            }
             #expect(fields["rewind.old"] == (old.isKnown ? JSONText.value(old.held ?? .null) : nil))
         }
         // The list changes read as what changed in the list, as in the viewer and `rewind log`.
@@ -146,7 +154,7 @@ struct JournalExportTests {
         let journal = Self.fixtures.appendingPathComponent("todo.rewind").path
         let sent = try Tool.run(["rewind-otlp", journal, "--otlp", receiver.endpoint, "--service-name", "ci", "--header", "x-team: mobile"])
         #expect(sent.status == 0)
-        #expect(sent.standardError.hasPrefix("sent 67 events to \(receiver.endpoint): "))
+        #expect(sent.standardError.hasPrefix("sent 72 events to \(receiver.endpoint): "))
         let requests = try receiver.requests()
         #expect(requests.allSatisfy { $0.headers["x-team"] == "mobile" })
         #expect(Received(requests).serviceNames == ["ci"])
