@@ -11,11 +11,15 @@ import Logging
 public final class CheckoutSample: CyclerType, Sendable {
     /// The basket and how paying it went.
     public struct State: Codable, Equatable, Sendable {
+        /// What is in the basket, in the order it was put there.
         public var items: [String] = []
+        /// What the basket costs, in euros.
         public var total = 0
+        /// `open`, `paying`, then `declined` (or paid, in a kinder demo).
         public var status = "open"
     }
 
+    /// The checkout's state.
     public let state: Storage<State> = .init(.init())
     /// Where the checkout's own messages go.
     public let logger: Logger

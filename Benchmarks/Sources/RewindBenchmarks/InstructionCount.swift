@@ -22,7 +22,7 @@ enum InstructionCount {
     }
 
     /// What one callgrind run counted, per thread group.
-    private struct Counts {
+    struct Counts {
         var callerInstructions = 0.0
         var callerAllocations = 0.0
         var otherInstructions = 0.0
@@ -61,22 +61,30 @@ enum InstructionCount {
     }
 
     private static func count(workload: Workload, contender: Contender, commits: Int, scratch: String) throws -> Counts {
-        let prefix = "\(scratch)/callgrind-\(workload.rawValue)-\(contender.rawValue)-\(commits)"
+        try count(
+            name: "\(workload.rawValue)-\(contender.rawValue)-\(commits)",
+            arguments: [
+                "--run", "\(workload.rawValue):\(contender.rawValue)", "--file", "\(scratch)/\(workload.rawValue)-\(contender.rawValue)-callgrind.rewind",
+            ],
+            environment: ["REWIND_BENCH_COMMITS": String(commits)], scratch: scratch
+        )
+    }
+
+    /// Runs this benchmark's binary with `arguments` under callgrind: what its main thread (the
+    /// app's) and its other threads counted.
+    static func count(name: String, arguments: [String], environment: [String: String], scratch: String) throws -> Counts {
+        let prefix = "\(scratch)/callgrind-\(name)"
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         child.arguments = [
-            "valgrind", "--tool=callgrind", "--separate-threads=yes", "--callgrind-out-file=\(prefix).%p",
-            CommandLine.arguments[0], "--run", "\(workload.rawValue):\(contender.rawValue)",
-            "--file", "\(scratch)/\(workload.rawValue)-\(contender.rawValue)-callgrind.rewind",
-        ]
-        var environment = ProcessInfo.processInfo.environment
-        environment["REWIND_BENCH_COMMITS"] = String(commits)
-        child.environment = environment
+            "valgrind", "--tool=callgrind", "--separate-threads=yes", "--callgrind-out-file=\(prefix).%p", CommandLine.arguments[0],
+        ] + arguments
+        child.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         child.standardOutput = FileHandle.nullDevice
         child.standardError = FileHandle.nullDevice
         try child.run()
         child.waitUntilExit()
-        guard child.terminationStatus == 0 else { throw Failure(description: "callgrind failed on \(workload.rawValue) / \(contender.rawValue)") }
+        guard child.terminationStatus == 0 else { throw Failure(description: "callgrind failed on \(name)") }
         // One file per thread: `PREFIX.PID-01` is the main thread, the one that commits.
         let directory = URL(fileURLWithPath: prefix).deletingLastPathComponent().path
         let name = URL(fileURLWithPath: prefix).lastPathComponent + ".\(child.processIdentifier)-"

@@ -200,14 +200,17 @@ enum ReadingMeasurement {
         return (Double(EventTime.monotonicNow() - start) / 1e9, Double(usage.ru_maxrss) / 1024)
     }
 
+    /// Runs this benchmark's binary with `arguments`: what it wrote to standard output (its
+    /// standard error to /dev/null when `quiet`).
     @discardableResult
-    static func runChild(_ arguments: [String], environment: [String: String] = [:]) throws -> Data {
+    static func runChild(_ arguments: [String], environment: [String: String] = [:], quiet: Bool = false) throws -> Data {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         child.arguments = arguments
         child.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pipe = Pipe()
         child.standardOutput = pipe
+        if quiet { child.standardError = FileHandle.nullDevice }
         try child.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         child.waitUntilExit()

@@ -9,6 +9,10 @@ import Foundation
 //     eight threads × a million events into one journal, waiting and dropping, every event accounted for.
 //   rewind-benchmarks --instruction-check Benchmarks/instruction-thresholds.json
 //     CI's check: callgrind's instructions per event (counter, todo) against the committed thresholds.
+//   rewind-benchmarks --logs [--rewind PATH] [--repeat N] [--no-instructions] [--output FILE]
+//     a log message's cost on the app's thread (RecordingLogHandler beside StreamLogHandler and a
+//     no-op handler, with and without metadata: ns, instructions, allocations), and a
+//     1,000,000-message journal read for its one error (log --level error, query --first) beside the floor.
 //   rewind-benchmarks --shrink [--output FILE]   (Replay.shrink on a 10,000-input session)
 //   rewind-benchmarks --reading [--rewind PATH] [--repeat N] [--operations verify,log,…] [--output FILE]
 //     reads through a 3 M-event counter journal and a 300 k-event todo journal with the release
@@ -25,6 +29,19 @@ import Foundation
 let arguments = CommandLine.arguments
 func option(_ name: String) -> String? {
     arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+}
+
+/// The `rewind` the reading benchmarks run: `--rewind PATH`, or by default the repository's own
+/// release build (this file is Benchmarks/Sources/RewindBenchmarks/main.swift); exits when absent.
+func releaseRewind() -> String {
+    let rewind = option("--rewind") ?? URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".build/release/rewind").path
+    guard FileManager.default.isExecutableFile(atPath: rewind) else {
+        FileHandle.standardError.write(Data("no rewind at \(rewind): build it with 'swift build -c release --product rewind', or pass --rewind PATH\n".utf8))
+        exit(2)
+    }
+    return rewind
 }
 
 if let path = option("--run-viewer") {
@@ -46,15 +63,45 @@ if let path = option("--run-viewer-search") {
     exit(0)
 }
 
+if let mode = option("--run-log") {
+    // Child mode: messages logged with one handler, with or without metadata.
+    let parts = mode.split(separator: ":").map(String.init)
+    let nanoseconds = try LogMeasurement.logMessages(
+        handler: LogMeasurement.Handler(rawValue: parts[0])!, metadata: parts[1] == "metadata",
+        count: option("--messages").flatMap(Int.init) ?? LogMeasurement.timedMessages, file: option("--file")!)
+    FileHandle.standardOutput.write(try JSONEncoder().encode(nanoseconds))
+    exit(0)
+}
+
+if let path = option("--record-log-session") {
+    // Child mode: a million messages, one of them an error.
+    try LogMeasurement.recordSession(file: path)
+    exit(0)
+}
+
+if arguments.contains("--logs") {
+    // The app's own messages: their cost on its thread beside StreamLogHandler's, and reading a
+    // million of them for a rare error.
+    let rewind = releaseRewind()
+    let scratch = NSTemporaryDirectory() + "rewind-logs-\(getpid())"
+    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let repeats = option("--repeat").flatMap(Int.init) ?? 3
+    let callers = try LogMeasurement.callers(scratch: scratch, repeats: repeats, instructions: !arguments.contains("--no-instructions"))
+    print(LogMeasurement.table(callers))
+    let reading = try LogMeasurement.reading(rewind: rewind, scratch: scratch, repeats: repeats)
+    print()
+    print(ReadingMeasurement.table(reading))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    let output = option("--output") ?? "log-results.json"
+    try encoder.encode(LogMeasurement.Report(callers: callers, reading: reading, machine: Measurement.machineDescription())).write(to: URL(fileURLWithPath: output))
+    print("\nwritten to \(output)")
+    exit(0)
+}
+
 if arguments.contains("--reading") {
-    // By default the repository's own release build: this file is Benchmarks/Sources/RewindBenchmarks/main.swift.
-    let rewind = option("--rewind") ?? URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent(".build/release/rewind").path
-    guard FileManager.default.isExecutableFile(atPath: rewind) else {
-        FileHandle.standardError.write(Data("no rewind at \(rewind): build it with 'swift build -c release --product rewind', or pass --rewind PATH\n".utf8))
-        exit(2)
-    }
+    let rewind = releaseRewind()
     let scratch = NSTemporaryDirectory() + "rewind-reading-\(getpid())"
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: scratch) }

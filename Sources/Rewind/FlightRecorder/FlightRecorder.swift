@@ -51,8 +51,9 @@ public final class FlightRecorder: CycleLogging, Sendable {
         /// commit's end. `old(…)` and `changed(…)` compare
         /// with the state at the unit's previous judged step. A condition fires when it starts to
         /// hold, not again while it goes on holding; the dump's step is the one where it started.
-        /// A condition on the app's own log messages (`level >= error`, recorded by
-        /// ``RecordingLogHandler``) is judged at each message, and fires at each one it holds at.
+        /// A condition that can hold only at one of the app's own log messages (`level >= error`,
+        /// `kind == log && name == "error"`; recorded by ``RecordingLogHandler``) is judged at
+        /// each message, where the state reads as nothing, and fires at each one it holds at.
         public var conditions: [Condition] = []
         /// How often each trigger may dump (one a minute and ten an hour by default); each
         /// condition counts on its own. The dump of a previous run's ring at start is never held back.

@@ -66,7 +66,7 @@ public struct Condition: Sendable, Equatable, CustomStringConvertible {
     private init(text: String, root: Node) {
         self.text = text
         self.root = root
-        readsLogMessages = Self.readsLogMessages(root)
+        holdsOnlyAtLogMessages = Self.holdsOnlyAtLogMessages(root)
         readsBefore = Self.readsBefore(root)
         // Term by term of a top-level `||`: a term that does not read the state before, or cannot
         // hold at a commit's end, needs no commit's start (`count > 3 || (kind == change && changed(x))`).
@@ -81,20 +81,22 @@ public struct Condition: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether it reads the state before a step (`old(…)`, `changed(…)`).
     let readsBefore: Bool
-    /// Whether it speaks of the app's log messages: it reads the step's `level`, or compares its
-    /// `kind` with `log`. A flight recorder judges only these at a message: a condition on the
-    /// state alone (`filter != "all"`) would hold at every message, whose logger has no state.
-    package let readsLogMessages: Bool
+    /// Whether it can hold only at one of the app's log messages: it requires `kind == log`, or
+    /// compares the step's `level` with a level by anything but `!=` (a step that is no message has
+    /// no level), in every term of a `||` and in some term of a `&&`. A flight recorder judges
+    /// these at each message (and no other condition there: `filter != "all"` or
+    /// `!(level >= error)` would hold at every message, whose logger has no state).
+    package let holdsOnlyAtLogMessages: Bool
 
-    private static func readsLogMessages(_ node: Node) -> Bool {
+    private static func holdsOnlyAtLogMessages(_ node: Node) -> Bool {
         switch node {
-        case .step(.level): true
-        case .compare(.step(.kind), _, .literal(.string(let word))), .compare(.literal(.string(let word)), _, .step(.kind)):
+        case .compare(.step(.kind), .equal, .literal(.string(let word))), .compare(.literal(.string(let word)), .equal, .step(.kind)):
             word == Event.Category.log.word
-        case .not(let inner), .count(let inner, _, _): readsLogMessages(inner)
-        case .and(let left, let right), .or(let left, let right), .compare(let left, _, let right):
-            readsLogMessages(left) || readsLogMessages(right)
-        case .literal, .path, .old, .changed, .step: false
+        case .compare(.step(.level), let comparison, .literal(.integer)), .compare(.literal(.integer), let comparison, .step(.level)):
+            comparison != .notEqual
+        case .and(let left, let right): holdsOnlyAtLogMessages(left) || holdsOnlyAtLogMessages(right)
+        case .or(let left, let right): holdsOnlyAtLogMessages(left) && holdsOnlyAtLogMessages(right)
+        case .literal, .path, .old, .changed, .step, .not, .count, .compare: false
         }
     }
     /// Whether it reads the state before a step and may hold at a commit's end (see

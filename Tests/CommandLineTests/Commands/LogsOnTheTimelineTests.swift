@@ -174,6 +174,7 @@ struct LogsOnTheTimelineTests {
         #expect(Condition.logMessages(from: .error) == (try Condition(parsing: "kind == log && level >= error")))
         let reader = try JournalReader(path: path)
         let holding = reader.blocks.indices.filter { reader.mayHold(.logMessages(from: .error), inBlock: $0) }
+        #expect(holding.count == 1 && reader.blocks.count > 10, "the summaries rule out every block but the error's: \(holding)")
         // Every other block is damaged in its compressed bytes: read, it would be reported.
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         for index in reader.blocks.indices where !holding.contains(index) {
@@ -215,7 +216,7 @@ struct LogsOnTheTimelineTests {
     func flightRecorderDumpsOnAnError() throws {
         let directory = TemporaryDirectory()
         var configuration = FlightRecorder.Configuration()
-        configuration.conditions = [try Condition(parsing: "level >= error"), try Condition(parsing: "status != \"idle\"")]
+        configuration.conditions = try ["level >= error", "status != \"idle\"", "level >= error || status != \"idle\""].map(Condition.init(parsing:))
         configuration.rateLimit = .unlimited
         configuration.tail = .zero
         let made = Locked<[String]>([])
@@ -230,16 +231,53 @@ struct LogsOnTheTimelineTests {
         checkout.logger.info("checkout started")
         checkout.logger.warning("card slow to answer")
         checkout.logger.error("payment failed: 503")
+        checkout.logger.error("payment failed again: 503")
         try recorder.sync()
-        try #require(dumped.wait(timeout: .now() + .seconds(600)) == .success, "no dump was made")
+        for _ in 0..<2 { try #require(dumped.wait(timeout: .now() + .seconds(600)) == .success, "no dump was made") }
         recorder.close()
-        let dump = try JournalReader(path: try #require(made.withLock { $0.first }))
-        let why = try #require(dump.header.dump)
-        #expect(why.trigger == .condition && why.reason == "level >= error on app.payments", "\(why.summary)")
-        #expect(dump.allEvents().first { $0.sequence == why.step }?.description == "payment failed: 503")
+        let dumps = try made.withLock { $0 }.map { try JournalReader(path: $0) }
+        let whys = dumps.compactMap(\.header.dump)
+        #expect(whys.map(\.reason) == ["level >= error on app.payments", "level >= error on app.payments"], "a dump at each error")
+        let steps = zip(dumps, whys).map { dump, why in dump.allEvents().first { $0.sequence == why.step }?.description }
+        #expect(steps == ["payment failed: 503", "payment failed again: 503"])
         // `status` is nil at a message (a logger has no state): judged there, `status != "idle"`
-        // would have dumped at the first one.
-        #expect(made.withLock { $0.count } == 1)
+        // and the `||` would have dumped at the first message.
+        #expect(made.withLock { $0.count } == 2)
+    }
+
+    @Test("a condition can hold only at a log message when it requires kind == log or compares level with a level, in every term of a ||")
+    func conditionsOnMessages() throws {
+        let onlyAtMessages = ["level >= error", "kind == log", "log == kind && name == \"error\"", "level == warning && total > 3",
+                              "level > info || (kind == log && name == \"debug\")", "warning <= level"]
+        let anywhere = ["status != \"idle\"", "!(level >= error)", "level != error", "level >= error || status != \"idle\"",
+                        "kind != log", "name == \"error\"", "level == nil"]
+        for text in onlyAtMessages { #expect(try Condition(parsing: text).holdsOnlyAtLogMessages, "\(text)") }
+        for text in anywhere { #expect(try !Condition(parsing: text).holdsOnlyAtLogMessages, "\(text)") }
+    }
+
+    @Test("a message's metadata tree is the one a state capture makes of the same values: redaction by key at any depth, stable order, the depth limit")
+    func metadataTreeIsTheCapturesTree() {
+        func plain(_ value: Logger.MetadataValue) -> Any {
+            switch value {
+            case .string(let text): text
+            case .stringConvertible(let convertible): convertible.description
+            case .dictionary(let fields): fields.mapValues(plain)
+            case .array(let elements): elements.map(plain)
+            }
+        }
+        let samples: [Logger.Metadata] = [
+            ["amount": "5", "token": "tok_live_123"],
+            ["card": ["number": "4242", "password": "hunter2", "owner": ["name": "Ada", "pin": "1234"]], "z": "last", "a": "first"],
+            ["tags": ["blue", "green", ["apiKey": "k"]], "retries": .stringConvertible(3), "secret": ["nested": "x"], "tokens": ["a", "b"]],
+            ["deep": ["a": ["b": ["c": ["d": "e"]]]], "list": [[["x"]]]],
+        ]
+        for options in [CaptureOptions.current, CaptureOptions(redaction: .default, maximumDepth: 2)] {
+            for metadata in samples {
+                let message = LogMessage(level: .info, message: "m", metadata: metadata, file: "f", function: "g", line: 1)
+                let captured = StateCapture.capture(metadata.mapValues(plain), options: options)
+                #expect(message.metadataTree(options: options) == captured, "\(metadata)")
+            }
+        }
     }
 
     @Test("a message counts for its text in the journal's queue: long messages past its byte limit are dropped in drop mode, counted exactly")

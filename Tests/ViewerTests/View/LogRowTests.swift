@@ -110,12 +110,19 @@ struct LogRowTests {
 
     @Test("L shows the app's logs from every level, warnings up, errors up, none, and every level again, keeping the filter's other words")
     func levelKeyCycles() throws {
-        #expect(TimelineFilter.nextLogLevel(after: nil) == "level>=warning")
-        #expect(TimelineFilter.nextLogLevel(after: "level>=warning") == "level>=error")
-        #expect(TimelineFilter.nextLogLevel(after: "level>=critical") == "!log")
-        #expect(TimelineFilter.nextLogLevel(after: "!log") == nil)
-        #expect(TimelineFilter.nextLogLevel(after: "Cart !log path:items[id: 2].done") == "Cart path:items[id: 2].done")
-        #expect(TimelineFilter.nextLogLevel(after: "level>=debug mutate") == "mutate level>=warning")
+        let sources = [RecordedSource(instanceID: 1, framework: "Cycler", typeName: "Cart", label: nil)]
+        func next(_ text: String?) -> String? { TimelineFilter.nextLogLevel(after: text, sources: sources) }
+        #expect(next(nil) == "level>=warning")
+        #expect(next("level>=warning") == "level>=error")
+        #expect(next("level>=critical") == "!log")
+        #expect(next("!log") == nil)
+        #expect(next("Cart !log path:items[id: 2].done") == "Cart path:items[id: 2].done")
+        #expect(next("level>=debug mutate") == "mutate level>=warning")
+        // Each word as the filter reads it: the last level wins, a kind list keeps its other kinds.
+        #expect(next("level>=error level>=info") == "level>=warning")
+        #expect(next("!LOG,activity mutate") == "!activity mutate")
+        // Only the app's messages shown: after errors, every level again (`!log` would show nothing).
+        #expect(next("log level>=error") == "log")
         try ViewerFixtures.withJournalPath("logs.rewind") { path in
             try Self.record(to: path)
             let program = ViewerProgram(timeline: Timeline(reader: try JournalReader(path: path)), model: ViewerModel(width: 160, height: 30, colors: false))

@@ -73,7 +73,7 @@ struct LogCommand: ParsableCommand {
         // only those whose summary may hold a message at that level or above.
         var passesOver: (@Sendable (Int) -> Bool)?
         if kinds == [.log] {
-            let loggers = Set(reader.sources.lazy.filter(\.source.isLogger).map(\.source.instanceID))
+            let loggers = reader.loggerIDs
             everyStep.sourceIDs = everyStep.sourceIDs?.intersection(loggers) ?? loggers
             if let lowest {
                 let condition = Condition.logMessages(from: lowest)

@@ -96,6 +96,12 @@ public struct ViewerModel: Sendable {
         self.title = title
     }
 
+    /// Whether the lower pane shows the step's detail: when asked (`d`), and on an app's log
+    /// message, which changes no state (what it says is its diff).
+    var showsDetail: Bool {
+        lowerPane == .detail || page.step?.event.kind == .log
+    }
+
     /// The rows available to the panes (the screen less the title, status and hint lines).
     var bodyHeight: Int { max(1, height - 3) }
     /// Timeline rows (below its title).

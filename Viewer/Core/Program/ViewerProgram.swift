@@ -54,7 +54,7 @@ public final class ViewerProgram {
         var model = ViewerModel(width: width, height: height, colors: colors, title: title)
         model.dumpSummary = reader.header.dump?.headline
         self.init(timeline: Timeline(reader: reader), model: model)
-        if let step = reader.header.dump?.step { send(.open(at: step)) }
+        if let step = reader.header.dump?.step { send(.open(at: step), background: false) }
     }
 
     /// The frame for the current model.

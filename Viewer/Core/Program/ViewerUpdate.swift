@@ -229,7 +229,7 @@ extension ViewerModel {
             stateSelection = min(max(0, stateSelection + amount), max(0, count - 1))
             keepSelectionVisible(rowCount: count)
         case .lower:
-            let count = lowerPane == .diff ? page.step?.diffLines.count ?? 0 : DetailLines.lines(page.step, page: page).count
+            let count = showsDetail ? DetailLines.lines(page.step, page: page).count : page.step?.diffLines.count ?? 0
             lowerTop = min(max(0, lowerTop + amount), max(0, count - 1))
         }
         return []
@@ -347,15 +347,17 @@ extension ViewerModel {
             message = "no log messages in this recording (RecordingLogHandler records an app's swift-log messages)"
             return []
         }
-        guard let text = TimelineFilter.nextLogLevel(after: filterText) else {
+        guard let text = TimelineFilter.nextLogLevel(after: filterText, sources: page.sources) else {
             message = "log messages: all levels shown"
             return [.filter(nil, text: nil)]
         }
         do {
             let filter = try TimelineFilter(parsing: text, sources: page.sources)
-            message = filter.excludedKinds.contains(.log)
-                ? "log messages hidden (L shows them all)"
-                : "log messages: \(filter.lowestLevel?.rawValue ?? "all") and above shown (L for fewer)"
+            message = switch (filter.excludedKinds.contains(.log), filter.lowestLevel) {
+            case (true, _): "log messages hidden (L shows them all)"
+            case (false, let lowest?): "log messages: \(lowest.rawValue) and above shown (L for fewer)"
+            case (false, nil): "log messages: all levels shown"
+            }
             return [.filter(filter, text: text)]
         } catch {
             message = error.description

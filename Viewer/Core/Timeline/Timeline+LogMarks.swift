@@ -26,7 +26,7 @@ extension Timeline {
         static let rememberedSteps = WatchJob.rememberedSteps
         private static let warnings = Condition.logMessages(from: .warning)
 
-        /// Whether blocks are left to look at.
+        /// Whether every block so far has been looked at (a live writer may add more).
         func isDone(_ timeline: Timeline) -> Bool {
             block >= timeline.reader.blocks.count
         }
@@ -35,7 +35,7 @@ extension Timeline {
         /// whether every block so far has been looked at.
         mutating func step(_ timeline: Timeline, budget: Int) -> Bool {
             let reader = timeline.reader
-            let loggers = Set(timeline.sources.lazy.filter(\.isLogger).map(\.instanceID))
+            let loggers = reader.loggerIDs
             var read = 0, looked = 0
             let (product, overflow) = budget.multipliedReportingOverflow(by: WatchJob.summariesPerBlockRead)
             let lookLimit = overflow ? Int.max : product

@@ -96,18 +96,34 @@ package struct TimelineFilter: Sendable, Equatable {
         }
     }
 
-    /// The filter `L` makes of `text` (the filter as typed, `nil` for none): the app's log
-    /// messages from all levels, to warnings and above, to errors and above, to none (`!log`),
-    /// and back — the other words kept as they are. `nil` when nothing is left to filter.
-    package static func nextLogLevel(after text: String?) -> String? {
-        var words = text.map(Self.words) ?? []
-        let lowest = words.lazy.compactMap { $0.hasPrefix("level>=") ? Logger.Level(named: String($0.dropFirst("level>=".count))) : nil }.first
-        let hidden = words.contains("!log")
-        words.removeAll { $0.hasPrefix("level>=") || $0 == "!log" }
+    /// The filter `L` makes of `text` (the filter as typed, `nil` for none; `sources` the
+    /// journal's): the app's log messages from all levels, to warnings and above, to errors and
+    /// above, to none (`!log`), and back — the filter's other words kept as they are, each word
+    /// read by the filter's own rule. With the `log` kind included, errors and above go back to
+    /// every level (`!log` would leave nothing). `nil` when nothing is left to filter.
+    package static func nextLogLevel(after text: String?, sources: [RecordedSource]) -> String? {
+        let current = text.flatMap { try? TimelineFilter(parsing: $0, sources: sources) }
+        var words: [String] = []
+        for word in text.map(Self.words) ?? [] {
+            guard let alone = try? TimelineFilter(parsing: word, sources: sources) else {
+                words.append(word)
+                continue
+            }
+            // The words that choose the messages shown are made anew below.
+            if alone.lowestLevel != nil { continue }
+            if alone.excludedKinds.contains(.log) {
+                let others = alone.excludedKinds.subtracting([.log]).map(\.word).sorted()
+                if !others.isEmpty { words.append("!" + others.joined(separator: ",")) }
+                continue
+            }
+            words.append(word)
+        }
+        let hidden = current?.excludedKinds.contains(.log) == true
+        let lowest = current?.lowestLevel
         if hidden {
             // Back to every message.
         } else if let lowest, lowest >= .error {
-            words.append("!log")
+            if current?.kinds?.contains(.log) != true { words.append("!log") }
         } else if let lowest, lowest >= .warning {
             words.append("level>=error")
         } else {

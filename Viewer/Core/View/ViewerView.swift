@@ -29,8 +29,7 @@ package enum ViewerView {
         let left = model.leftWidth
         for row in 1...model.bodyHeight { screen.write("│", row: row, column: left, style: dim) }
         drawState(&screen, model, column: left + 1)
-        // A log message changes no state: what it says (its level, text, metadata) is its diff.
-        if model.lowerPane == .detail || model.page.step?.event.kind == .log {
+        if model.showsDetail {
             drawDetail(&screen, model, column: left + 1)
         } else {
             drawDiff(&screen, model, column: left + 1)

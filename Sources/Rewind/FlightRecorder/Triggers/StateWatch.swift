@@ -5,9 +5,10 @@
 ///
 /// A condition fires when it becomes true on a unit: at the first state where it holds after one
 /// where it did not (or the unit's first), not again while it goes on holding. A condition that
-/// speaks of the app's log messages (``Condition/readsLogMessages``: `level >= error`) is also
-/// judged at each message, and fires at every message it holds at — a message is an event, not
-/// a state that goes on holding (the recorder's rate limit keeps a burst to one dump).
+/// can hold only at one of the app's log messages (``Condition/holdsOnlyAtLogMessages``:
+/// `level >= error`) is judged at each message instead, and fires at every message it holds at —
+/// a message is an event, not a state that goes on holding (the recorder's rate limit keeps a
+/// burst to one dump).
 final class StateWatch: @unchecked Sendable {
     // Unchecked: `previous` and `holding` are used only by the journal's writer thread, the one
     // thread that encodes; `conditions` and `fired` are immutable.
@@ -26,7 +27,7 @@ final class StateWatch: @unchecked Sendable {
         self.conditions = conditions
         self.fired = fired
         readsBefore = conditions.contains(where: \.readsBefore)
-        messageConditions = conditions.filter(\.readsLogMessages)
+        messageConditions = conditions.filter(\.holdsOnlyAtLogMessages)
     }
 
     /// Whether any condition is judged at the app's log messages.

@@ -51,7 +51,9 @@ extension JournalReader {
     /// whose blocks no longer read back gets an empty fold.
     package func stateFolds(of sources: Set<UInt64>, throughBlock block: Int) -> [UInt64: StateFold] {
         var folds: [UInt64: StateFold] = [:]
-        var needed = sources
+        // A logger has no state: nothing to look back for (it has no keyframe to stop at).
+        var needed = sources.filter { sourceTable[$0]?.isLogger != true }
+        for logger in sources.subtracting(needed) { folds[logger] = StateFold() }
         var laterSteps: [UInt64: [[StateStep]]] = [:]
         var index = block
         while index >= 0, !needed.isEmpty {
@@ -84,6 +86,8 @@ extension JournalReader {
     }
 
     func stateFold(of sourceID: UInt64, through sequence: UInt64, fromBlock start: Int?) throws(JournalReadError) -> StateFold {
+        // A logger has no state: nothing to look back for (it has no keyframe to stop at).
+        guard sourceTable[sourceID]?.isLogger != true else { return StateFold() }
         // Steps found in later blocks before any keyframe: applied once an earlier block gives one.
         var laterSteps: [[StateStep]] = []
         var index = start

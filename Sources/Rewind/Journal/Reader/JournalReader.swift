@@ -182,6 +182,13 @@ public final class JournalReader: @unchecked Sendable {
         }
     }
 
+    /// The instance numbers of the app's loggers (``RecordedSource/isLogger``): sources with no
+    /// state (a reader takes a logger's state as always empty), whose messages never depend on
+    /// the steps before them.
+    package var loggerIDs: Set<UInt64> {
+        Set(sourceTable.values.lazy.filter(\.isLogger).map(\.instanceID))
+    }
+
     /// How many events ``damage`` lost, counting the stretches whose sequence range is known.
     public var lostEventCount: Int {
         damage.lostEventCount

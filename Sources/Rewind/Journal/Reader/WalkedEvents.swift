@@ -40,8 +40,8 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
     let add: AddEvent
     /// Blocks not to read, judged before reading them (by their summaries).
     let passesOver: (@Sendable (_ block: Int) -> Bool)?
-    /// The sources with no state (the app's loggers): their events never wait for the blocks
-    /// before, whatever block they are in.
+    /// The sources with no state (the app's loggers, ``JournalReader/loggerIDs``): their events
+    /// without a state step never wait for the blocks before, whatever block they are in.
     let stateless: Set<UInt64>
 
     /// The events `filter` keeps, walked and added to parts. A filter's ``EventFilter/blockText``
@@ -60,7 +60,7 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
     ) {
         precondition(filter.text == nil, "the caller judges events by their text")
         precondition(filter.blockText == nil || start == .rebuilt, "a walk that passes blocks over rebuilds states after them")
-        let stateless = Set(reader.sourceTable.values.lazy.filter(\.isLogger).map(\.instanceID))
+        let stateless = reader.loggerIDs
         precondition(passesOver == nil || filter.sourceIDs.map { $0.isSubset(of: stateless) } == true, "only stateless sources' blocks are passed over")
         self.reader = reader
         self.filter = filter
@@ -177,7 +177,9 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
                 let record = records[index]
                 guard filter.matches(record) else { continue }
                 let source = record.sourceID
-                if walked.ends[source] == nil, !stateless.contains(source) {
+                // A logger's message depends on no state before it (a crafted logger's state
+                // record still waits for the blocks before, as any unit's does).
+                if walked.ends[source] == nil, !stateless.contains(source) || record.stateStep != nil {
                     // Leading: up to and including the source's first keyframe in the block.
                     if case .keyframe(let state)? = record.stateRecord {
                         walker.resume(source, from: StateFold(state: state))

@@ -46,17 +46,31 @@ public struct LogMessage: Sendable {
     public func metadataTree(options: CaptureOptions = .current) -> StateValue? {
         if let recordedMetadata { return recordedMetadata }
         guard !metadata.isEmpty else { return nil }
-        return StateCapture.capture(metadata.mapValues(Self.plain), options: options)
+        return Self.tree(metadata, options: options, depth: 0)
     }
 
-    /// A metadata value as plain Swift values, which a capture reads as a tree like any other
-    /// (swift-log's enum would be read as its cases).
-    private static func plain(_ value: Logger.MetadataValue) -> Any {
+    /// The tree a state capture makes of the same values as plain dictionaries, lists and texts
+    /// (each key redacted by the state's rule, entries in the stable order, the depth limit),
+    /// built from swift-log's values without reading them by reflection: on the journal's thread
+    /// a capture by `Mirror` cost 84,000 instructions for a message with two fields.
+    private static func tree(_ fields: Logger.Metadata, options: CaptureOptions, depth: Int) -> StateValue {
+        guard depth < options.maximumDepth else { return .opaque(OpaqueValue(typeName: "Dictionary<String, Any>", text: "<too deep>")) }
+        var object = StateObjectFields(minimumCapacity: fields.count)
+        for (key, value) in fields {
+            let tree = tree(value, options: options, depth: depth + 1)
+            object[key] = options.redaction.redacts(key: key) ? .opaque(options.redactedLeaf(typeName: tree.shapeName, of: tree, in: key)) : tree
+        }
+        return StableOrder.sorted(.object(object), isDictionary: true)
+    }
+
+    private static func tree(_ value: Logger.MetadataValue, options: CaptureOptions, depth: Int) -> StateValue {
         switch value {
-        case .string(let text): text
-        case .stringConvertible(let convertible): convertible.description
-        case .dictionary(let fields): fields.mapValues(plain)
-        case .array(let elements): elements.map(plain)
+        case .string(let text): return .string(text)
+        case .stringConvertible(let convertible): return .string(convertible.description)
+        case .dictionary(let fields): return tree(fields, options: options, depth: depth)
+        case .array(let elements):
+            guard depth < options.maximumDepth else { return .opaque(OpaqueValue(typeName: "Array<Any>", text: "<too deep>")) }
+            return .array(elements.map { tree($0, options: options, depth: depth + 1) })
         }
     }
 }
