@@ -64,7 +64,7 @@ enum InstructionCount {
         try count(
             name: "\(workload.rawValue)-\(contender.rawValue)-\(commits)",
             arguments: [
-                "--run", "\(workload.rawValue):\(contender.rawValue)", "--file", "\(scratch)/\(workload.rawValue)-\(contender.rawValue)-callgrind.rewind",
+                "--run", "\(workload.rawValue):\(contender.rawValue)", "--file", "\(scratch)/\(workload.rawValue)-\(contender.rawValue)-callgrind.rewind"
             ],
             environment: ["REWIND_BENCH_COMMITS": String(commits)], scratch: scratch
         )
@@ -76,9 +76,8 @@ enum InstructionCount {
         let prefix = "\(scratch)/callgrind-\(name)"
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        child.arguments = [
-            "valgrind", "--tool=callgrind", "--separate-threads=yes", "--callgrind-out-file=\(prefix).%p", CommandLine.arguments[0],
-        ] + arguments
+        let valgrind = ["valgrind", "--tool=callgrind", "--separate-threads=yes", "--callgrind-out-file=\(prefix).%p", CommandLine.arguments[0]]
+        child.arguments = valgrind + arguments
         child.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         child.standardOutput = FileHandle.nullDevice
         child.standardError = FileHandle.nullDevice

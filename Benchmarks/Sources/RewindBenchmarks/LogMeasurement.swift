@@ -157,16 +157,17 @@ enum LogMeasurement {
             ("query level>=error --first", ["query", path, "kind == log && level >= error", "--first"]),
             ("query level>=error --count", ["query", path, "kind == log && level >= error", "--count"]),
             ("log --kind log --level warning", ["log", path, "--kind", "log", "--level", "warning"]),
-            ("log --kind log (every message)", ["log", path, "--kind", "log"]),
+            ("log --kind log (every message)", ["log", path, "--kind", "log"])
         ]
         for (name, arguments) in commands {
             var runs: [(seconds: Double, megabytes: Double)] = []
             for _ in 0..<repeats { runs.append(try ReadingMeasurement.timeCommand(rewind, arguments)) }
             let median = runs.sorted { $0.seconds < $1.seconds }[runs.count / 2]
-            results.append(ReadingMeasurement.Result(
-                journal: "logs", events: events, operation: name, seconds: median.seconds,
-                eventsPerSecond: Double(events) / median.seconds, peakResidentMegabytes: median.megabytes
-            ))
+            results.append(
+                ReadingMeasurement.Result(
+                    journal: "logs", events: events, operation: name, seconds: median.seconds,
+                    eventsPerSecond: Double(events) / median.seconds, peakResidentMegabytes: median.megabytes
+                ))
             FileHandle.standardError.write(Data("  logs \(name): \(String(format: "%.3f", median.seconds)) s\n".utf8))
         }
         unlink(path)
@@ -176,14 +177,15 @@ enum LogMeasurement {
     static func table(_ callers: [Caller]) -> String {
         var lines = ["handler     metadata   ns/message   instructions/message   allocations/message   writer instructions/message"]
         for caller in callers {
-            lines.append([
-                caller.handler.padding(toLength: 11, withPad: " ", startingAt: 0),
-                (caller.metadata ? "yes" : "no").padding(toLength: 8, withPad: " ", startingAt: 0),
-                String(format: "%12.0f", caller.nanosecondsPerMessage),
-                caller.instructionsPerMessage.map { String(format: "%22.0f", $0) } ?? String(repeating: " ", count: 21) + "—",
-                caller.allocationsPerMessage.map { String(format: "%21.2f", $0) } ?? String(repeating: " ", count: 20) + "—",
-                caller.writerInstructionsPerMessage.map { String(format: "%29.0f", $0) } ?? String(repeating: " ", count: 28) + "—",
-            ].joined(separator: " "))
+            lines.append(
+                [
+                    caller.handler.padding(toLength: 11, withPad: " ", startingAt: 0),
+                    (caller.metadata ? "yes" : "no").padding(toLength: 8, withPad: " ", startingAt: 0),
+                    String(format: "%12.0f", caller.nanosecondsPerMessage),
+                    caller.instructionsPerMessage.map { String(format: "%22.0f", $0) } ?? String(repeating: " ", count: 21) + "—",
+                    caller.allocationsPerMessage.map { String(format: "%21.2f", $0) } ?? String(repeating: " ", count: 20) + "—",
+                    caller.writerInstructionsPerMessage.map { String(format: "%29.0f", $0) } ?? String(repeating: " ", count: 28) + "—"
+                ].joined(separator: " "))
         }
         return lines.joined(separator: "\n")
     }

@@ -95,7 +95,8 @@ if arguments.contains("--logs") {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     let output = option("--output") ?? "log-results.json"
-    try encoder.encode(LogMeasurement.Report(callers: callers, reading: reading, machine: Measurement.machineDescription())).write(to: URL(fileURLWithPath: output))
+    let report = LogMeasurement.Report(callers: callers, reading: reading, machine: Measurement.machineDescription())
+    try encoder.encode(report).write(to: URL(fileURLWithPath: output))
     print("\nwritten to \(output)")
     exit(0)
 }

@@ -247,10 +247,14 @@ struct LogsOnTheTimelineTests {
 
     @Test("a condition can hold only at a log message when it requires kind == log or compares level with a level, in every term of a ||")
     func conditionsOnMessages() throws {
-        let onlyAtMessages = ["level >= error", "kind == log", "log == kind && name == \"error\"", "level == warning && total > 3",
-                              "level > info || (kind == log && name == \"debug\")", "warning <= level"]
-        let anywhere = ["status != \"idle\"", "!(level >= error)", "level != error", "level >= error || status != \"idle\"",
-                        "kind != log", "name == \"error\"", "level == nil"]
+        let onlyAtMessages = [
+            "level >= error", "kind == log", "log == kind && name == \"error\"", "level == warning && total > 3",
+            "level > info || (kind == log && name == \"debug\")", "warning <= level"
+        ]
+        let anywhere = [
+            "status != \"idle\"", "!(level >= error)", "level != error", "level >= error || status != \"idle\"",
+            "kind != log", "name == \"error\"", "level == nil"
+        ]
         for text in onlyAtMessages { #expect(try Condition(parsing: text).holdsOnlyAtLogMessages, "\(text)") }
         for text in anywhere { #expect(try !Condition(parsing: text).holdsOnlyAtLogMessages, "\(text)") }
     }
@@ -269,7 +273,7 @@ struct LogsOnTheTimelineTests {
             ["amount": "5", "token": "tok_live_123"],
             ["card": ["number": "4242", "password": "hunter2", "owner": ["name": "Ada", "pin": "1234"]], "z": "last", "a": "first"],
             ["tags": ["blue", "green", ["apiKey": "k"]], "retries": .stringConvertible(3), "secret": ["nested": "x"], "tokens": ["a", "b"]],
-            ["deep": ["a": ["b": ["c": ["d": "e"]]]], "list": [[["x"]]]],
+            ["deep": ["a": ["b": ["c": ["d": "e"]]]], "list": [[["x"]]]]
         ]
         for options in [CaptureOptions.current, CaptureOptions(redaction: .default, maximumDepth: 2)] {
             for metadata in samples {

@@ -36,8 +36,7 @@ struct ConditionTests {
         ("kind == willDispatch", [2, 9, 16, 23, 32, 44, 52, 62, 67]),
         ("seq > 60 && kind == mutated", [61, 65]),
         ("source == \"TodoSample#1\" && seq <= 2", [1, 2]),
-        // A missing path is nil (the sync's three log messages, 68–70, are the logger's steps:
-        // it has no state); comparing across types is false, not an error.
+        // A missing path is nil (68–70 are the sync's log messages: a logger has no state); comparing across types is false, not an error.
         ("nothing == nil && title != nil", range(1...67, and: 71, 72)),
         ("title > 3", []),
     ])

@@ -353,11 +353,12 @@ extension ViewerModel {
         }
         do {
             let filter = try TimelineFilter(parsing: text, sources: page.sources)
-            message = switch (filter.excludedKinds.contains(.log), filter.lowestLevel) {
-            case (true, _): "log messages hidden (L shows them all)"
-            case (false, let lowest?): "log messages: \(lowest.rawValue) and above shown (L for fewer)"
-            case (false, nil): "log messages: all levels shown"
-            }
+            message =
+                switch (filter.excludedKinds.contains(.log), filter.lowestLevel) {
+                case (true, _): "log messages hidden (L shows them all)"
+                case (false, let lowest?): "log messages: \(lowest.rawValue) and above shown (L for fewer)"
+                case (false, nil): "log messages: all levels shown"
+                }
             return [.filter(filter, text: text)]
         } catch {
             message = error.description
