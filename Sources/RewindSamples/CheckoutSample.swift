@@ -47,10 +47,12 @@ public final class CheckoutSample: CyclerType, Sendable {
     }
 
     /// Pays with the card `token` (a secret: recorded, it is redacted). The card service answers on
-    /// its own thread, as an effect of this dispatch: slow, then declined. Returns once it has
-    /// answered (the demo waits for it, so that every run records the same session).
+    /// its own thread, as an effect of this dispatch, once the dispatch has ended: slow, then
+    /// declined. Returns once it has answered.
     public func pay(token: String) {
-        let answered = DispatchGroup()
+        // The service answers once the dispatch has ended, and the demo waits for its answer: so
+        // every run records one order, on any machine.
+        let ended = DispatchSemaphore(value: 0), answered = DispatchGroup()
         dispatch("pay") { context in
             let total = context.currentState?.total ?? 0
             logger.info("charging card", metadata: ["amount": "\(total)", "currency": "EUR", "token": "\(token)"])
@@ -58,6 +60,7 @@ public final class CheckoutSample: CyclerType, Sendable {
             let cause = DispatchScope.currentDispatch
             answered.enter()
             cardService.async {
+                ended.wait()
                 DispatchScope.runEffect(causedBy: cause) {
                     self.logger.warning("card service slow", metadata: ["elapsedMilliseconds": "2140"])
                     self.logger.error("payment declined", metadata: ["code": "51", "reason": "insufficient funds"])
@@ -66,6 +69,7 @@ public final class CheckoutSample: CyclerType, Sendable {
                 answered.leave()
             }
         }
+        ended.signal()
         answered.wait()
     }
 }
