@@ -6,7 +6,11 @@ import Foundation
 ///
 /// Callgrind counts instructions, not time, so the figures hold on a loaded machine; what still
 /// moves between runs is how the writer's batches fall (a few percent), which the margin covers.
-/// A change that makes recording cheaper lowers the thresholds in the same commit.
+/// Rarely one run's caller count is far off (14% over once, on CI, with the next run 1% under the
+/// threshold: the app's thread waited for the writer differently): a workload with a figure over
+/// its allowance is counted again, and each figure is the lower of its two counts — a change that
+/// made recording dearer is over in both. A change that makes recording cheaper lowers the
+/// thresholds in the same commit.
 enum InstructionCheck {
     /// The committed thresholds.
     struct Thresholds: Codable {
@@ -40,22 +44,32 @@ enum InstructionCheck {
         for (name, limits) in thresholds.workloads.sorted(by: { $0.key < $1.key }) {
             guard let workload = Workload(rawValue: name) else { throw InstructionCount.Failure(description: "unknown workload \(name) in \(thresholdsPath)") }
             FileHandle.standardError.write(Data("counting instructions: \(name)…\n".utf8))
-            let none = try InstructionCount.run(workload: workload, contender: .none, scratch: scratch)
-            let journal = try InstructionCount.run(workload: workload, contender: .journal, scratch: scratch)
-            func verdict(_ figure: String, _ measured: Double, _ threshold: Double, slack: Double = 0) -> Verdict {
-                Verdict(workload: name, figure: figure, measured: measured, threshold: threshold, allowed: threshold * (1 + thresholds.margin) + slack)
+            var counted = try count(workload, limits, margin: thresholds.margin, scratch: scratch)
+            if counted.contains(where: { !$0.passes }) {
+                FileHandle.standardError.write(Data("counting instructions again: \(name) (a figure was over)…\n".utf8))
+                let again = try count(workload, limits, margin: thresholds.margin, scratch: scratch)
+                for index in counted.indices { counted[index].measured = min(counted[index].measured, again[index].measured) }
             }
-            verdicts.append(
-                verdict(
-                    "caller instructions/event over none", journal.callerInstructionsPerEvent - none.callerInstructionsPerEvent, limits.callerOverheadPerEvent))
-            verdicts.append(verdict("writer instructions/event", journal.writerInstructionsPerEvent, limits.writerPerEvent))
-            // Allocations are whole numbers per commit: a quarter of one is the slack for rounding.
-            verdicts.append(
-                verdict(
-                    "caller allocations/commit over none", journal.callerAllocationsPerCommit - none.callerAllocationsPerCommit,
-                    limits.callerAllocationsPerCommit, slack: 0.25))
+            verdicts += counted
         }
         return verdicts
+    }
+
+    /// One count of a workload's figures against its limits.
+    private static func count(_ workload: Workload, _ limits: Limits, margin: Double, scratch: String) throws -> [Verdict] {
+        let none = try InstructionCount.run(workload: workload, contender: .none, scratch: scratch)
+        let journal = try InstructionCount.run(workload: workload, contender: .journal, scratch: scratch)
+        func verdict(_ figure: String, _ measured: Double, _ threshold: Double, slack: Double = 0) -> Verdict {
+            Verdict(workload: workload.rawValue, figure: figure, measured: measured, threshold: threshold, allowed: threshold * (1 + margin) + slack)
+        }
+        let callerOverhead = journal.callerInstructionsPerEvent - none.callerInstructionsPerEvent
+        let allocationOverhead = journal.callerAllocationsPerCommit - none.callerAllocationsPerCommit
+        return [
+            verdict("caller instructions/event over none", callerOverhead, limits.callerOverheadPerEvent),
+            verdict("writer instructions/event", journal.writerInstructionsPerEvent, limits.writerPerEvent),
+            // Allocations are whole numbers per commit: a quarter of one is the slack for rounding.
+            verdict("caller allocations/commit over none", allocationOverhead, limits.callerAllocationsPerCommit, slack: 0.25),
+        ]
     }
 
     static func table(_ verdicts: [Verdict]) -> String {
