@@ -68,7 +68,7 @@ enum InstructionCheck {
             verdict("caller instructions/event over none", callerOverhead, limits.callerOverheadPerEvent),
             verdict("writer instructions/event", journal.writerInstructionsPerEvent, limits.writerPerEvent),
             // Allocations are whole numbers per commit: a quarter of one is the slack for rounding.
-            verdict("caller allocations/commit over none", allocationOverhead, limits.callerAllocationsPerCommit, slack: 0.25),
+            verdict("caller allocations/commit over none", allocationOverhead, limits.callerAllocationsPerCommit, slack: 0.25)
         ]
     }
 
