@@ -101,6 +101,9 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
     /// How many actions are waiting for their time.
     public var pendingActionCount: Int { lock.withLock { state.queue.count } }
 
+    /// When the earliest waiting action falls due; `nil` when none waits.
+    public var nextActionTime: SchedulerTimeType? { lock.withLock { state.queue.min { Self.precedes($0, $1) }?.due } }
+
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         enqueue(at: nil, action)
     }

@@ -105,7 +105,10 @@ extension Replay.Clock {
     public static func virtual(_ scheduler: VirtualTimeScheduler) -> Replay.Clock {
         Replay.Clock(
             advance: { nanoseconds in scheduler.advance(by: .nanoseconds(Int(clamping: nanoseconds))) },
-            step: { scheduler.runNextAction() }
+            step: { scheduler.runNextAction() },
+            untilNextAction: {
+                scheduler.nextActionTime.map { UInt64(clamping: max(0, $0.nanoseconds - scheduler.now.nanoseconds)) }
+            }
         )
     }
 }

@@ -37,8 +37,9 @@ public final class FlightRecorder: CycleLogging, Sendable {
         /// Where dumps are written; by default the ring's directory.
         public var dumpDirectory: String? = nil
         /// The signal that makes the recorder dump (`kill -USR2 PID`); `nil` listens for none. The
-        /// recorder installs its handler for it (replacing the signal's default action, which
-        /// for SIGUSR2 is to end the process).
+        /// recorder installs its handler for it in place of the default action (which for SIGUSR2
+        /// is to end the process); a handler the app had installed for it still gets every such
+        /// signal, and gets the signal back to itself when the last recorder listening closes.
         public var dumpSignal: Int32? = SIGUSR2
         /// Called with the path of each dump the recorder makes — asked for, on a signal, or of
         /// the previous run's ring at start — on the thread that made it: to upload it, say.
@@ -53,7 +54,10 @@ public final class FlightRecorder: CycleLogging, Sendable {
         /// hold, not again while it goes on holding; the dump's step is the one where it started.
         /// A condition that can hold only at one of the app's own log messages (`level >= error`,
         /// `kind == log && name == "error"`; recorded by ``RecordingLogHandler``) is judged at
-        /// each message, where the state reads as nothing, and fires at each one it holds at.
+        /// each message, where the state reads as nothing, and fires at each one it holds at. Of a
+        /// condition whose top-level `||` mixes both (`level >= error || count > 1000000`), each
+        /// term is judged where it can hold: the message's terms at messages, the others where a
+        /// state settles.
         public var conditions: [Condition] = []
         /// How often each trigger may dump (one a minute and ten an hour by default); each
         /// condition counts on its own. The dump of a previous run's ring at start is never held back.
@@ -94,28 +98,32 @@ public final class FlightRecorder: CycleLogging, Sendable {
     /// started; `nil` when there was none, or it was closed.
     public let previousRunDump: String?
 
-    private let journal: JournalLogger
+    let journal: JournalLogger
     private let queue: DumpQueue
-    private let writer: DumpWriter
+    let writer: DumpWriter
 
     /// Starts recording into a ring file at `path`.
     ///
-    /// A ring already at `path` is replaced; if its process did not close it, it is dumped first
-    /// (``previousRunDump``). Any other file at `path` is kept, and the recorder does not start,
-    /// unless ``Configuration/journal``'s `replaceExisting` is set.
+    /// A ring already at `path` is replaced by a new file; if its process did not close it, it is
+    /// dumped first (``previousRunDump``). A ring is known by its signature and taken only when
+    /// this user owns it and nobody else may write it: a ring another user planted (in a shared
+    /// folder such as `/var/tmp`) is neither dumped nor recorded into, and the recorder does not
+    /// start. Any other file at `path` is kept, and the recorder does not start, unless
+    /// ``Configuration/journal``'s `replaceExisting` is set.
     ///
     /// - Throws: ``JournalWriteError`` when the ring cannot be created (a file that is not a ring at
-    ///   `path`, a ring another running recorder holds, a symbolic link, a directory that is not
+    ///   `path`, a ring another running recorder holds or another user owns or may write, a
+    ///   symbolic link, a directory that is not
     ///   writable, a disk without room for the ring), or the previous run's ring cannot be dumped.
     public init(path: String, configuration: Configuration = Configuration()) throws(JournalWriteError) {
         self.path = path
         self.configuration = configuration
         let existing = RingDump.existingRing(at: path)
-        if existing == .other && !configuration.journal.replaceExisting {
-            throw JournalWriteError(path: path, operation: "create", code: EEXIST)
-        }
-        if existing == .inUse {
-            throw JournalWriteError(path: path, operation: "create", code: EBUSY)
+        switch existing {
+        case .other where !configuration.journal.replaceExisting: throw JournalWriteError(path: path, operation: "create", code: EEXIST)
+        case .inUse: throw JournalWriteError(path: path, operation: "create", code: EBUSY)
+        case .untrusted(let refusal): throw refusal
+        default: break
         }
         if case .unclosed(let crashSignal) = existing {
             let (trigger, reason): (JournalHeader.Dump.Trigger, String) =
@@ -136,7 +144,6 @@ public final class FlightRecorder: CycleLogging, Sendable {
         let catalog = RingCatalog()
         var journalConfiguration = configuration.journal
         journalConfiguration.ringSize = max(configuration.maximumBytes, RingFile.minimumSize)
-        journalConfiguration.replaceExisting = true
         journalConfiguration.rotationSize = nil
         journalConfiguration.ringCatalog = catalog
         if !configuration.conditions.isEmpty {

@@ -3,7 +3,8 @@ import Foundation
 /// Dumps recorders when a signal reaches the process (``FlightRecorder/Configuration/dumpSignal``,
 /// SIGUSR2 by default): how an operator takes a running process's window with `kill -USR2 PID`.
 ///
-/// The handler only writes the signal's number into a pipe (`write` is async-signal-safe); a thread
+/// The handler only writes the signal's number into a pipe (`write` is async-signal-safe) and hands
+/// the signal on to the app's own handler for it, if it had one; a thread
 /// of its own reads the pipe and dumps every recorder listening for that signal, as
 /// the recorder's dump thread does for its other triggers (rate limit and tail included), so the dump
 /// holds every event logged before the signal.
@@ -28,6 +29,15 @@ enum SignalDumps {
     private static let state = Locked(State())
     /// The pipe's write end, for the handler; set before any handler is installed.
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
+    /// The actions the app had for each signal before the recorder's (65 entries, by number): the
+    /// handler hands each signal on to the app's own, and the last recorder to stop puts it back.
+    /// Written only under `state`'s lock while the recorder's handler is not installed for that
+    /// signal; read by the handler.
+    nonisolated(unsafe) private static let previous: UnsafeMutablePointer<sigaction> = {
+        let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+        actions.initialize(repeating: sigaction(), count: 65)
+        return actions
+    }()
 
     /// Dumps `recorder` whenever `signal` reaches the process, until ``stop(_:)``.
     static func listen(_ recorder: FlightRecorder, to signal: Int32) {
@@ -48,13 +58,18 @@ enum SignalDumps {
                 thread.start()
             }
             guard state.handled.insert(signal).inserted else { return }
-            let handler: @convention(c) (Int32) -> Void = { signal in
+            let handler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = { signal, info, context in
                 var byte = UInt8(truncatingIfNeeded: signal)
                 let saved = errno
                 _ = write(SignalDumps.writeEnd, &byte, 1)
                 errno = saved
+                SignalDumps.handOnToApp(signal, info, context)
             }
-            SignalHandling.install(handler, for: [signal], flags: SA_RESTART)
+            var action = sigaction()
+            action.__sigaction_handler.sa_sigaction = handler
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART | SA_SIGINFO
+            sigaction(signal, &action, previous + Int(signal))
             // A mask inherited from whatever started the process (a test runner's thread, say)
             // must not hold the signal back: a process-directed signal goes to a thread that
             // does not block it, and threads made later inherit this one's mask.
@@ -62,9 +77,29 @@ enum SignalDumps {
         }
     }
 
-    /// Stops dumping `recorder` on signals.
+    /// Stops dumping `recorder` on signals; a signal no recorder listens for any more gets back
+    /// the action the app had for it.
     static func stop(_ recorder: FlightRecorder) {
-        state.withLock { state in state.listeners.removeAll { $0.recorder == nil || $0.recorder === recorder } }
+        state.withLock { state in
+            state.listeners.removeAll { $0.recorder == nil || $0.recorder === recorder }
+            for signal in state.handled where !state.listeners.contains(where: { $0.signal == signal }) {
+                sigaction(signal, previous + Int(signal), nil)
+                state.handled.remove(signal)
+            }
+        }
+    }
+
+    /// From the handler: calls the handler the app had installed for `signal` before the
+    /// recorder's, if it had one (not the default action, which for SIGUSR2 ends the process, nor
+    /// "ignore"). Async-signal-safe.
+    private static func handOnToApp(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
+        let action = previous[Int(signal)]
+        if action.sa_flags & SA_SIGINFO != 0 {
+            action.__sigaction_handler.sa_sigaction?(signal, info, context)
+        } else if let handler = action.__sigaction_handler.sa_handler, unsafeBitCast(handler, to: Int.self) > 1 {
+            // 0 is SIG_DFL, 1 SIG_IGN.
+            handler(signal)
+        }
     }
 
     private static func readSignals(from descriptor: Int32) {

@@ -88,6 +88,17 @@ public struct Condition: Sendable, Equatable, CustomStringConvertible {
     /// `!(level >= error)` would hold at every message, whose logger has no state).
     package let holdsOnlyAtLogMessages: Bool
 
+    /// What of it a flight recorder judges at the app's log messages: the whole condition when it
+    /// holds only at one, else the terms of its top-level `||` that do (`level >= error` of
+    /// `level >= error || count > 1000000`; the others are judged where a unit's state settles,
+    /// where a message's terms never hold); `nil` when no term does.
+    package var atLogMessages: Condition? {
+        if holdsOnlyAtLogMessages { return self }
+        let terms = Self.terms(of: root).filter(Self.holdsOnlyAtLogMessages)
+        guard let first = terms.first else { return nil }
+        return Condition(text: text, root: terms.dropFirst().reduce(first) { .or($0, $1) })
+    }
+
     private static func holdsOnlyAtLogMessages(_ node: Node) -> Bool {
         switch node {
         case .compare(.step(.kind), .equal, .literal(.string(let word))), .compare(.literal(.string(let word)), .equal, .step(.kind)):

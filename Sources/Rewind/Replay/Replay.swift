@@ -18,6 +18,14 @@ import Foundation
 /// yet reached a state it reached on its own, it is stepped to its next scheduled action — so a
 /// replay is deterministic and takes no real time.
 ///
+/// Scheduled work is released in the order the recording has it, not only by its due time: a
+/// session recorded in real time has each answer (a server's reply on a queue) arrive later than
+/// it was due, by however long the machine took, sometimes after the user's next input. Where
+/// the recording shows earlier work arriving after a later input, the clock is held short of the
+/// next scheduled action until that input has been sent, then moved on (for a clock that can tell
+/// how far off its next action is, as ``Clock/virtual(_:)`` can). A recorded answer the live app
+/// never scheduled is listed in ``ReplayReport/unscheduledAnswers``.
+///
 /// What cannot be checked is said: a dispatch that cannot be re-sent (a closure) and a state the
 /// live unit never reached on its own have their recorded state put back, and each such step is
 /// listed in ``ReplayReport/restoredSteps``. A state the live unit did reach on its own (an async
@@ -28,15 +36,23 @@ import Foundation
 /// sends to) produce their own dispatches during the replay and are left unbound.
 public final class Replay {
     /// A virtual clock the replay moves: `advance` by nanoseconds, and `step` to run the next
-    /// scheduled action (returning `false` when none is scheduled).
+    /// scheduled action (returning `false` when none is scheduled); `untilNextAction` says how far
+    /// off the next scheduled action is, so that the replay can hold the clock short of it (see
+    /// the type's discussion of time).
     public struct Clock {
         let advance: (UInt64) -> Void
         let step: () -> Bool
+        let untilNextAction: () -> UInt64?
 
-        /// A clock from its two operations.
-        public init(advance: @escaping (_ nanoseconds: UInt64) -> Void, step: @escaping () -> Bool) {
+        /// A clock from its operations; without `untilNextAction` (`nil`: nothing is scheduled, or
+        /// the clock cannot tell), work is released when the recorded time passes its due time.
+        public init(
+            advance: @escaping (_ nanoseconds: UInt64) -> Void, step: @escaping () -> Bool,
+            untilNextAction: @escaping () -> UInt64? = { nil }
+        ) {
             self.advance = advance
             self.step = step
+            self.untilNextAction = untilNextAction
         }
     }
 

@@ -32,6 +32,10 @@ public struct ReplayReport: Sendable, CustomStringConvertible {
     public var wasRefused = false
     /// The redacted inputs the replay had no value for (see ``ReplaySecrets``).
     public var missingSecrets: [MissingSecret] = []
+    /// Answers the recording has (work an input started, arriving on its own: a server's reply)
+    /// that the live app never scheduled: when the replay reached each, the live unit had not
+    /// moved and nothing was waiting on the replay's clock.
+    public var unscheduledAnswers: [UnscheduledAnswer] = []
 
     /// Creates an empty report.
     package init() {}
@@ -45,7 +49,8 @@ public struct ReplayReport: Sendable, CustomStringConvertible {
     /// Whether the replay passes as a regression test: no divergence, no broken invariant, no schema
     /// problem and — unless `allowRestoring` — no recorded state put back without being reproduced.
     public func passes(allowRestoring: Bool = false) -> Bool {
-        !wasRefused && divergence == nil && invariantViolation == nil && schemaProblems.isEmpty && (allowRestoring || restoredSteps.isEmpty)
+        !wasRefused && divergence == nil && invariantViolation == nil && schemaProblems.isEmpty && unscheduledAnswers.isEmpty
+            && (allowRestoring || restoredSteps.isEmpty)
     }
 
     /// A summary line, then what was put back, the schema problems, and the divergence or broken
@@ -71,6 +76,9 @@ public struct ReplayReport: Sendable, CustomStringConvertible {
         for problem in schemaProblems {
             lines.append("schema: \(problem)")
         }
+        for answer in unscheduledAnswers {
+            lines.append(answer.description)
+        }
         if let invariantViolation {
             lines.append(invariantViolation.description)
         }
@@ -80,6 +88,23 @@ public struct ReplayReport: Sendable, CustomStringConvertible {
             lines.append("no divergence")
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// A recorded answer the live app never scheduled (see ``ReplayReport/unscheduledAnswers``).
+public struct UnscheduledAnswer: Sendable, Equatable, CustomStringConvertible {
+    /// The answer's step.
+    public var step: UInt64
+    /// Its unit, as the journal names it.
+    public var source: String
+    /// What it was (`didDispatch syncFinished`).
+    public var event: String
+    /// The re-sent input whose work it was, if the replay knows it.
+    public var input: RecordedInput?
+
+    public var description: String {
+        "answer never scheduled: step \(step) (\(source), \(event))" + (input.map { ", the work of input \($0.name) (step \($0.step))" } ?? "")
+            + ": the live app had nothing waiting on the replay's clock"
     }
 }
 

@@ -15,6 +15,8 @@ struct ReplayRun {
         let step: UInt64
         let check: Check
         var depth: Int
+        /// Whether it is an answer: work a re-sent input started, arriving on its own.
+        var isAnswer = false
     }
 
     /// The recorded events, in step order.
@@ -63,6 +65,13 @@ struct ReplayRun {
     /// The last recorded event of a bound unit handled: a broken invariant is reported there (the
     /// settle point comes after it, and after the input whose work broke it).
     private var lastHandled: RecordedEvent?
+    /// Per event: whether the clock is held short of the next scheduled action there (see
+    /// ``clockHolds(in:bound:)``).
+    private let holds: [Bool]
+    /// Whether the clock is held at the event being handled.
+    private var holding = false
+    /// Recorded time the clock has not been moved by yet, while it was held.
+    private var owedTime: UInt64 = 0
 
     init(
         events: [RecordedEvent], hasRealTimes: Bool, targets: [UInt64: ReplayTarget], clock: Replay.Clock?,
@@ -85,6 +94,56 @@ struct ReplayRun {
             dispatches[event.sequence] = (event.source.instanceID, event.parent)
         }
         self.dispatches = dispatches
+        holds = Self.clockHolds(in: events, bound: Set(targets.keys))
+    }
+
+    /// Where the clock is held (see ``Replay``'s discussion of time): at the events from one
+    /// re-sent input up to and with the next one, when the recording has work started before
+    /// that next input arriving after it (a reply that came late). Holding the clock short of the
+    /// next scheduled action there sends the input first, as the recording has it; the time held
+    /// back is made up at the first event that does not hold.
+    static func clockHolds(in events: [RecordedEvent], bound: Set<UInt64>) -> [Bool] {
+        var index: [UInt64: Int] = [:]
+        var links: [UInt64: (source: UInt64, parent: UInt64?)] = [:]
+        for (position, event) in events.enumerated() where event.kind == .willDispatch {
+            index[event.sequence] = position
+            links[event.sequence] = (event.source.instanceID, event.parent)
+        }
+        /// The place of the re-sent input a chain of causes starts at.
+        func inputPlace(of step: UInt64?) -> Int? {
+            var current = step
+            var seen = 0
+            while let sequence = current, let link = links[sequence], seen <= links.count {
+                if link.parent == nil { return bound.contains(link.source) ? index[sequence] : nil }
+                current = link.parent
+                seen += 1
+            }
+            return nil
+        }
+        var holds = [Bool](repeating: false, count: events.count)
+        var earliestCauseAfter = Int.max
+        var crossing = false
+        for position in events.indices.reversed() {
+            let event = events[position]
+            let isInput = event.kind == .willDispatch && event.parent == nil && bound.contains(event.source.instanceID)
+            if isInput { crossing = earliestCauseAfter < position }
+            holds[position] = crossing
+            if bound.contains(event.source.instanceID), let cause = inputPlace(of: event.parent) {
+                earliestCauseAfter = min(earliestCauseAfter, cause)
+            }
+        }
+        return holds
+    }
+
+    /// Moves the clock by the recorded time owed, or — where it is held — up to just short of
+    /// the next scheduled action.
+    private mutating func moveClock() {
+        guard let clock, owedTime > 0 else { return }
+        var move = owedTime
+        if holding, let untilNext = clock.untilNextAction() { move = min(move, untilNext == 0 ? 0 : untilNext - 1) }
+        guard move > 0 else { return }
+        clock.advance(move)
+        owedTime -= move
     }
 
     /// Whether work caused by dispatch `step` is the live units' own doing: the chain of causes
@@ -119,11 +178,13 @@ struct ReplayRun {
             return report
         }
         var lastTime: UInt64?
-        for event in events {
-            if hasRealTimes, let clock {
-                if let lastTime, event.monotonicNanoseconds > lastTime { clock.advance(event.monotonicNanoseconds - lastTime) }
+        for (position, event) in events.enumerated() {
+            if hasRealTimes, clock != nil {
+                if let lastTime, event.monotonicNanoseconds > lastTime { owedTime += event.monotonicNanoseconds - lastTime }
                 lastTime = max(lastTime ?? 0, event.monotonicNanoseconds)
             }
+            holding = holds[position]
+            moveClock()
             let id = event.source.instanceID
             guard let target = targets[id] else { continue }
             recordedStates.advance(event)
@@ -144,6 +205,12 @@ struct ReplayRun {
         for id in targets.keys.sorted() {
             guard let target = targets[id] else { continue }
             let live = target.currentState()
+            // Work that arrives after this input, as the recording has it, has not settled yet:
+            // a difference waits for it.
+            if holding && !atEnd {
+                if let event = lastHandled { checkInvariants(live, at: event) }
+                continue
+            }
             let differences = unsettled.removeValue(forKey: id) ?? []
             if comparesStates, report.divergence == nil, let expected = expectedState(of: id), !differences.isEmpty || atEnd {
                 let remaining = StateDiff(from: expected, to: live.removing(excludedPaths[id] ?? []))
@@ -193,16 +260,18 @@ struct ReplayRun {
             }
             openDispatches[id] = nil
             switch open.check {
-            case .compare: settle(event, target: target, onItsOwn: false)
+            case .compare: settle(event, target: target, onItsOwn: false, isAnswer: open.isAnswer)
             case .restore: putBack(event, target: target, because: .notResent(dispatch: event.name))
             }
         case .willMutate:
             commitDepth[id, default: 0] += 1
         case .didMutate:
             commitDepth[id, default: 0] = max(0, commitDepth[id, default: 0] - 1)
-            if openDispatches[id] == nil, commitDepth[id] == 0 { settle(event, target: target, onItsOwn: true) }
+            if openDispatches[id] == nil, commitDepth[id] == 0 { settle(event, target: target, onItsOwn: true, isAnswer: isAnswer(event)) }
         case .change, .replace:
-            if openDispatches[id] == nil, commitDepth[id, default: 0] == 0 { settle(event, target: target, onItsOwn: true) }
+            if openDispatches[id] == nil, commitDepth[id, default: 0] == 0 {
+                settle(event, target: target, onItsOwn: true, isAnswer: isAnswer(event))
+            }
         case .activity, .released, .dropped, .log:
             break
         }
@@ -285,13 +354,16 @@ struct ReplayRun {
         // or caused by one (a mix a reaction asked for, a delayed answer) is the live units' own
         // doing: it happens again by itself, and sending it too would do it twice.
         if let parent = event.parent, openDispatches.values.contains(where: { $0.step == parent }) || isCausedByBoundUnit(parent) {
-            openDispatches[id] = OpenDispatch(step: event.sequence, check: .compare, depth: 1)
+            let isAnswer = !openDispatches.values.contains { $0.step == parent }
+            openDispatches[id] = OpenDispatch(step: event.sequence, check: .compare, depth: 1, isAnswer: isAnswer)
             return
         }
         // An input: what the earlier ones caused has settled.
         settleAll()
         if stopsAtDivergence, report.divergence != nil || report.invariantViolation != nil { return }
-        let input = secrets.filling(RecordedInput(name: event.name, value: event.value, step: event.sequence)).input
+        let recorded = RecordedInput(name: event.name, value: event.value, step: event.sequence)
+        // Only the live unit is given the secrets a test supplies.
+        let input = secrets.filling(recorded).input
         var replayed = false
         do {
             replayed = try sending.map { try $0.sending(event) { try target.replay(input) } } ?? target.replay(input)
@@ -300,8 +372,10 @@ struct ReplayRun {
         }
         if replayed {
             report.inputsReplayed += 1
-            lastInput[id] = input
-            inputsByStep[event.sequence] = input
+            // What a report shows of an input is what the journal shows: `<redacted>`, never a
+            // value the test supplied.
+            lastInput[id] = recorded
+            inputsByStep[event.sequence] = recorded
         }
         openDispatches[id] = OpenDispatch(step: event.sequence, check: replayed ? .compare : .restore, depth: 1)
     }
@@ -310,13 +384,27 @@ struct ReplayRun {
     /// state the unit reaches `onItsOwn` (a commit from work started earlier, a reply arriving) that
     /// the live code never produced — the unit did not move at all — is put back; one it produced
     /// differently is a divergence.
-    private mutating func settle(_ event: RecordedEvent, target: ReplayTarget, onItsOwn: Bool) {
+    private mutating func settle(_ event: RecordedEvent, target: ReplayTarget, onItsOwn: Bool, isAnswer: Bool = false) {
         let id = event.source.instanceID
         var live = target.currentState()
         var steps = 0
-        while !matches(id, live: live), let clock, steps < maximumClockSteps, clock.step() {
+        var ranOut = false
+        while !matches(id, live: live), !holding, let clock, steps < maximumClockSteps {
+            let untilNext = clock.untilNextAction()
+            guard clock.step() else {
+                ranOut = true
+                break
+            }
+            // Stepping moved the clock over time the recording still owed it.
+            owedTime -= min(owedTime, untilNext ?? 0)
             steps += 1
             live = target.currentState()
+        }
+        if comparesStates, isAnswer, ranOut, steps == 0, !matches(id, live: live), lastCheckedLive[id] == live,
+            !report.unscheduledAnswers.contains(where: { $0.step == event.sequence })
+        {
+            report.unscheduledAnswers.append(
+                UnscheduledAnswer(step: event.sequence, source: event.source.description, event: event.summaryForReplay, input: rootInput(of: event)))
         }
         // A state the unit reached without a cause the replay re-creates (work started before
         // the recording, a unit it does not bind) is put back; one the live code should have
@@ -397,6 +485,11 @@ struct ReplayRun {
             // Caught up: what differed before was the live unit running ahead.
             unsettled[id] = nil
         }
+    }
+
+    /// Whether `event`, made on its unit's own, is work a re-sent input started (a reply arriving).
+    private func isAnswer(_ event: RecordedEvent) -> Bool {
+        event.parent.map(isCausedByBoundUnit) ?? false
     }
 
     /// The re-sent input whose work `event` belongs to, following its causes.

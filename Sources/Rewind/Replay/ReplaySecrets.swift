@@ -5,14 +5,21 @@
 ///
 /// Values are found by the input's name (`authToken`: a whole input), by the hidden field's path
 /// inside the input (`authToken` for a Flask payload's key, `credentials.password`), or by both
-/// (`signIn.authToken`); the most specific wins. A closure can answer instead, for values a test
-/// computes:
+/// (`signIn.authToken`); the most specific wins. A secret that took several values is recorded
+/// as `<redacted>`, `<redacted 2>`, `<redacted 3>`… (a mistyped password, then the right one):
+/// a key ending in `#N` supplies the value recorded as the Nth, and wins over the key without it.
+/// A closure can answer instead, for values a test computes:
 ///
 /// ```swift
 /// expectReplay(of: "Fixtures/board.rewind", driving: ["board": board.replayTarget],
 ///              secrets: ["authToken": "tok-test-4711"])
+/// replay.secrets = ["password#1": "hunter1", "password#2": "hunter2"]   // a typo, then the password
 /// replay.secrets = ReplaySecrets { input, path in input == "signIn" ? "tok-\(path)" : nil }
+/// replay.secrets = ReplaySecrets { input, path, ordinal in ordinal == 1 ? "hunter1" : "hunter2" }
 /// ```
+///
+/// A closure may be asked more than once for one recorded input (a replay checks first that every
+/// value it needs is there): answer the same for the same question.
 ///
 /// A redacted input with no value supplied is never sent as text: the replay is refused before
 /// anything is sent, naming each input and how to supply it. A redacted field of a *state* needs
@@ -20,7 +27,7 @@
 /// live unit's own value there.
 public struct ReplaySecrets: Sendable, ExpressibleByDictionaryLiteral {
     private var values: [String: StateValue]
-    private let provide: (@Sendable (_ input: String, _ path: StatePath) -> (any Encodable & Sendable)?)?
+    private let provide: (@Sendable (_ input: String, _ path: StatePath, _ ordinal: Int?) -> (any Encodable & Sendable)?)?
 
     /// Values by input name, field path or both.
     public init(_ values: [String: any Encodable & Sendable] = [:]) {
@@ -32,6 +39,14 @@ public struct ReplaySecrets: Sendable, ExpressibleByDictionaryLiteral {
     /// (the root path for a whole input); `nil` when it has none.
     public init(_ provide: @escaping @Sendable (_ input: String, _ path: StatePath) -> (any Encodable & Sendable)?) {
         self.values = [:]
+        self.provide = { input, path, _ in provide(input, path) }
+    }
+
+    /// Values from `provide`, asked as by the form without an ordinal and with which of the
+    /// secret's values the recording hid there (1 for `<redacted>`, 2 for
+    /// `<redacted 2>`; `nil` for `<redacted ?>`).
+    public init(_ provide: @escaping @Sendable (_ input: String, _ path: StatePath, _ ordinal: Int?) -> (any Encodable & Sendable)?) {
+        self.values = [:]
         self.provide = provide
     }
 
@@ -42,12 +57,16 @@ public struct ReplaySecrets: Sendable, ExpressibleByDictionaryLiteral {
     /// Whether no value is supplied at all.
     var isEmpty: Bool { values.isEmpty && provide == nil }
 
-    /// The value for the field at `path` of input `input`, if supplied.
-    func value(forInput input: String, at path: StatePath) -> StateValue? {
-        if let provide, let value = provide(input, path) { return StateCapture.capture(value) }
+    /// The value for the field at `path` of input `input`, recorded as the secret's `ordinal`th
+    /// value, if supplied.
+    func value(forInput input: String, at path: StatePath, ordinal: Int? = nil) -> StateValue? {
+        if let provide, let value = provide(input, path, ordinal) { return StateCapture.capture(value) }
         let field = path.description
         var keys = path.isRoot ? [input] : ["\(input).\(field)", field]
         if case .key(let last)? = path.components.last, !path.isRoot { keys.append(last) }
+        if let ordinal {
+            if let value = keys.lazy.compactMap({ values["\($0)#\(ordinal)"] }).first { return value }
+        }
         return keys.lazy.compactMap { values[$0] }.first
     }
 
@@ -65,7 +84,7 @@ public struct ReplaySecrets: Sendable, ExpressibleByDictionaryLiteral {
     private func fill(_ value: StateValue, at path: StatePath, input: String, missing: inout [StatePath]) -> StateValue {
         switch value {
         case .opaque(let leaf) where leaf.isRedacted:
-            if let supplied = self.value(forInput: input, at: path) { return supplied }
+            if let supplied = self.value(forInput: input, at: path, ordinal: leaf.redactedOrdinal) { return supplied }
             missing.append(path)
             return value
         case .array(let elements):
@@ -103,7 +122,11 @@ public struct MissingSecret: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let what = path.isRoot ? "input '\(input)'" : "'\(path)' of input '\(input)'"
         let times = count == 1 ? "" : " (\(count) recorded inputs)"
+        // The name's last word, which the name rule most often matched (`pin` of `pinCode`).
+        let name = path.isRoot ? input : path.description.split(whereSeparator: { ".?[]".contains($0) }).last.map(String.init) ?? input
+        let word = NameWords.split(name).last ?? name
         return "\(what) was recorded redacted\(times); supply its value: secrets: [\"\(key)\": …] (expectReplay) or replay.secrets = [\"\(key)\": …]"
+            + "; or, if '\(word)' is no secret in this app, record without hiding it: Redaction.current = Redaction.default.removing([\"\(word)\"])"
     }
 }
 

@@ -48,4 +48,18 @@ struct ShrinkCommandTests {
         #expect(lstat(directory, &status) == 0 && status.st_mode & 0o777 == 0o700 && status.st_uid == getuid())
         #expect(lstat(log, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && status.st_mode & 0o777 == 0o600)
     }
+
+    @Test("a replay that fails keeps only its log, and names it; nothing else of its run is left in the temporary directory")
+    func failedRunKeepsOnlyItsLog() throws {
+        let temporary = TemporaryDirectory()
+        let package = TemporaryDirectory()
+        let result = try CommandRunner.run(["replay", "--test", "Anything", "--package-path", package.path], environment: ["TMPDIR": temporary.path])
+        #expect(result.status == 125, "\(result.transcript)")
+        // (swift's own build leaves folders of its own there.)
+        let runs = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix("rewind-replay-") }
+        try #require(runs.count == 1, "\(runs)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: temporary.path + "/" + runs[0])
+        #expect(kept == ["swift-test.log"])
+        #expect(result.standardError.contains("swift test's output is kept in \(temporary.path)/\(runs[0])/swift-test.log"), "\(result.standardError)")
+    }
 }

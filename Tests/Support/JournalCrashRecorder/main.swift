@@ -1,10 +1,12 @@
 import Cycler
 import Foundation
 @_spi(Tooling) import Rewind
+import Synchronization
 
 // Usage: journal-crash-recorder FILE
 //        journal-crash-recorder --ring FILE [--crash-after N [--crash-with segv|abort|overflow]] [--condition TEXT]
-//                               [--assert-at N] [--pause-at N]
+//                               [--assert-at N] [--pause-at N] [--precondition-at N]
+//                               [--own-usr2 --close-at N]
 // Commits to a Cycler view model as fast as it can, syncing the journal (or, with --ring, a flight
 // recorder's 128 KiB ring) every 500 commits and printing "synced N" after each sync: every event
 // up to sequence N is then on disk. The parent test kills this process with SIGKILL at a random
@@ -14,7 +16,12 @@ import Foundation
 // when --condition's condition (over the state: `count`) becomes true, and with --assert-at N,
 // when `dump(unless:)` finds the count at N. Its rate limit is off. With --pause-at N, it stops
 // committing once N commits are synced until its first dump is made (at most a minute), so that a
-// dump made on its own thread finds the step that triggered it still in the small ring.
+// dump made on its own thread finds the step that triggered it still in the small ring. With
+// --precondition-at N, the recorder's own `precondition` fails at commit N (not a sync's): the
+// process records why, dumps and traps. With --own-usr2, the app installs a SIGUSR2 handler of its
+// own before the recorder starts, and says "app saw usr2 K" after a sync once it has seen K; with
+// --close-at N it closes the recorder once N commits are synced, says "closed", and goes on saying
+// what its handler saw for ten seconds.
 
 final class Counter: CyclerType, Sendable {
     struct State: Codable { var count = 0; var step = 1; var label = "crash" }
@@ -43,6 +50,30 @@ let path = arguments[0]
 let crashAfter = option("--crash-after").flatMap { Int($0) }
 let assertAt = option("--assert-at").flatMap { Int($0) }
 let pauseAt = option("--pause-at").flatMap { Int($0) }
+let preconditionAt = option("--precondition-at").flatMap { Int($0) }
+let closeAt = option("--close-at").flatMap { Int($0) }
+/// SIGUSR2s the app's own handler saw.
+enum AppSignals {
+    static let seen = Atomic<Int>(0)
+}
+if arguments.contains("--own-usr2") {
+    // Made before the handler can run: a static's first use is not async-signal-safe.
+    _ = AppSignals.seen.load(ordering: .relaxed)
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { _ in AppSignals.seen.add(1, ordering: .relaxed) }
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = SA_RESTART
+    sigaction(SIGUSR2, &action, nil)
+}
+var appSignalsSaid = 0
+/// Says how many SIGUSR2s the app's handler saw, when that changed.
+@MainActor func sayAppSignals() {
+    let seen = AppSignals.seen.load(ordering: .relaxed)
+    if seen != appSignalsSaid {
+        appSignalsSaid = seen
+        say("app saw usr2 \(seen)")
+    }
+}
 let crashWith = option("--crash-with")
 let firstDump = DispatchSemaphore(value: 0)
 var configuration = JournalConfiguration()
@@ -50,6 +81,7 @@ configuration.blockSize = 4 * 1024
 let logger: any CycleLogging
 let sync: () throws -> Void
 var assertion: (Int) throws -> Void = { _ in }
+var closeRecorder: () -> Void = {}
 if ring {
     var recorderConfiguration = FlightRecorder.Configuration()
     recorderConfiguration.maximumBytes = 128 << 10
@@ -62,7 +94,11 @@ if ring {
     recorderConfiguration.conditions = try option("--condition").map { [try Condition(parsing: $0)] } ?? []
     let recorder = try FlightRecorder(path: path, configuration: recorderConfiguration)
     (logger, sync) = (recorder, recorder.sync)
+    closeRecorder = recorder.close
     assertion = { round in _ = try recorder.dump(unless: round != assertAt, "the count reached \(round)") }
+    if let preconditionAt {
+        assertion = { round in recorder.precondition(round != preconditionAt, "the count reached \(round)") }
+    }
 } else {
     let journal = try JournalLogger(path: path, configuration: configuration)
     (logger, sync) = (journal, journal.sync)
@@ -73,10 +109,20 @@ var round = 0
 while true {
     round += 1
     counter.commit("tick") { $0.update($0.value.count + 1, \.count) }
-    if assertAt != nil { try assertion(round) }
+    if assertAt != nil || preconditionAt != nil { try assertion(round) }
     if round % 500 == 0 {
         try sync()
         say("synced \(round)")
+        sayAppSignals()
+        if round == closeAt {
+            closeRecorder()
+            say("closed")
+            for _ in 0..<1_000 {
+                sayAppSignals()
+                usleep(10_000)
+            }
+            exit(0)
+        }
         if round == pauseAt { _ = firstDump.wait(timeout: .now() + .seconds(60)) }
         if let crashAfter, round >= crashAfter {
             switch crashWith {

@@ -44,6 +44,14 @@ struct DumpCommand: ParsableCommand {
         Output().line("wrote \(VisibleText.escaped(dump.path)): \(dump.events) events from \(VisibleText.escaped(ring))")
     }
 
+    /// Whether what is at a path is a ring, any user's: a file with the ring's signature.
+    private static func isRing(_ existing: RingDump.Existing) -> Bool {
+        switch existing {
+        case .none, .other: false
+        case .closed, .inUse, .unclosed, .untrusted: true
+        }
+    }
+
     /// The ring `target` names: itself, or the one ring the process `target` has open.
     static func ringPath(of target: String) throws -> String {
         guard !target.isEmpty, target.allSatisfy(\.isASCII), target.allSatisfy(\.isNumber), let pid = Int32(target) else { return target }
@@ -54,7 +62,7 @@ struct DumpCommand: ParsableCommand {
         var rings: [String] = []
         for name in descriptors {
             guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(name)"), path.hasPrefix("/"),
-                !rings.contains(path), RingDump.existingRing(at: path) != .other, RingDump.existingRing(at: path) != .none
+                !rings.contains(path), Self.isRing(RingDump.existingRing(at: path))
             else { continue }
             rings.append(path)
         }

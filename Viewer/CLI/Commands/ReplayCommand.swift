@@ -23,6 +23,11 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         let testRun = try tests.makeTestRun()
+        try testRun.finishing { try judge(testRun) }
+    }
+
+    /// Runs the tests and answers, by the exit code.
+    private func judge(_ testRun: ReplayTestRun) throws {
         let output = Output()
         guard try testRun.build() else {
             output.line("cannot replay on this build: the tests do not build (see \(testRun.log))")

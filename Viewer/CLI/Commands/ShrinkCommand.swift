@@ -31,6 +31,11 @@ struct ShrinkCommand: ParsableCommand {
         guard maxTime >= 0, maxTime.isFinite else { throw CommandFailure("--max-time must be a number of seconds, 0 or more") }
         let reader = try JournalOpening.open(file, warnAboutDamage: true)
         let testRun = try tests.makeTestRun()
+        try testRun.finishing { try shrink(reader, with: testRun, destination: destination, startedAt: started) }
+    }
+
+    /// Shrinks the recording `reader` reads with the tests of `testRun`, into `destination`.
+    private func shrink(_ reader: JournalReader, with testRun: ReplayTestRun, destination: String, startedAt started: ContinuousClock.Instant) throws {
         guard try testRun.build() else {
             throw CommandFailure("the tests do not build (see \(testRun.log))")
         }

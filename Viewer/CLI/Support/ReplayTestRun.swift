@@ -24,6 +24,26 @@ struct ReplayTestRun {
         directory = try PrivateDirectory.make("rewind-replay")
     }
 
+    /// Runs `body` with this run, then removes the run's directory — or, when `body` throws (a
+    /// divergence, a failure, a refusal: every answer but "same"), keeps only its log, and says
+    /// where on standard error, so that nothing is left behind unnamed.
+    func finishing<Result>(_ body: () throws -> Result) throws -> Result {
+        do {
+            let result = try body()
+            try? FileManager.default.removeItem(atPath: directory)
+            return result
+        } catch {
+            let kept = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            for name in kept where directory + "/" + name != log { try? FileManager.default.removeItem(atPath: directory + "/" + name) }
+            if FileManager.default.fileExists(atPath: log) {
+                Output.error("swift test's output is kept in \(VisibleText.escaped(log))")
+            } else {
+                try? FileManager.default.removeItem(atPath: directory)
+            }
+            throw error
+        }
+    }
+
     /// Builds the package's tests; `false` when the build fails.
     func build() throws -> Bool {
         try swift(["build", "--build-tests", "--package-path", packagePath]) == 0

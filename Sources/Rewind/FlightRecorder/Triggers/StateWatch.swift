@@ -8,7 +8,9 @@
 /// can hold only at one of the app's log messages (``Condition/holdsOnlyAtLogMessages``:
 /// `level >= error`) is judged at each message instead, and fires at every message it holds at —
 /// a message is an event, not a state that goes on holding (the recorder's rate limit keeps a
-/// burst to one dump).
+/// burst to one dump). Of a condition with both kinds of terms in its top-level `||`
+/// (`level >= error || count > 1000000`), each term is judged where it can hold
+/// (``Condition/atLogMessages``).
 final class StateWatch: @unchecked Sendable {
     // Unchecked: `previous` and `holding` are used only by the journal's writer thread, the one
     // thread that encodes; `conditions` and `fired` are immutable.
@@ -20,14 +22,14 @@ final class StateWatch: @unchecked Sendable {
     /// Each unit's conditions that held at its previous judged step.
     private var holding: [UInt64: [Bool]] = [:]
 
-    /// The conditions judged at the app's log messages.
-    private let messageConditions: [Condition]
+    /// What of each condition is judged at the app's log messages, with the condition it is of.
+    private let messageConditions: [(judged: Condition, condition: Condition)]
 
     init(conditions: [Condition], fired: @escaping @Sendable (_ condition: Condition, _ step: UInt64, _ source: String) -> Void) {
         self.conditions = conditions
         self.fired = fired
         readsBefore = conditions.contains(where: \.readsBefore)
-        messageConditions = conditions.filter(\.holdsOnlyAtLogMessages)
+        messageConditions = conditions.compactMap { condition in condition.atLogMessages.map { ($0, condition) } }
     }
 
     /// Whether any condition is judged at the app's log messages.
@@ -36,7 +38,7 @@ final class StateWatch: @unchecked Sendable {
     /// Judges the conditions that speak of log messages at one (`event`, of a logger: no state).
     func judgeMessage(_ event: RecordedEvent) {
         let step = ConditionStep(event: event, before: nil, after: nil)
-        for condition in messageConditions where condition.isTrue(at: step) {
+        for (judged, condition) in messageConditions where judged.isTrue(at: step) {
             fired(condition, event.sequence, event.source.description)
         }
     }

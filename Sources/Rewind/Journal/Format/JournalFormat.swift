@@ -45,6 +45,14 @@ enum JournalFormat {
     /// `RWIX`, the start of the trailer that points at the index block.
     static let trailerMagic: [UInt8] = [0x52, 0x57, 0x49, 0x58]
     static let trailerLength = 16
+    /// The payload checksum of an events frame that marks steps lost before the file was written
+    /// (a dump of a ring with a hole; docs/JOURNAL_FORMAT.md, "Lost steps"): its one payload byte,
+    /// zero, has another checksum, so the frame never reads as a block.
+    static let lostBlockCRC: UInt32 = 0x4C4F_5354  // "LOST"
+    /// Such a frame's length with its payload byte.
+    static let lostBlockLength = frameHeaderLength + 1
+    /// What readers report for such a frame.
+    static let lostBlockReason = "steps lost before this file was written (a hole in the flight recorder's ring it was dumped from)"
 
     /// The largest uncompressed block a reader accepts: far above what the writer makes (64 KiB by
     /// default), low enough that a lying header cannot exhaust memory.

@@ -8,6 +8,8 @@ public enum JournalReadError: Error, Equatable, CustomStringConvertible {
     /// A device, FIFO or socket: `kind` says which ("a FIFO").
     case notARegularFile(String, kind: String)
     case unreadable(String, code: Int32)
+    /// A flight recorder's ring whose blocks could not be put together in memory to be read.
+    case ringImage(String, code: Int32)
     case empty(String)
     case notAJournal(String)
     case newerFormat(String, version: UInt16)
@@ -19,6 +21,8 @@ public enum JournalReadError: Error, Equatable, CustomStringConvertible {
         case .isDirectory(let path): "\(path) is a directory, not a journal (give the path of a .rewind file)"
         case .notARegularFile(let path, let kind): "\(path) is \(kind), not a journal (give the path of a .rewind file)"
         case .unreadable(let path, let code): "cannot read \(path): \(String(cString: strerror(code)))"
+        case .ringImage(let path, let code):
+            "cannot read ring \(path): its blocks could not be put together in memory (\(String(cString: strerror(code)))); the ring itself is untouched"
         case .empty(let path): "\(path) is empty: nothing was recorded (was the recording process stopped before its first event?)"
         case .notAJournal(let path): "\(path) is not a Rewind journal (its first bytes are not the journal signature)"
         case .newerFormat(let path, let version): "\(path) uses journal format \(version), newer than this rewind reads (\(JournalFormat.version)): update rewind"

@@ -26,6 +26,9 @@ extension JournalReader {
     func payload(at offset: Int, frame: BlockFrame) -> Result<[UInt8], BlockProblem> {
         blocksInflated.add(1, ordering: .relaxed)
         let compressed = readBytes(at: offset + JournalFormat.frameHeaderLength, count: Int(frame.compressedLength))
+        if frame.payloadCRC == JournalFormat.lostBlockCRC && frame.totalLength == JournalFormat.lostBlockLength && frame.type == .events {
+            return .failure(.damaged(JournalFormat.lostBlockReason))
+        }
         guard compressed.count == Int(frame.compressedLength) else { return .failure(.damaged("the block is cut short (torn tail)")) }
         guard Zlib.crc32(compressed) == frame.payloadCRC else { return .failure(.damaged("the block's checksum does not match")) }
         guard let payload = compressed.withUnsafeBytes({ Zlib.inflate($0, expectedCount: Int(frame.uncompressedLength)) }) else {
@@ -116,7 +119,21 @@ extension JournalReader {
         sourceOrder = parsed.sourceOrder
         hasIndex = true
         scanOffset = offset
+        if header.dump != nil || ring != nil { reportLostSteps() }
         return true
+    }
+
+    /// Reports the frames that mark steps lost before the file was written (a dump of a ring with
+    /// a hole, ``JournalFile/appendLost(_:between:and:)``), which the index leaves out: each lies
+    /// just before the block after the hole.
+    private func reportLostSteps() {
+        for block in blocks.dropFirst() {
+            let offset = block.offset - JournalFormat.lostBlockLength
+            guard let frame = BlockFrame.decode(readBytes(at: offset, count: JournalFormat.frameHeaderLength), at: 0),
+                frame.totalLength == JournalFormat.lostBlockLength, case .failure(.damaged(let reason)) = payload(at: offset, frame: frame)
+            else { continue }
+            damage.append(JournalDamage(byteRange: offset..<block.offset, sequences: frame.firstSequence...frame.lastSequence, reason: reason))
+        }
     }
 
     /// Walks block frames from `scanOffset`, adding good blocks and recording damage. With `final`

@@ -16,12 +16,15 @@ public struct RingWindow: Sendable, Equatable {
     /// Regions where no whole block could be read: the one being written when the process died,
     /// the remains of blocks the next lap overwrote in part. Expected in a ring, not damage.
     public var skippedRegions: Int
+    /// Blocks lost between two that survive: damage, which the journal read from the ring
+    /// reports (``JournalReader/damage``) with the steps lost.
+    public var holes: Int = 0
 }
 
 extension JournalReader {
     /// When the file open at `descriptor` is a ring: a journal of its surviving blocks, written to
-    /// a private temporary file that is unlinked at once (the reader keeps it open), with what the
-    /// ring holds. `nil` for any other file.
+    /// a file in memory with no name (``AnonymousFile``), with what the ring holds. Nothing is left
+    /// behind when the reader is killed, and no `$TMPDIR` is needed. `nil` for any other file.
     static func ringImage(of descriptor: Int32, path: String, size: Int) throws(JournalReadError) -> (descriptor: Int32, size: Int, window: RingWindow)? {
         guard case .success(let fixed) = JournalHeader.decodeFixedPart(read(descriptor, at: 0, count: JournalFormat.fixedHeaderLength)),
             fixed.isRing
@@ -30,21 +33,26 @@ extension JournalReader {
         if fixed.isIntact, fixed.length > JournalFormat.fixedHeaderLength {
             _ = header.decodeExtension(read(descriptor, at: JournalFormat.fixedHeaderLength, count: fixed.length - JournalFormat.fixedHeaderLength))
         }
-        let scan = RingScan(descriptor: descriptor, size: size, regionStart: fixed.length, flags: fixed.flags)
-        let image = NSTemporaryDirectory() + "/rewind-ring-\(getpid())-\(UInt64.random(in: 1...UInt64.max)).rewind"
-        do {
-            _ = try RingDump.writeJournal(scan, header: header, to: image)
-        } catch {
-            unlink(image)
-            throw .unreadable(path, code: error.code)
+        let scan = RingScan.reading(descriptor: descriptor, size: size, regionStart: fixed.length, flags: fixed.flags)
+        guard let image = AnonymousFile.create(name: "rewind-ring") else { throw .ringImage(path, code: errno) }
+        // The reader keeps its own descriptor; the writer's copy closes with it.
+        let reading = dup(image)
+        guard reading >= 0 else {
+            let code = errno
+            close(image)
+            throw .ringImage(path, code: code)
         }
-        let opened = open(image, O_RDONLY | O_CLOEXEC)
-        unlink(image)
-        guard opened >= 0 else { throw .unreadable(path, code: errno) }
+        do {
+            _ = try RingDump.writeJournal(scan, header: header, into: image, name: path)
+        } catch {
+            close(reading)
+            throw .ringImage(path, code: error.code)
+        }
         var status = stat()
-        fstat(opened, &status)
+        fstat(reading, &status)
         let window = RingWindow(
-            size: size, blockCount: scan.blocks.count, wasClosed: scan.wasClosed, crashSignal: scan.crashSignal, skippedRegions: scan.skippedRegions)
-        return (opened, Int(status.st_size), window)
+            size: size, blockCount: scan.blocks.count, wasClosed: scan.wasClosed, crashSignal: scan.crashSignal, skippedRegions: scan.skippedRegions,
+            holes: scan.holes.count)
+        return (reading, Int(status.st_size), window)
     }
 }

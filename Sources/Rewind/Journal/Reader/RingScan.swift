@@ -16,13 +16,36 @@ struct RingScan {
         var payload: [UInt8]
         var outline: BlockOutline
         var summary: (frame: BlockFrame, payload: [UInt8])?
+
+        /// Where the block, with its summary, ends in the ring.
+        var end: Int { offset + frame.totalLength + (summary?.frame.totalLength ?? 0) }
+    }
+
+    /// Events lost between two blocks that survive: a block missing where the ones around it say
+    /// one was written, damaged since or torn by a reader racing the writer.
+    struct Hole: Equatable {
+        /// The ring file's bytes where no whole block could be read.
+        var byteRange: Range<Int>
+        /// The steps between the blocks around it: at most these were lost (units recording into
+        /// another journal of the process share the numbering).
+        var sequences: ClosedRange<UInt64>
+        /// The block after it, in ``blocks``.
+        var beforeBlock: Int
     }
 
     /// The blocks, oldest first.
     var blocks: [Block] = []
     /// Regions where no whole block could be read: a block torn by a crash, or the remains of
-    /// one the next lap overwrote in part. Expected in a ring; counted, not damage.
+    /// one the next lap overwrote in part. Expected in a ring at the writer's place; counted.
     var skippedRegions = 0
+    /// Blocks lost between two that survive (see ``Hole``): damage, never expected. Only the block
+    /// at the writer's place may be torn — the run of blocks before it and after it is whole.
+    var holes: [Hole] = []
+    /// The ring file's regions that hold bytes but no block that reads (zeros, as the writer
+    /// leaves the end of a lap, are not among them).
+    private var damagedRegions: [Range<Int>] = []
+    /// Where the ring's region starts.
+    private var regionStart = 0
     /// The ring's size in bytes (the file's).
     var size: Int
     /// Whether the recorder closed the ring (``JournalFormat/RingFlags/closed``).
@@ -34,6 +57,7 @@ struct RingScan {
     /// `age`, keeps only the blocks within it (``keepOnly(age:)``), decoding only those.
     init(descriptor: Int32, size: Int, regionStart: Int, flags: UInt32, age: Duration? = nil) {
         self.size = size
+        self.regionStart = regionStart
         wasClosed = flags & JournalFormat.RingFlags.closed != 0
         crashSignal = JournalFormat.RingFlags.crashSignal(flags)
         // Found by their frames and checksums first; decoded once ordered and cut to the age.
@@ -64,11 +88,15 @@ struct RingScan {
             }
             skippedRegions += 1
             if let frame, budget < 0 {
+                damagedRegions.append(offset..<(offset + frame.totalLength))
                 offset += frame.totalLength
                 continue
             }
-            offset = Self.nextFrame(descriptor, after: offset, size: size) ?? size
+            let next = Self.nextFrame(descriptor, after: offset, size: size) ?? size
+            if !Self.isZero(descriptor, offset..<next) { damagedRegions.append(offset..<next) }
+            offset = next
         }
+        defer { findHoles() }
         // Only blocks that decode take part in the order and the age: a block whose checksum
         // holds but whose events do not decode (made by hand, or by a newer writer) must not
         // choose which lap is the newest, nor where the age cuts. With an age, the blocks it keeps
@@ -87,8 +115,43 @@ struct RingScan {
         }
         let decoded = Self.decoded(found)
         skippedRegions += found.count - decoded.count
+        let decodedOffsets = Set(decoded.map(\.offset))
+        damagedRegions += found.filter { !decodedOffsets.contains($0.offset) }.map { $0.offset..<$0.end }
         blocks = Self.ordered(decoded)
         if let age { keepOnly(age: age) }
+    }
+
+    /// Scans the ring of `descriptor` (as ``init(descriptor:size:regionStart:flags:age:)``) for a
+    /// reader outside its recorder: a ring still written is scanned again while a scan met a
+    /// hole, since a block the writer was writing as the scan passed it leaves one that the next
+    /// scan does not meet. What holes remain after that — or in a ring nobody writes — are damage.
+    ///
+    /// - Parameter beforeRescan: for tests, called before each scan after the first: the writer's
+    ///   moves between two scans, made at will.
+    static func reading(
+        descriptor: Int32, size: Int, regionStart: Int, flags: UInt32, age: Duration? = nil, beforeRescan: () -> Void = {}
+    ) -> RingScan {
+        var scan = RingScan(descriptor: descriptor, size: size, regionStart: regionStart, flags: flags, age: age)
+        var attempts = 1
+        while !scan.holes.isEmpty, attempts < Self.scansOfALiveRing, isBeingWritten(descriptor) {
+            beforeRescan()
+            scan = RingScan(descriptor: descriptor, size: size, regionStart: regionStart, flags: flags, age: age)
+            attempts += 1
+        }
+        return scan
+    }
+
+    /// How many times a reader scans a ring still written before it reports the holes it meets.
+    /// One scan in 50 to 100 of a busy recorder's ring meets its writer; 20 in a row, never here.
+    static let scansOfALiveRing = 20
+
+    /// Whether a running recorder holds the ring (its lock, ``RingFile``).
+    private static func isBeingWritten(_ descriptor: Int32) -> Bool {
+        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
+            flock(descriptor, LOCK_UN)
+            return false
+        }
+        return errno == EWOULDBLOCK
     }
 
     /// The blocks that decode as a journal's reader decodes them, with their outlines.
@@ -125,6 +188,37 @@ struct RingScan {
             blocks.append(block)
         }
         if let age { keepOnly(age: age) }
+    }
+
+    /// Finds the ``holes``: damaged regions between two blocks that follow each other in
+    /// ``blocks``. The one gap that may hold a torn block — the writer's place, after the newest
+    /// block and before the oldest — is never between two of them.
+    private mutating func findHoles() {
+        holes = []
+        for index in blocks.indices.dropFirst() {
+            let before = blocks[index - 1]
+            let after = blocks[index]
+            // In the file's order from the end of one to the start of the next, round the lap's end.
+            let between: [Range<Int>] =
+                after.offset >= before.end ? [before.end..<after.offset] : [before.end..<size, regionStart..<max(regionStart, after.offset)]
+            let damaged = damagedRegions.filter { region in between.contains { $0.overlaps(region) } }
+            guard let lower = damaged.map(\.lowerBound).min(), let upper = damaged.map(\.upperBound).max(),
+                before.frame.lastSequence < .max, after.frame.firstSequence > before.frame.lastSequence + 1
+            else { continue }
+            holes.append(Hole(byteRange: lower..<upper, sequences: (before.frame.lastSequence + 1)...(after.frame.firstSequence - 1), beforeBlock: index))
+        }
+    }
+
+    /// Whether the bytes of `range` are all zero (a lap's end the writer cleared, a ring not yet
+    /// written that far).
+    private static func isZero(_ descriptor: Int32, _ range: Range<Int>) -> Bool {
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let chunk = JournalReader.read(descriptor, at: position, count: min(1 << 16, range.upperBound - position))
+            guard !chunk.isEmpty, chunk.allSatisfy({ $0 == 0 }) else { return chunk.isEmpty }
+            position += chunk.count
+        }
+        return true
     }
 
     /// The compressed payload, when it is all there and its checksum holds.

@@ -77,7 +77,8 @@ extension JournalReader {
             }
         }
         var verification = JournalVerification(
-            goodBlocks: walk.blocks.count, goodEvents: walk.eventCount, damage: walk.damage + walk.unreadableSummaries(), indexProblem: indexProblem,
+            goodBlocks: walk.blocks.count, goodEvents: walk.eventCount, damage: walk.damage + walk.unreadableSummaries() + walk.blocksOutOfOrder(),
+            indexProblem: indexProblem,
             unbuildableStates: states.problems(afterDamage: !walk.damage.isEmpty)
         )
         if holdingSummaries {
@@ -173,6 +174,20 @@ extension JournalReader {
             return JournalDamage(
                 byteRange: offset..<min(offset + length, fileSize), sequences: nil,
                 reason: "the summary of the block of steps \(blocks[index].firstSequence)–\(blocks[index].lastSequence) does not read back (no events lost; queries read the block)"
+            )
+        }
+    }
+
+    /// The blocks whose steps start before the block's before them: a writer numbers its blocks'
+    /// steps in order, and readers find a step by that order, so such a block (a crafted file's,
+    /// or one moved) is damage — its events read, but a look-up by step misses them.
+    func blocksOutOfOrder() -> [JournalDamage] {
+        zip(blocks, blocks.dropFirst()).compactMap { before, block -> JournalDamage? in
+            guard block.firstSequence <= before.firstSequence else { return nil }
+            let steps = "steps \(block.firstSequence)–\(block.lastSequence) come after steps \(before.firstSequence)–\(before.lastSequence)"
+            return JournalDamage(
+                byteRange: block.offset..<min(block.offset + block.frame.totalLength, fileSize), sequences: nil,
+                reason: "blocks out of step order: \(steps) (looking up a step by number misses them)"
             )
         }
     }

@@ -65,11 +65,16 @@ public struct JournalConfiguration: Sendable {
     /// journal stops writing then; the file stays readable up to its last good block, and
     /// ``JournalLogger/flush()``, ``JournalLogger/sync()`` and ``JournalLogger/statistics`` report
     /// the failure too.
+    ///
+    /// It may log, into this journal too (a ``RecordingLogHandler`` telling the app's log about
+    /// the failure): nothing the writer's thread logs waits for room in the queue, which only it
+    /// makes; what does not fit is dropped and counted (``JournalLogger/Statistics/eventsDropped``).
+    /// It must not wait for another thread that logs into this journal.
     public var onFailure: (@Sendable (JournalWriteError) -> Void)? = nil
     /// Called on the writer's thread for each event left out because its record would be larger
     /// than a journal block can hold (a state of more than about four million values; see
     /// ``JournalLogger/Refusal``). The journal goes on: the file shows a dropped event in its
-    /// place, and the unit's next state is recorded whole.
+    /// place, and the unit's next state is recorded whole. It may log as ``onFailure`` may.
     public var onRefusal: (@Sendable (JournalLogger.Refusal) -> Void)? = nil
     /// For tests: writes that would take a file past this many bytes fail as on a full disk.
     var sizeLimitForTesting: Int? = nil

@@ -44,6 +44,15 @@ final class JournalFile {
         try write(header.encoded())
     }
 
+    /// Writes a journal into `descriptor`, an empty file of the caller's own that nobody else
+    /// knows (``AnonymousFile``), named `name` in errors; the file is closed with this one.
+    init(adopting descriptor: Int32, name: String, header: JournalHeader) throws(JournalWriteError) {
+        path = name
+        sizeLimit = nil
+        self.descriptor = descriptor
+        try write(header.encoded())
+    }
+
     deinit {
         close(descriptor)
     }
@@ -91,6 +100,21 @@ final class JournalFile {
         blocks.append(JournalBlock(offset: offset, frame: frame, sources: summaries, summaryOffset: summaryOffset))
     }
 
+    /// Marks steps lost before this file was written — a hole in the flight recorder's ring it is
+    /// dumped from — with a frame that claims them and holds no events: readers report it as
+    /// damage with exactly those steps lost (``JournalFormat/lostBlockReason``), and the index
+    /// leaves it out.
+    func appendLost(_ sequences: ClosedRange<UInt64>, between before: BlockFrame, and after: BlockFrame) throws(JournalWriteError) {
+        let frame = BlockFrame(
+            type: .events, compressedLength: 1, uncompressedLength: 1,
+            eventCount: UInt32(clamping: sequences.upperBound - sequences.lowerBound + 1),
+            firstSequence: sequences.lowerBound, lastSequence: sequences.upperBound,
+            firstWallNanoseconds: min(before.lastWallNanoseconds, after.firstWallNanoseconds),
+            lastWallNanoseconds: max(before.lastWallNanoseconds, after.firstWallNanoseconds),
+            payloadCRC: JournalFormat.lostBlockCRC)
+        try write(frame.encoded() + [0])
+    }
+
     /// Forces what was written to the disk; the disk's own failure (`EIO`, or `ENOSPC` on file
     /// systems that allocate late) is reported here.
     func sync() throws(JournalWriteError) {
@@ -118,7 +142,8 @@ final class JournalFile {
 public struct JournalWriteError: Error, CustomStringConvertible, Equatable {
     /// The file.
     public var path: String
-    /// What failed: `create`, `write` or `sync`.
+    /// What failed: `create`, `write`, `sync`, `read`, or `trust` (a flight recorder's ring that
+    /// another user owns or may write).
     public var operation: String
     /// The system error number.
     public var code: Int32
@@ -130,6 +155,10 @@ public struct JournalWriteError: Error, CustomStringConvertible, Equatable {
         case ("create", ENOTSUP): "cannot create journal '\(path)': it is not a regular file"
         case ("read", EINVAL): "'\(path)' is not a flight recorder's ring (its first bytes are not the ring signature)"
         case ("read", ENOTSUP): "'\(path)' is not a regular file, not a flight recorder's ring"
+        case ("trust", EPERM):
+            "refusing ring '\(path)': it belongs to another user (a file planted in a shared folder?); neither dumped nor recorded into: remove it, or record in a directory only you can write"
+        case ("trust", EACCES):
+            "refusing ring '\(path)': group or others may write it, so its events may not be this process's; neither dumped nor recorded into: remove it, or chmod 600 it"
         case ("create", EBUSY): "cannot create journal '\(path)': a flight recorder in another running process records into it"
         default: "cannot \(operation) journal '\(path)': \(String(cString: strerror(code)))"
         }

@@ -200,7 +200,8 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
         public var eventsWritten: Int
         /// Bytes in the current file.
         public var bytesWritten: Int
-        /// Events dropped because the queue was full (drop mode only).
+        /// Events dropped because the queue was full: in drop mode, and in wait mode those the
+        /// writer's own thread logged (a callback's messages), which never wait for it.
         public var eventsDropped: UInt64
         /// Events logged but not written because writing had failed.
         public var eventsLost: Int
@@ -265,6 +266,8 @@ public final class JournalLogger: CycleLogging, @unchecked Sendable {
 
     private func runWriter() {
         condition.withLock { writerThread = pthread_self() }
+        // What this thread logs (a callback's messages, a state's own description) never waits.
+        queue.becomeConsumer()
         var batch: [EventRecord] = []
         batch.reserveCapacity(min(queue.capacity, BatchPacing.limits.upperBound))
         // A producer waiting for room in a full queue waits for one batch, not for the whole ring.

@@ -23,11 +23,32 @@ package enum RingDump {
 
     /// Writes the journal to `path` (created with `O_EXCL`, mode 0600) and syncs it.
     static func writeJournal(_ scan: RingScan, header: JournalHeader, to path: String) throws(JournalWriteError) -> Int {
+        try writeJournal(scan, into: JournalFile(path: path, header: journalHeader(header), replaceExisting: false))
+    }
+
+    /// Writes the journal into `descriptor`, an empty file of the caller's (``AnonymousFile``),
+    /// which it closes; `name` names it in errors.
+    static func writeJournal(_ scan: RingScan, header: JournalHeader, into descriptor: Int32, name: String) throws(JournalWriteError) -> Int {
+        try writeJournal(scan, into: JournalFile(adopting: descriptor, name: name, header: journalHeader(header)))
+    }
+
+    /// A ring's header as a journal's: of the format written now.
+    private static func journalHeader(_ header: JournalHeader) -> JournalHeader {
         var header = header
         header.formatVersion = JournalFormat.version
-        let file = try JournalFile(path: path, header: header, replaceExisting: false)
+        return header
+    }
+
+    private static func writeJournal(_ scan: RingScan, into file: JournalFile) throws(JournalWriteError) -> Int {
         var events = 0
-        for block in scan.blocks {
+        var holes = scan.holes[...]
+        for (index, block) in scan.blocks.enumerated() {
+            // A hole is written as what a reader reports as damage, with the steps it lost: a dump
+            // of a damaged ring is a damaged journal, never one that verifies clean.
+            while let hole = holes.first, hole.beforeBlock == index {
+                try file.appendLost(hole.sequences, between: scan.blocks[index - 1].frame, and: block.frame)
+                holes.removeFirst()
+            }
             var frame = block.frame
             frame.lap = 0
             let summary = block.summary.map { summary -> (frame: BlockFrame, payload: [UInt8]) in
@@ -56,9 +77,13 @@ package enum RingDump {
         /// Left by a process that did not close it; `crashSignal` when it died of one and could
         /// mark the ring (``CrashMarks``).
         case unclosed(crashSignal: Int32?)
+        /// A ring this process's recorder may not take (``RingTrust``): never dumped as its
+        /// previous run, never recorded into.
+        case untrusted(JournalWriteError)
     }
 
-    /// What is at `path`: nothing, a ring (closed or not), or another file.
+    /// What is at `path`: nothing, a ring (closed or not, trusted or not), or another file. A ring
+    /// is known by its signature alone: an empty file or one of zeros is another file.
     package static func existingRing(at path: String) -> Existing {
         // Looked at before opened: opening a device or a FIFO can have effects of its own.
         var before = stat()
@@ -68,13 +93,10 @@ package enum RingDump {
         guard descriptor >= 0 else { return errno == ENOENT ? .none : .other }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return .other }
-        let headerBytes = JournalReader.read(descriptor, at: 0, count: JournalFormat.fixedHeaderLength)
-        // A ring whose start failed before its header was written (a full disk): nothing to keep.
-        if status.st_size == 0 || headerBytes.allSatisfy({ $0 == 0 }) { return .closed }
-        guard case .success(let fixed) = JournalHeader.decodeFixedPart(headerBytes),
-            fixed.isRing
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, RingTrust.hasRingSignature(descriptor),
+            case .success(let fixed) = JournalHeader.decodeFixedPart(JournalReader.read(descriptor, at: 0, count: JournalFormat.fixedHeaderLength))
         else { return .other }
+        if let refusal = RingTrust(status).refusal(path: path) { return .untrusted(refusal) }
         guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 || errno != EWOULDBLOCK else { return .inUse }
         flock(descriptor, LOCK_UN)
         return fixed.flags & JournalFormat.RingFlags.closed != 0 ? .closed : .unclosed(crashSignal: JournalFormat.RingFlags.crashSignal(fixed.flags))
@@ -108,10 +130,13 @@ package enum RingDump {
             if let catalog {
                 RingScan(catalog: catalog.snapshot, descriptor: descriptor, size: Int(status.st_size), flags: fixed.flags, age: age)
             } else {
-                RingScan(descriptor: descriptor, size: Int(status.st_size), regionStart: fixed.length, flags: fixed.flags, age: age)
+                RingScan.reading(descriptor: descriptor, size: Int(status.st_size), regionStart: fixed.length, flags: fixed.flags, age: age)
             }
         let now = EventTime.now().wallNanoseconds
-        header.dump = JournalHeader.Dump(trigger: trigger, reason: reason, step: step, signal: signal, dumpedWallNanoseconds: now)
+        // A dump without a step of its own (a crash found at the next start, `rewind dump`) opens
+        // at its last one: what happened last is what it was made for.
+        let opensAt = step ?? scan.blocks.last.map { $0.outline.sequences?.upperBound ?? $0.frame.lastSequence }
+        header.dump = JournalHeader.Dump(trigger: trigger, reason: reason, step: opensAt, signal: signal, dumpedWallNanoseconds: now)
         if let output {
             return (output, try RingDump.write(scan, header: header, to: output))
         }

@@ -30,8 +30,15 @@ final class RingFile: BlockSink {
     static let minimumSize = 64 << 10
 
     /// Creates the ring file (mode 0600), `size` bytes in all, allocated now so that a full disk
-    /// is found at start rather than in the middle of a recording. A file at `path` is replaced
-    /// only when `replaceExisting` is set; a symbolic link is never followed.
+    /// is found at start rather than in the middle of a recording.
+    ///
+    /// The ring is always a new file of this process's own, made under a temporary name beside
+    /// `path` and put in place whole: a file at `path` is never written into, so a ring planted
+    /// there by another user stays theirs and learns nothing. What is at `path` decides whether
+    /// the ring may go there: nothing; a ring this user owns and only this user may write
+    /// (``RingTrust``), not held by a running recorder; or, with `replaceExisting`, any other
+    /// regular file. A symbolic link is never followed, and a ring another user owns is refused
+    /// even with `replaceExisting`.
     init(path: String, header: JournalHeader, size: Int, replaceExisting: Bool, catalog: RingCatalog? = nil) throws(JournalWriteError) {
         self.path = path
         self.header = header
@@ -41,35 +48,21 @@ final class RingFile: BlockSink {
         self.size = max(size, Self.minimumSize)
         position = regionStart
         bytesWritten = regionStart
-        // Not O_TRUNC: a ring another recorder holds must not be cut before its lock is seen.
-        let flags = O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (replaceExisting ? 0 : O_EXCL)
-        let opened = open(path, flags, 0o600)
+        let replacing = try Self.checkExisting(at: path, replaceExisting: replaceExisting)
+        let directory = (path as NSString).deletingLastPathComponent
+        let temporary =
+            (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(getpid())-\(UInt32.random(in: 1...UInt32.max)).partial"
+        let opened = open(temporary, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard opened >= 0 else { throw JournalWriteError(path: path, operation: "create", code: errno) }
-        var status = stat()
-        guard fstat(opened, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            close(opened)
-            throw JournalWriteError(path: path, operation: "create", code: ENOTSUP)
-        }
         // Held for the recorder's life and let go by the kernel however it ends: a ring that is
-        // locked belongs to a running recorder (``RingDump/existingRing(at:)``). Another process's
-        // probe holds a shared lock for an instant: tried again a little while, as a journal does.
-        // A file system without locks (some network ones) records unlocked.
-        var locked = flock(opened, LOCK_EX | LOCK_NB) == 0
-        for _ in 0..<200 where !locked && errno == EWOULDBLOCK {
-            usleep(1_000)
-            locked = flock(opened, LOCK_EX | LOCK_NB) == 0
-        }
-        if !locked && errno == EWOULDBLOCK {
-            close(opened)
-            throw JournalWriteError(path: path, operation: "create", code: EBUSY)
-        }
+        // locked belongs to a running recorder (``RingDump/existingRing(at:)``). Nobody else
+        // knows the new file yet. A file system without locks (some network ones) records
+        // unlocked.
+        _ = flock(opened, LOCK_EX | LOCK_NB)
         descriptor = opened
-        fchmod(descriptor, 0o600)
         do throws(JournalWriteError) {
-            // The header first: a start that fails below leaves no file that passes for another
-            // kind. The region starts zeroed: no block of an earlier file at this path can be
-            // taken for one of this recording's.
-            guard ftruncate(descriptor, 0) == 0 else { throw JournalWriteError(path: path, operation: "create", code: errno) }
+            // The umask may have taken bits off; nothing adds any.
+            fchmod(descriptor, 0o600)
             try write(headerBytes, at: 0)
             guard ftruncate(descriptor, off_t(self.size)) == 0 else { throw JournalWriteError(path: path, operation: "create", code: errno) }
             #if canImport(Glibc)
@@ -80,9 +73,14 @@ final class RingFile: BlockSink {
                     throw JournalWriteError(path: path, operation: "create", code: allocated)
                 }
             #endif
+            // In place whole, with its signature: no instant shows a file at `path` that is not a
+            // ring. A new ring never replaces a file that came meanwhile. Moved, not linked, so
+            // that the descriptor names the ring in /proc (`rewind dump PID` finds it by that).
+            let placed = replacing ? rename(temporary, path) : GNUCalls.renameNoReplace(temporary, to: path)
+            guard placed == 0 else { throw JournalWriteError(path: path, operation: "create", code: errno) }
         } catch {
-            // Ours (made or cut here, under the lock): a ring that could not be made is not left.
-            unlink(path)
+            close(opened)
+            unlink(temporary)
             throw error
         }
         crashSlot = CrashMarks.register(descriptor: descriptor) { signal in
@@ -93,6 +91,35 @@ final class RingFile: BlockSink {
     deinit {
         if let crashSlot { CrashMarks.unregister(crashSlot) }
         close(descriptor)
+    }
+
+    /// Whether a file is at `path` that the new ring replaces; throws when the file there may not
+    /// be replaced: a ring held by a running recorder, a ring that is not this user's own, any other
+    /// file without `replaceExisting`, something that is not a regular file.
+    private static func checkExisting(at path: String, replaceExisting: Bool) throws(JournalWriteError) -> Bool {
+        let existing = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard existing >= 0 else {
+            if errno == ENOENT { return false }
+            throw JournalWriteError(path: path, operation: "create", code: errno)
+        }
+        defer { close(existing) }
+        var status = stat()
+        guard fstat(existing, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw JournalWriteError(path: path, operation: "create", code: ENOTSUP)
+        }
+        guard RingTrust.hasRingSignature(existing) else {
+            if replaceExisting { return true }
+            throw JournalWriteError(path: path, operation: "create", code: EEXIST)
+        }
+        if let refusal = RingTrust(status).refusal(path: path) { throw refusal }
+        // Another process's probe holds a shared lock for an instant: tried again a little while.
+        var locked = flock(existing, LOCK_EX | LOCK_NB) == 0
+        for _ in 0..<200 where !locked && errno == EWOULDBLOCK {
+            usleep(1_000)
+            locked = flock(existing, LOCK_EX | LOCK_NB) == 0
+        }
+        if !locked && errno == EWOULDBLOCK { throw JournalWriteError(path: path, operation: "create", code: EBUSY) }
+        return true
     }
 
     private func write(_ bytes: [UInt8], at offset: Int) throws(JournalWriteError) {

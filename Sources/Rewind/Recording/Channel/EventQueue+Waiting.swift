@@ -41,10 +41,18 @@ extension EventQueue {
         }
     }
 
-    /// Waits, in wait mode, until an event of `bytes` could fit or the queue is closed.
-    func waitForRoom(bytes: Int) {
+    /// Makes the calling thread the consumer's: its pushes to a full queue are dropped, never
+    /// waited for.
+    @_spi(Tooling) public func becomeConsumer() {
+        condition.withLock { consumerThread = pthread_self() }
+    }
+
+    /// Waits, in wait mode, until an event of `bytes` could fit or the queue is closed; `false`,
+    /// at once, on the consumer's own thread, which would wait for itself.
+    func waitForRoom(bytes: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
+        if let consumerThread, pthread_equal(consumerThread, pthread_self()) != 0 { return false }
         producersWaiting.add(1, ordering: .sequentiallyConsistent)
         defer { producersWaiting.subtract(1, ordering: .relaxed) }
         // The queue can be full in bytes with fewer events than wake a sleeping consumer.
@@ -52,6 +60,7 @@ extension EventQueue {
         while isFull(adding: bytes) && !closed.load(ordering: .sequentiallyConsistent) {
             condition.wait()
         }
+        return true
     }
 
     /// Whether an event of `bytes` finds no room, as seen by a waiting producer.

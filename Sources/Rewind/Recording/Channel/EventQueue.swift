@@ -76,6 +76,9 @@ public final class EventQueue: @unchecked Sendable {
     let hasPendingDrops = Atomic<Bool>(false)
     /// Sleeping consumers and waiting producers wait on it.
     let condition = NSCondition()
+    /// The consumer's thread (``becomeConsumer()``): a push from it never waits, since only it
+    /// makes room. Guarded by `condition`.
+    var consumerThread: pthread_t?
 
     struct PendingDrops {
         var position: Int
@@ -123,15 +126,18 @@ public final class EventQueue: @unchecked Sendable {
     /// How many events the ring holds.
     @_spi(Tooling) public var capacity: Int { mask + 1 }
 
-    /// Events dropped so far because the queue was full (in ``Overflow/drop`` mode); events
-    /// refused after ``close()`` are not counted.
+    /// Events dropped so far because the queue was full (in ``Overflow/drop`` mode, or pushed by
+    /// the consumer's own thread in ``Overflow/wait`` mode); events refused after ``close()`` are
+    /// not counted.
     @_spi(Tooling) public var droppedCount: UInt64 { droppedTotal.load(ordering: .relaxed) }
 
     // MARK: Producers
 
     /// Queues an event that counts for `bytes` (see the type's discussion); returns `false` when it
     /// was dropped — the queue full in ``Overflow/drop`` mode, or closed. In ``Overflow/wait`` mode
-    /// a full queue makes the caller wait until the consumer has taken events.
+    /// a full queue makes the caller wait until the consumer has taken events — except on the
+    /// consumer's own thread (``becomeConsumer()``), where the event is dropped and counted:
+    /// nothing the consumer's thread pushes may wait for the consumer.
     @discardableResult
     @_spi(Tooling) public func push(_ event: consuming EventRecord, bytes: Int = 0) -> Bool {
         while true {
@@ -145,11 +151,11 @@ public final class EventQueue: @unchecked Sendable {
                 wakeConsumerIfAsleep(queuedAfter: position)
                 return true
             }
-            guard overflow == .wait else {
+            // The consumer's own thread (a journal's callback logging, say) would wait for itself.
+            guard overflow == .wait, waitForRoom(bytes: bytes) else {
                 recordDrop(sequence: event.sequence, source: event.source)
                 return false
             }
-            waitForRoom(bytes: bytes)
         }
     }
 

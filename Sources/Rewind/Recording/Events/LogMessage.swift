@@ -3,10 +3,11 @@ import Logging
 /// A message the application logged through swift-log, as a `log` event carries it
 /// (``Event/Kind/log(_:)``; recorded by ``RecordingLogHandler``).
 ///
-/// Nothing in it is formatted when it is made: the message is the text swift-log already built,
-/// and the metadata is kept as swift-log handed it, turned into a tree — its secrets redacted by
-/// name, as a state's fields are — only where a logger asks for it (``metadataTree(options:)``),
-/// on the journal's own thread.
+/// Little in it is formatted when it is made: the message is the text swift-log already built,
+/// and the metadata is kept as swift-log handed it, its self-describing values described
+/// (``RecordingLogHandler`` does that on the caller's thread, as they were when logged), turned
+/// into a tree — its secrets redacted by name, as a state's fields are — only where a logger asks
+/// for it (``metadataTree(options:)``), on the journal's own thread.
 public struct LogMessage: Sendable {
     /// How severe it is.
     public let level: Logger.Level

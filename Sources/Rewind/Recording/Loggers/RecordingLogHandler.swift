@@ -23,7 +23,9 @@ import Logging
 ///
 /// Threading: ``log(event:)`` may be called on any
 /// thread. On it, the message takes its sequence number, the time and the running dispatch, and
-/// goes to the journal's queue as it is: its metadata's tree is made on the journal's own thread
+/// goes to the journal's queue with its metadata described (a `.stringConvertible` value, an
+/// `error:`, turned into text as swift-log's own handlers do); the metadata's tree is made on the
+/// journal's own thread
 /// (for a logger that takes records, as ``JournalLogger`` and ``FlightRecorder`` do; another makes
 /// it where it is handed the event). Each label makes one source, kept for the process's life.
 public struct RecordingLogHandler: LogHandler {
@@ -75,20 +77,20 @@ public struct RecordingLogHandler: LogHandler {
         if let provided = metadataProvider?.get(), !provided.isEmpty { merged.merge(provided) { _, new in new } }
         if let explicit = event.metadata, !explicit.isEmpty { merged.merge(explicit) { _, new in new } }
         guard merged[Self.skipKey] == nil else { return }
-        if let error = event.error { merged["error"] = .stringConvertible(ErrorText(error)) }
+        if let error = event.error { merged["error"] = .string(String(describing: error)) }
+        Self.describeNow(&merged)
         let recorded = LogMessage(
             level: event.level, message: event.message.description, metadata: merged, file: event.file, function: event.function,
             line: event.line)
         channel.emit(.log(recorded), name: event.level.rawValue, description: recorded.message, callSite: .unknown, to: target)
     }
 
-    /// An error as metadata: described where the metadata becomes a tree, off the caller's thread.
-    private struct ErrorText: CustomStringConvertible, Sendable {
-        let error: any Error
-
-        init(_ error: any Error) { self.error = error }
-
-        var description: String { String(describing: error) }
+    /// Describes the values that describe themselves (`.stringConvertible`) now, on the caller's
+    /// thread, as swift-log's own handlers do: what is recorded is what was logged, at the moment
+    /// it was logged, not what the object says when the journal's thread gets to it. Strings, and
+    /// lists and dictionaries of only strings, are left as they are, uncopied.
+    private static func describeNow(_ metadata: inout Logger.Metadata) {
+        for (key, value) in metadata where value.needsDescribing { metadata[key] = value.describedNow }
     }
 
     /// One channel per label, so that the messages of every logger made with a label share one
@@ -103,4 +105,26 @@ public struct RecordingLogHandler: LogHandler {
     }
 
     private static let channels = Locked<[String: EventChannel]>([:])
+}
+
+extension Logger.MetadataValue {
+    /// Whether a value describes itself somewhere inside.
+    fileprivate var needsDescribing: Bool {
+        switch self {
+        case .string: false
+        case .stringConvertible: true
+        case .dictionary(let fields): fields.values.contains { $0.needsDescribing }
+        case .array(let elements): elements.contains { $0.needsDescribing }
+        }
+    }
+
+    /// The value with every self-describing value inside it turned into its text.
+    fileprivate var describedNow: Logger.MetadataValue {
+        switch self {
+        case .string: self
+        case .stringConvertible(let value): .string(value.description)
+        case .dictionary(let fields): .dictionary(fields.mapValues(\.describedNow))
+        case .array(let elements): .array(elements.map(\.describedNow))
+        }
+    }
 }

@@ -12,7 +12,10 @@
 /// when a run of its words, written together, is one of ``keyNames`` or that word's plural
 /// (`tokens`, `cookies`); or when the whole name, written without separators, ends with one
 /// (`accesstoken`). So `password` covers `passwordHash`, `userPasswords` and `new_password`, and
-/// `secret` covers `secretKey`; `pin` covers `userPin` but not `isPinned`.
+/// `secret` covers `secretKey`. A few short words that are also parts of everyday names
+/// (``defaultLastWordNames``: `pin`, `pass`, `pem`, `dsn`, `bearer`) are secret only as a name's
+/// last word: `userPin`, `db_pass` and `SENTRY_DSN` are secret; `unpin`, `pinConversation`,
+/// `isPinned`, `compass` and `passenger` are not.
 ///
 /// ```swift
 /// Redaction.current = Redaction.default.adding(["pin", "ssn"])
@@ -20,6 +23,10 @@
 public struct Redaction: Sendable, Equatable {
     /// Field names (normalised: lower case, without `_` and `-`) whose values are redacted.
     public private(set) var keyNames: Set<String> {
+        didSet { verdicts = Verdicts() }
+    }
+    /// Words (normalised) that make a name secret only as its last word, or that word's plural.
+    public private(set) var lastWordNames: Set<String> {
         didSet { verdicts = Verdicts() }
     }
     /// Answers already given, per field name: capture asks about the same few names for every
@@ -31,13 +38,15 @@ public struct Redaction: Sendable, Equatable {
         let paths = Locked<[String: Bool]>([:])
     }
 
-    /// Creates rules that redact the given field names (and every ``Secret``).
-    public init(keyNames: some Sequence<String>) {
+    /// Creates rules that redact the given field names (and every ``Secret``), and the names
+    /// whose last word is one of `lastWordNames`.
+    public init(keyNames: some Sequence<String>, lastWordNames: some Sequence<String> = [String]()) {
         self.keyNames = Set(keyNames.map(Self.normalised))
+        self.lastWordNames = Set(lastWordNames.map(Self.normalised))
     }
 
     public static func == (lhs: Redaction, rhs: Redaction) -> Bool {
-        lhs.keyNames == rhs.keyNames
+        lhs.keyNames == rhs.keyNames && lhs.lastWordNames == rhs.lastWordNames
     }
 
     /// The names redacted when nothing else is configured.
@@ -51,20 +60,27 @@ public struct Redaction: Sendable, Equatable {
     /// another word is not a match (`tokenizer`, `keyboard`, `isPinned`, `author`).
     public static let defaultKeyNames = [
         // Passwords and one-time codes.
-        "password", "passwd", "pwd", "passphrase", "passcode", "pin", "otp", "totp", "oneTimeCode",
+        "password", "passwd", "pwd", "passphrase", "passcode", "otp", "totp", "oneTimeCode",
         "mfaCode", "verificationCode", "securityCode",
         // Keys, tokens and what carries them.
         "secret", "token", "jwt", "apiKey", "apiSecret", "privateKey", "privKey", "encryptionKey",
         "signingKey", "masterKey", "salt", "credential", "auth", "authorization", "cookie",
-        "session", "sessionId",
+        "session", "sessionId", "sshKey",
+        // Where a service's credentials are written into an address.
+        "databaseUrl", "connectionString",
         // Wallets.
         "seedPhrase", "recoveryPhrase", "mnemonic",
         // Payment cards and national identifiers.
         "creditCard", "cardNumber", "cvv", "cvc", "ssn", "socialSecurityNumber",
     ]
 
-    /// The default rules: ``defaultKeyNames`` and every ``Secret``.
-    public static let `default` = Redaction(keyNames: defaultKeyNames)
+    /// Short words that are secret only as a name's last word: `userPin`, `DB_PASS`, `key.pem`,
+    /// `SENTRY_DSN`, `bearer` — not `unpin`, `pinConversation`, `compass`, `passenger`, `dsnap`.
+    /// As any word, each covers its plural (`pins`).
+    public static let defaultLastWordNames = ["pin", "pass", "pem", "dsn", "bearer"]
+
+    /// The default rules: ``defaultKeyNames``, ``defaultLastWordNames`` and every ``Secret``.
+    public static let `default` = Redaction(keyNames: defaultKeyNames, lastWordNames: defaultLastWordNames)
 
     /// Only ``Secret`` fields are redacted; no names are.
     public static let secretsOnly = Redaction(keyNames: [])
@@ -76,22 +92,25 @@ public struct Redaction: Sendable, Equatable {
         return copy
     }
 
-    /// These rules without some names: for an app whose `session` or `pin` is not a secret.
+    /// These rules without some names, in either tier: for an app whose `session` or `pin` is
+    /// not a secret.
     ///
     /// ```swift
     /// Redaction.current = Redaction.default.adding(["badge"]).removing(["session"])
     /// ```
     public func removing(_ names: some Sequence<String>) -> Redaction {
         var copy = self
-        copy.keyNames.subtract(names.map(Self.normalised))
+        let normalisedNames = names.map(Self.normalised)
+        copy.keyNames.subtract(normalisedNames)
+        copy.lastWordNames.subtract(normalisedNames)
         return copy
     }
 
     /// Whether a field of this name is redacted.
     public func redacts(key: String) -> Bool {
-        guard !keyNames.isEmpty else { return false }
+        guard !keyNames.isEmpty || !lastWordNames.isEmpty else { return false }
         if let known = verdicts.known.withLock({ $0[key] }) { return known }
-        let verdict = Self.matches(key, keyNames)
+        let verdict = Self.matches(key, keyNames, lastWords: lastWordNames)
         verdicts.known.withLock { $0[key] = verdict }
         return verdict
     }
@@ -114,20 +133,25 @@ public struct Redaction: Sendable, Equatable {
     private static let processRules = Locked(Redaction.default)
 
     /// The name rule (see the type's documentation).
-    private static func matches(_ name: String, _ secretWords: Set<String>) -> Bool {
+    private static func matches(_ name: String, _ secretWords: Set<String>, lastWords: Set<String>) -> Bool {
+        let words = NameWords.split(name)
+        if let last = words.last, !lastWords.isEmpty, isWord(last, in: lastWords) { return true }
         let joined = normalised(name)
         if secretWords.contains(where: { joined.hasSuffix($0) }) { return true }
-        let words = NameWords.split(name)
         for start in words.indices {
             var run = ""
             for word in words[start...] {
                 run += word
-                if secretWords.contains(run) { return true }
-                if run.hasSuffix("s"), secretWords.contains(String(run.dropLast())) { return true }
-                if run.hasSuffix("es"), secretWords.contains(String(run.dropLast(2))) { return true }
+                if isWord(run, in: secretWords) { return true }
             }
         }
         return false
+    }
+
+    /// Whether `word` is one of `words`, or its plural.
+    private static func isWord(_ word: String, in words: Set<String>) -> Bool {
+        words.contains(word) || (word.hasSuffix("s") && words.contains(String(word.dropLast())))
+            || (word.hasSuffix("es") && words.contains(String(word.dropLast(2))))
     }
 
     static func normalised(_ name: String) -> String {

@@ -65,6 +65,15 @@ public struct OpaqueValue: Hashable, Sendable {
     /// The text where a reference cycle was cut.
     package static let cycleText = "<cycle>"
 
+    /// Which of a secret's values this leaf replaced, counted from 1 as a recording tells them
+    /// apart (`<redacted>` is 1, `<redacted 2>` is 2); `nil` when it is no secret, or one past the
+    /// values a journal tells apart (`<redacted ?>`).
+    public var redactedOrdinal: Int? {
+        guard text != Self.redactedText else { return 1 }
+        guard isRedacted else { return nil }
+        return Int(text.dropFirst("<redacted ".count).dropLast())
+    }
+
     /// Whether this leaf replaced a secret: `<redacted>`, or `<redacted 2>` for the second value
     /// the secret took in a recording (`<redacted ?>` past the values a journal tells apart).
     public var isRedacted: Bool {

@@ -70,6 +70,25 @@ struct RedactionTests {
         #expect(app.redacts(key: "badgeNumber") && !app.redacts(key: "session") && app.redacts(key: "password"))
     }
 
+    @Test("credentials in configuration names are secret; a short word (pin, pass, pem, dsn, bearer) only as a name's last word")
+    func configurationNamesAndShortWords() {
+        let rules = Redaction.default
+        let secret = [
+            "sshKey", "ssh_key", "SSH_KEY", "pem", "key.pem", "bearer", "pass", "DB_PASS", "dsn", "SENTRY_DSN", "DATABASE_URL",
+            "databaseUrl", "connectionString", "privateKey", "pin", "userPin", "pins", "setPin"
+        ]
+        for name in secret { #expect(rules.redacts(key: name), "\(name)") }
+        let plain = ["passenger", "compass", "bypass", "passage", "dsnap", "unpin", "spin", "pinConversation", "isPinned", "pinned"]
+        for name in plain { #expect(!rules.redacts(key: name), "\(name)") }
+        // Taken out of either tier by name.
+        #expect(!rules.removing(["pin"]).redacts(key: "userPin"))
+        #expect(rules.removing(["pin"]) != rules)
+        let metadata: Logger.Metadata = ["sshKey": "ssh-ed25519 AAAA", "DATABASE_URL": "postgres://u:pw@db", "dsn": "https://k@sentry", "passenger": "Ada"]
+        let message = LogMessage(level: .info, message: "connecting", metadata: metadata, file: "f", function: "g", line: 1)
+        let text = message.metadataTree(options: CaptureOptions(redaction: .default))?.description ?? ""
+        #expect(!text.contains("AAAA") && !text.contains("postgres") && !text.contains("k@sentry") && text.contains("Ada"), "\(text)")
+    }
+
     @Test("Secret stays transparent to the app's own Codable persistence")
     func persistenceUnaffected() throws {
         let data = try JSONEncoder().encode(Self.login())

@@ -18,7 +18,13 @@ extension JournalEncoder {
             createdMonotonicNanoseconds: header.createdMonotonicNanoseconds, writerVersion: RewindVersion.current,
             recordingID: UUID(), appVersion: header.appVersion
         )
-        let encoder = try JournalEncoder(path: path, configuration: JournalConfiguration(), header: written)
+        // The events are a journal's: what it hid is hidden already, and what it kept is kept
+        // exactly — the rules of the process writing them (the command line's defaults, say) are
+        // not the app's, and must not hide a value the app recorded (its `pin`, with `pin` taken
+        // out of its rules).
+        var configuration = JournalConfiguration()
+        configuration.captureOptions.redaction = .secretsOnly
+        let encoder = try JournalEncoder(path: path, configuration: configuration, header: written)
         var sources: [UInt64: EventSource] = [:]
         for recorded in events {
             let id = recorded.source.instanceID
