@@ -23,7 +23,7 @@ import Foundation
 /// it was due, by however long the machine took, sometimes after the user's next input. Where
 /// the recording shows earlier work arriving after a later input, the clock is held short of the
 /// next scheduled action until that input has been sent, then moved on (for a clock that can tell
-/// how far off its next action is, as ``Clock/virtual(_:)`` can). A recorded answer the live app
+/// how far off its next action is, as `Replay.Clock.virtual(_:)` can). A recorded answer the live app
 /// never scheduled is listed in ``ReplayReport/unscheduledAnswers``.
 ///
 /// What cannot be checked is said: a dispatch that cannot be re-sent (a closure) and a state the
