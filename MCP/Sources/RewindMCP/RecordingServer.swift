@@ -160,7 +160,9 @@ public struct RecordingServer: Sendable {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
-    /// Whether `path` is a regular file this process may read that starts as a Rewind journal does.
+    /// Whether `path` is a regular file this process may read that starts as a Rewind journal or
+    /// a flight recorder's ring does (their signatures, docs/JOURNAL_FORMAT.md: `rewind` reads a
+    /// ring as the journal of its blocks).
     static func isJournal(_ path: String) -> Bool {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return false }
@@ -169,7 +171,7 @@ public struct RecordingServer: Sendable {
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return false }
         var magic = [UInt8](repeating: 0, count: 8)
         let count = magic.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 8) }
-        return count == 8 && magic == [0x89, 0x52, 0x57, 0x4E, 0x44, 0x0D, 0x0A, 0x1A]
+        return count == 8 && (magic == [0x89, 0x52, 0x57, 0x4E, 0x44, 0x0D, 0x0A, 0x1A] || magic == [0x89, 0x52, 0x57, 0x52, 0x47, 0x0D, 0x0A, 0x1A])
     }
 }
 

@@ -11,9 +11,10 @@ extension FlightRecorder {
     /// recorder.precondition(cart.total >= 0, "negative total: \(cart.total)")
     /// ```
     ///
-    /// A plain `precondition` or `fatalError` still marks the ring as crashed, and the next start
-    /// dumps it — but without what the writer had not written yet (at most ~100 ms, and what was
-    /// queued) and without the message.
+    /// The process then dies of the trap as of any, so its ring is marked as crashed and the next
+    /// start dumps it again (trigger `crash`), message included. A plain `precondition` or
+    /// `fatalError` marks the ring too — but its dump lacks what the writer had not written yet
+    /// (at most ~100 ms, and what was queued) and the message.
     public func precondition(
         _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String = String(), file: StaticString = #file,
         function: String = #function, line: UInt = #line

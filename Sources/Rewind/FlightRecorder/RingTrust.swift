@@ -1,7 +1,7 @@
 import Foundation
 
 /// Whether a file at a ring's path may be taken by this process's recorder: the one rule for what
-/// a flight recorder trusts (docs: KeepingTheLastMinutes, "Trust").
+/// a flight recorder trusts (the flight recorder article, "Whose ring it is").
 ///
 /// A ring is known by its signature, nothing less: a file of zeros, an empty log file, a disk image
 /// is not one. A ring is trusted only when this user owns it and nobody else may write it — a ring

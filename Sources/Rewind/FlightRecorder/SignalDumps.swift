@@ -58,15 +58,12 @@ enum SignalDumps {
                 thread.start()
             }
             guard state.handled.insert(signal).inserted else { return }
-            let handler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = { signal, info, context in
-                var byte = UInt8(truncatingIfNeeded: signal)
-                let saved = errno
-                _ = write(SignalDumps.writeEnd, &byte, 1)
-                errno = saved
-                SignalDumps.handOnToApp(signal, info, context)
-            }
             var action = sigaction()
-            action.__sigaction_handler.sa_sigaction = handler
+            #if canImport(Darwin)
+                action.__sigaction_u.__sa_sigaction = Self.handler
+            #else
+                action.__sigaction_handler.sa_sigaction = Self.handler
+            #endif
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_RESTART | SA_SIGINFO
             sigaction(signal, &action, previous + Int(signal))
@@ -77,13 +74,35 @@ enum SignalDumps {
         }
     }
 
+    /// The recorder's handler: writes the signal's number into the pipe (`write` is
+    /// async-signal-safe), then hands the signal on to the app's handler.
+    private static let handler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = { signal, info, context in
+        var byte = UInt8(truncatingIfNeeded: signal)
+        let saved = errno
+        _ = write(SignalDumps.writeEnd, &byte, 1)
+        errno = saved
+        SignalDumps.handOnToApp(signal, info, context)
+    }
+
     /// Stops dumping `recorder` on signals; a signal no recorder listens for any more gets back
     /// the action the app had for it.
     static func stop(_ recorder: FlightRecorder) {
         state.withLock { state in
             state.listeners.removeAll { $0.recorder == nil || $0.recorder === recorder }
             for signal in state.handled where !state.listeners.contains(where: { $0.signal == signal }) {
-                sigaction(signal, previous + Int(signal), nil)
+                // Put back only over the recorder's own: a handler the app installed since stays.
+                var current = sigaction()
+                let read = sigaction(signal, nil, &current)
+                #if canImport(Darwin)
+                    let installed = current.__sigaction_u.__sa_sigaction
+                #else
+                    let installed = current.__sigaction_handler.sa_sigaction
+                #endif
+                if read == 0, current.sa_flags & SA_SIGINFO != 0,
+                    let installed, unsafeBitCast(installed, to: Int.self) == unsafeBitCast(Self.handler, to: Int.self)
+                {
+                    sigaction(signal, previous + Int(signal), nil)
+                }
                 state.handled.remove(signal)
             }
         }
@@ -94,11 +113,18 @@ enum SignalDumps {
     /// "ignore"). Async-signal-safe.
     private static func handOnToApp(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
         let action = previous[Int(signal)]
+        // A handler, not SIG_DFL (0) or SIG_IGN (1), whichever field holds it.
+        #if canImport(Darwin)
+            let withInfo = action.__sigaction_u.__sa_sigaction
+            let plain = action.__sigaction_u.__sa_handler
+        #else
+            let withInfo = action.__sigaction_handler.sa_sigaction
+            let plain = action.__sigaction_handler.sa_handler
+        #endif
         if action.sa_flags & SA_SIGINFO != 0 {
-            action.__sigaction_handler.sa_sigaction?(signal, info, context)
-        } else if let handler = action.__sigaction_handler.sa_handler, unsafeBitCast(handler, to: Int.self) > 1 {
-            // 0 is SIG_DFL, 1 SIG_IGN.
-            handler(signal)
+            if let withInfo, unsafeBitCast(withInfo, to: Int.self) > 1 { withInfo(signal, info, context) }
+        } else if let plain, unsafeBitCast(plain, to: Int.self) > 1 {
+            plain(signal)
         }
     }
 

@@ -102,6 +102,7 @@ public struct UnscheduledAnswer: Sendable, Equatable, CustomStringConvertible {
     /// The re-sent input whose work it was, if the replay knows it.
     public var input: RecordedInput?
 
+    /// `answer never scheduled: step 333 (board, didDispatch syncFinished), the work of input startSync (step 302): …`.
     public var description: String {
         "answer never scheduled: step \(step) (\(source), \(event))" + (input.map { ", the work of input \($0.name) (step \($0.step))" } ?? "")
             + ": the live app had nothing waiting on the replay's clock"

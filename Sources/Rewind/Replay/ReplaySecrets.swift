@@ -122,7 +122,7 @@ public struct MissingSecret: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let what = path.isRoot ? "input '\(input)'" : "'\(path)' of input '\(input)'"
         let times = count == 1 ? "" : " (\(count) recorded inputs)"
-        // The name's last word, which the name rule most often matched (`pin` of `pinCode`).
+        // The name's last word, which the name rule most often matched (`pin` of `userPin`).
         let name = path.isRoot ? input : path.description.split(whereSeparator: { ".?[]".contains($0) }).last.map(String.init) ?? input
         let word = NameWords.split(name).last ?? name
         return "\(what) was recorded redacted\(times); supply its value: secrets: [\"\(key)\": …] (expectReplay) or replay.secrets = [\"\(key)\": …]"

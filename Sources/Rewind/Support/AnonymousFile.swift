@@ -1,16 +1,22 @@
 import Foundation
 
 /// A file with no name, in memory: what a reader builds from a ring leaves nothing behind when the
-/// reader is killed, and needs no `$TMPDIR` (full, missing or shared).
+/// reader is killed, and needs no `$TMPDIR` (full, missing or shared) where the system has
+/// `memfd_create`.
 enum AnonymousFile {
-    /// A new, empty read-write file in memory (Linux's `memfd_create`), closed on exec; `nil` where
-    /// the system has none, or refuses (`errno` says why).
+    /// A new, empty read-write file, closed on exec: in memory (Linux's `memfd_create`), or where
+    /// the system has none or refuses it (a seccomp profile), a private file in `$TMPDIR` unlinked
+    /// at once; `nil` when neither can be had (`errno` says why).
     static func create(name: String) -> Int32? {
-        guard let create = GNUCalls.memfdCreate else {
-            errno = ENOSYS
-            return nil
+        if let create = GNUCalls.memfdCreate {
+            let descriptor = create(name, GNUCalls.closeOnExec)
+            if descriptor >= 0 { return descriptor }
         }
-        let descriptor = create(name, GNUCalls.closeOnExec)
-        return descriptor >= 0 ? descriptor : nil
+        var template = Array((NSTemporaryDirectory() + "/.\(name)-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { return nil }
+        unlink(String(cString: template))
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        return descriptor
     }
 }

@@ -340,6 +340,8 @@ struct LogsOnTheTimelineTests {
         let objects = try json.standardOutput.split(separator: "\n").map(Self.object)
         let started = try #require(objects.first { $0["description"] as? String == "checkout started" })
         #expect(started["kind"] as? String == "log" && started["name"] as? String == "info")
+        // Under the names the export's rows give them too: one name for one thing.
+        #expect(started["level"] as? String == "info" && started["message"] as? String == "checkout started")
         #expect((started["value"] as? [String: Any])?["amount"] as? String == "5")
         #expect(!json.standardOutput.contains("hunter2") && !json.standardOutput.contains("tok_live_123"))
         let eventSchema = try JSONSchemaCheck(file: JSONOutputTests.schemas + "event.schema.json")

@@ -1,3 +1,4 @@
+import Logging
 @_spi(Tooling) import Rewind
 
 /// The columns an event has in every JSON answer — `log --json`, `export`'s rows, `blame --json`
@@ -30,15 +31,20 @@ enum EventColumns {
         case parent
         /// `duration_ns`: a commit's or a dispatch's duration.
         case duration
+        /// `level` and `message`: an app's log message's level (by its name: a crafted record whose
+        /// name is no level has none) and text — what its `name` and `description` hold, under
+        /// the names every answer gives them.
+        case level, message
     }
 
-    /// `log --json`: every column but `time_ns`.
+    /// `log --json`: every column but `time_ns` (`level` and `message` on a log message's line only).
     static let log: [Column] = [
         .sequence, .time, .monotonic, .source, .sourceID, .framework, .type, .kind, .name, .description,
-        .file, .function, .line, .parent, .duration,
+        .file, .function, .line, .parent, .duration, .level, .message,
     ]
 
-    /// A row of `export`: every column.
+    /// A row of `export`: every column but `level` and `message`, which come with the message's
+    /// other columns at the end of the row.
     static let exportRow: [Column] = [
         .sequence, .time, .timeNanoseconds, .monotonic, .source, .sourceID, .framework, .type, .kind, .name,
         .description, .file, .function, .line, .parent, .duration,
@@ -73,6 +79,18 @@ enum EventColumns {
                     object.field("duration_ns", duration.nanoseconds)
                 } else if nullWhenAbsent {
                     object.raw("duration_ns", "null")
+                }
+            case .level:
+                if let level = Logger.Level(kind: event.kind, name: event.name) {
+                    object.field("level", level.rawValue)
+                } else if nullWhenAbsent {
+                    object.raw("level", "null")
+                }
+            case .message:
+                if event.kind == .log {
+                    object.field("message", event.description)
+                } else if nullWhenAbsent {
+                    object.raw("message", "null")
                 }
             }
         }

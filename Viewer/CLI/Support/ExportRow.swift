@@ -55,10 +55,9 @@ struct ExportRow: Sendable {
         // An app's own log message (`log`): its level, its logger's label, the message and its
         // metadata; `null` on every other row.
         let isLog = event.kind == .log
-        // A level by its name, as everywhere: a crafted record whose name is no level has none.
-        row.text("level", Logger.Level(kind: event.kind, name: event.name)?.rawValue)
+        EventColumns.add([.level], of: event, to: &row, nullWhenAbsent: true)
         row.text("label", isLog ? event.source.label : nil)
-        row.text("message", isLog ? event.description : nil)
+        EventColumns.add([.message], of: event, to: &row, nullWhenAbsent: true)
         row.value("metadata", isLog ? event.value : nil)
         row.closeLine(into: &buffer)
     }

@@ -145,4 +145,8 @@ struct BlockFrame: Equatable, Sendable {
     }
 
     var totalLength: Int { JournalFormat.frameHeaderLength + Int(compressedLength) }
+
+    /// The steps a damaged block lost, as its frame says: `nil` for a frame that claims no event
+    /// (a lost-steps frame whose steps are unknown).
+    var claimedSequences: ClosedRange<UInt64>? { eventCount == 0 ? nil : firstSequence...lastSequence }
 }

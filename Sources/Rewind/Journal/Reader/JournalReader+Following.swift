@@ -8,7 +8,14 @@ extension JournalReader {
     /// one that crashed, and for a journal of format 4 or older, whose writers held no lock;
     /// `nil` where it cannot be told (a file system without `flock`).
     public var isHeldByWriter: Bool? {
-        // Asked on the file this reader has open (a path may be a link to it), and let go at once.
+        // Asked on the file this reader has open (a path may be a link to it).
+        Self.isHeldByWriter(descriptor)
+    }
+
+    /// Whether a writer — a journal's or a flight recorder's — holds the file open at
+    /// `descriptor` (its exclusive `flock`): the one probe every reader makes, a shared lock taken
+    /// and let go at once; `nil` when the file system cannot tell.
+    static func isHeldByWriter(_ descriptor: Int32) -> Bool? {
         if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
             flock(descriptor, LOCK_UN)
             return false

@@ -132,7 +132,7 @@ extension JournalReader {
             guard let frame = BlockFrame.decode(readBytes(at: offset, count: JournalFormat.frameHeaderLength), at: 0),
                 frame.totalLength == JournalFormat.lostBlockLength, case .failure(.damaged(let reason)) = payload(at: offset, frame: frame)
             else { continue }
-            damage.append(JournalDamage(byteRange: offset..<block.offset, sequences: frame.firstSequence...frame.lastSequence, reason: reason))
+            damage.append(JournalDamage(byteRange: offset..<block.offset, sequences: frame.claimedSequences, reason: reason))
         }
     }
 
@@ -197,7 +197,7 @@ extension JournalReader {
                 case .success(let outline):
                     add(block: offset, frame: frame, outline: outline)
                 case .failure(.damaged(let reason)):
-                    damage.append(JournalDamage(byteRange: offset..<(offset + frame.totalLength), sequences: frame.firstSequence...frame.lastSequence, reason: reason))
+                    damage.append(JournalDamage(byteRange: offset..<(offset + frame.totalLength), sequences: frame.claimedSequences, reason: reason))
                 }
                 offset += frame.totalLength
                 continue

@@ -35,8 +35,9 @@ extension JournalReader {
         }
         let scan = RingScan.reading(descriptor: descriptor, size: size, regionStart: fixed.length, flags: fixed.flags)
         guard let image = AnonymousFile.create(name: "rewind-ring") else { throw .ringImage(path, code: errno) }
-        // The reader keeps its own descriptor; the writer's copy closes with it.
-        let reading = dup(image)
+        // The reader keeps its own descriptor (closed on exec, as the image's: no child process
+        // inherits the recording); the writer's copy closes with it.
+        let reading = fcntl(image, F_DUPFD_CLOEXEC, 0)
         guard reading >= 0 else {
             let code = errno
             close(image)

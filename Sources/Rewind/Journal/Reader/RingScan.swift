@@ -27,8 +27,9 @@ struct RingScan {
         /// The ring file's bytes where no whole block could be read.
         var byteRange: Range<Int>
         /// The steps between the blocks around it: at most these were lost (units recording into
-        /// another journal of the process share the numbering).
-        var sequences: ClosedRange<UInt64>
+        /// another journal of the process share the numbering); `nil` when the blocks' ranges
+        /// leave none between them (they overlap when several threads log), or it was a summary.
+        var sequences: ClosedRange<UInt64>?
         /// The block after it, in ``blocks``.
         var beforeBlock: Int
     }
@@ -133,7 +134,7 @@ struct RingScan {
     ) -> RingScan {
         var scan = RingScan(descriptor: descriptor, size: size, regionStart: regionStart, flags: flags, age: age)
         var attempts = 1
-        while !scan.holes.isEmpty, attempts < Self.scansOfALiveRing, isBeingWritten(descriptor) {
+        while !scan.holes.isEmpty, attempts < Self.scansOfALiveRing, JournalReader.isHeldByWriter(descriptor) == true {
             beforeRescan()
             scan = RingScan(descriptor: descriptor, size: size, regionStart: regionStart, flags: flags, age: age)
             attempts += 1
@@ -144,15 +145,6 @@ struct RingScan {
     /// How many times a reader scans a ring still written before it reports the holes it meets.
     /// One scan in 50 to 100 of a busy recorder's ring meets its writer; 20 in a row, never here.
     static let scansOfALiveRing = 20
-
-    /// Whether a running recorder holds the ring (its lock, ``RingFile``).
-    private static func isBeingWritten(_ descriptor: Int32) -> Bool {
-        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
-            flock(descriptor, LOCK_UN)
-            return false
-        }
-        return errno == EWOULDBLOCK
-    }
 
     /// The blocks that decode as a journal's reader decodes them, with their outlines.
     private static func decoded(_ blocks: [Block]) -> [Block] {
@@ -202,10 +194,11 @@ struct RingScan {
             let between: [Range<Int>] =
                 after.offset >= before.end ? [before.end..<after.offset] : [before.end..<size, regionStart..<max(regionStart, after.offset)]
             let damaged = damagedRegions.filter { region in between.contains { $0.overlaps(region) } }
-            guard let lower = damaged.map(\.lowerBound).min(), let upper = damaged.map(\.upperBound).max(),
-                before.frame.lastSequence < .max, after.frame.firstSequence > before.frame.lastSequence + 1
-            else { continue }
-            holes.append(Hole(byteRange: lower..<upper, sequences: (before.frame.lastSequence + 1)...(after.frame.firstSequence - 1), beforeBlock: index))
+            guard let lower = damaged.map(\.lowerBound).min(), let upper = damaged.map(\.upperBound).max() else { continue }
+            let stepsBetween =
+                before.frame.lastSequence < .max && after.frame.firstSequence > before.frame.lastSequence + 1
+                ? (before.frame.lastSequence + 1)...(after.frame.firstSequence - 1) : nil
+            holes.append(Hole(byteRange: lower..<upper, sequences: stepsBetween, beforeBlock: index))
         }
     }
 

@@ -178,12 +178,14 @@ extension JournalReader {
         }
     }
 
-    /// The blocks whose steps start before the block's before them: a writer numbers its blocks'
-    /// steps in order, and readers find a step by that order, so such a block (a crafted file's,
-    /// or one moved) is damage — its events read, but a look-up by step misses them.
+    /// The blocks whose every step comes before the first step of the block before them: a
+    /// writer writes its blocks in step order, and readers find a step by that order, so such a
+    /// block (a crafted file's, or one moved) is damage — its events read, but a look-up by step
+    /// misses them. (Neighbours' ranges may overlap: an event numbered on one thread can reach
+    /// the writer just after a later one of another thread, past a block's end.)
     func blocksOutOfOrder() -> [JournalDamage] {
         zip(blocks, blocks.dropFirst()).compactMap { before, block -> JournalDamage? in
-            guard block.firstSequence <= before.firstSequence else { return nil }
+            guard block.lastSequence < before.firstSequence else { return nil }
             let steps = "steps \(block.firstSequence)–\(block.lastSequence) come after steps \(before.firstSequence)–\(before.lastSequence)"
             return JournalDamage(
                 byteRange: block.offset..<min(block.offset + block.frame.totalLength, fileSize), sequences: nil,

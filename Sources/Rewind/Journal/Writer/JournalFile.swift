@@ -104,11 +104,13 @@ final class JournalFile {
     /// dumped from — with a frame that claims them and holds no events: readers report it as
     /// damage with exactly those steps lost (``JournalFormat/lostBlockReason``), and the index
     /// leaves it out.
-    func appendLost(_ sequences: ClosedRange<UInt64>, between before: BlockFrame, and after: BlockFrame) throws(JournalWriteError) {
+    /// With `sequences` unknown (`nil`), the frame claims no event.
+    func appendLost(_ sequences: ClosedRange<UInt64>?, between before: BlockFrame, and after: BlockFrame) throws(JournalWriteError) {
+        let claimed = sequences ?? before.lastSequence...before.lastSequence
         let frame = BlockFrame(
             type: .events, compressedLength: 1, uncompressedLength: 1,
-            eventCount: UInt32(clamping: sequences.upperBound - sequences.lowerBound + 1),
-            firstSequence: sequences.lowerBound, lastSequence: sequences.upperBound,
+            eventCount: sequences.map { UInt32(clamping: $0.upperBound - $0.lowerBound + 1) } ?? 0,
+            firstSequence: claimed.lowerBound, lastSequence: claimed.upperBound,
             firstWallNanoseconds: min(before.lastWallNanoseconds, after.firstWallNanoseconds),
             lastWallNanoseconds: max(before.lastWallNanoseconds, after.firstWallNanoseconds),
             payloadCRC: JournalFormat.lostBlockCRC)

@@ -97,8 +97,7 @@ package enum RingDump {
             case .success(let fixed) = JournalHeader.decodeFixedPart(JournalReader.read(descriptor, at: 0, count: JournalFormat.fixedHeaderLength))
         else { return .other }
         if let refusal = RingTrust(status).refusal(path: path) { return .untrusted(refusal) }
-        guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 || errno != EWOULDBLOCK else { return .inUse }
-        flock(descriptor, LOCK_UN)
+        if JournalReader.isHeldByWriter(descriptor) == true { return .inUse }
         return fixed.flags & JournalFormat.RingFlags.closed != 0 ? .closed : .unclosed(crashSignal: JournalFormat.RingFlags.crashSignal(fixed.flags))
     }
 

@@ -48,10 +48,13 @@ final class RingFile: BlockSink {
         self.size = max(size, Self.minimumSize)
         position = regionStart
         bytesWritten = regionStart
-        let replacing = try Self.checkExisting(at: path, replaceExisting: replaceExisting)
-        let directory = (path as NSString).deletingLastPathComponent
-        let temporary =
-            (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(getpid())-\(UInt32.random(in: 1...UInt32.max)).partial"
+        // The ring being replaced stays locked until the new one has taken its place: a second
+        // recorder starting meanwhile finds it held, never a ring about to be renamed over.
+        let replaced = try Self.checkExisting(at: path, replaceExisting: replaceExisting)
+        defer { if let replaced { close(replaced) } }
+        let replacing = replaced != nil
+        Self.removeLeftovers(of: path)
+        let temporary = Self.temporaryPrefix(of: path) + "\(getpid())-\(UInt32.random(in: 1...UInt32.max)).partial"
         let opened = open(temporary, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard opened >= 0 else { throw JournalWriteError(path: path, operation: "create", code: errno) }
         // Held for the recorder's life and let go by the kernel however it ends: a ring that is
@@ -61,8 +64,12 @@ final class RingFile: BlockSink {
         _ = flock(opened, LOCK_EX | LOCK_NB)
         descriptor = opened
         do throws(JournalWriteError) {
-            // The umask may have taken bits off; nothing adds any.
-            fchmod(descriptor, 0o600)
+            // The umask may have taken bits off; nothing adds any. A file system that keeps no
+            // modes (vfat, some network ones) would make a ring the next start refuses.
+            var made = stat()
+            guard fchmod(descriptor, 0o600) == 0, fstat(descriptor, &made) == 0, RingTrust(made) == .trusted else {
+                throw JournalWriteError(path: path, operation: "trust", code: EACCES)
+            }
             try write(headerBytes, at: 0)
             guard ftruncate(descriptor, off_t(self.size)) == 0 else { throw JournalWriteError(path: path, operation: "create", code: errno) }
             #if canImport(Glibc)
@@ -93,33 +100,66 @@ final class RingFile: BlockSink {
         close(descriptor)
     }
 
-    /// Whether a file is at `path` that the new ring replaces; throws when the file there may not
-    /// be replaced: a ring held by a running recorder, a ring that is not this user's own, any other
-    /// file without `replaceExisting`, something that is not a regular file.
-    private static func checkExisting(at path: String, replaceExisting: Bool) throws(JournalWriteError) -> Bool {
-        let existing = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard existing >= 0 else {
-            if errno == ENOENT { return false }
-            throw JournalWriteError(path: path, operation: "create", code: errno)
+    /// `DIR/.NAME.`: where the temporary names of the rings made for `path` start.
+    private static func temporaryPrefix(of path: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        return (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent)."
+    }
+
+    /// Removes the temporary files of rings for `path` that this user's processes began and did
+    /// not live to put in place (killed while the ring was allocated): each is as large as a ring.
+    private static func removeLeftovers(of path: String) {
+        let prefix = temporaryPrefix(of: path)
+        let directory = (prefix as NSString).deletingLastPathComponent
+        let start = (prefix as NSString).lastPathComponent
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(start) && name.hasSuffix(".partial") {
+            let rest = name.dropFirst(start.count).dropLast(".partial".count)
+            guard let pid = rest.split(separator: "-").first.flatMap({ Int32($0) }), pid != getpid(),
+                kill(pid, 0) != 0 && errno == ESRCH
+            else { continue }
+            let leftover = directory + "/" + name
+            var status = stat()
+            if lstat(leftover, &status) == 0, status.st_uid == geteuid(), status.st_mode & S_IFMT == S_IFREG { unlink(leftover) }
         }
-        defer { close(existing) }
-        var status = stat()
-        guard fstat(existing, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+    }
+
+    /// The file at `path` that the new ring replaces, open and locked (`nil`: none); throws when
+    /// the file there may not be replaced: a ring held by a running recorder, a ring that is not
+    /// this user's own, any other file without `replaceExisting`, something that is not a regular
+    /// file (never opened: a device or FIFO can act on being opened).
+    private static func checkExisting(at path: String, replaceExisting: Bool) throws(JournalWriteError) -> Int32? {
+        switch RingDump.existingRing(at: path) {
+        case .none: return nil
+        case .untrusted(let refusal): throw refusal
+        case .inUse: throw JournalWriteError(path: path, operation: "create", code: EBUSY)
+        case .other where !replaceExisting: throw JournalWriteError(path: path, operation: "create", code: EEXIST)
+        case .other, .closed, .unclosed: break
+        }
+        var before = stat()
+        guard lstat(path, &before) == 0, before.st_mode & S_IFMT == S_IFREG else {
             throw JournalWriteError(path: path, operation: "create", code: ENOTSUP)
         }
-        guard RingTrust.hasRingSignature(existing) else {
-            if replaceExisting { return true }
-            throw JournalWriteError(path: path, operation: "create", code: EEXIST)
-        }
-        if let refusal = RingTrust(status).refusal(path: path) { throw refusal }
+        let existing = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard existing >= 0 else { throw JournalWriteError(path: path, operation: "create", code: errno) }
         // Another process's probe holds a shared lock for an instant: tried again a little while.
         var locked = flock(existing, LOCK_EX | LOCK_NB) == 0
         for _ in 0..<200 where !locked && errno == EWOULDBLOCK {
             usleep(1_000)
             locked = flock(existing, LOCK_EX | LOCK_NB) == 0
         }
-        if !locked && errno == EWOULDBLOCK { throw JournalWriteError(path: path, operation: "create", code: EBUSY) }
-        return true
+        // Held by a recorder, it is in use (a file system without locks leaves it unlocked);
+        // locked, it must still be the file that was judged, still at the path.
+        let heldElsewhere = !locked && errno == EWOULDBLOCK
+        var status = stat()
+        var now = stat()
+        guard !heldElsewhere, fstat(existing, &status) == 0, lstat(path, &now) == 0, status.st_dev == now.st_dev, status.st_ino == now.st_ino,
+            status.st_ino == before.st_ino
+        else {
+            close(existing)
+            throw JournalWriteError(path: path, operation: "create", code: EBUSY)
+        }
+        return existing
     }
 
     private func write(_ bytes: [UInt8], at offset: Int) throws(JournalWriteError) {

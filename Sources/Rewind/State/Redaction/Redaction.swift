@@ -60,7 +60,7 @@ public struct Redaction: Sendable, Equatable {
     /// another word is not a match (`tokenizer`, `keyboard`, `isPinned`, `author`).
     public static let defaultKeyNames = [
         // Passwords and one-time codes.
-        "password", "passwd", "pwd", "passphrase", "passcode", "otp", "totp", "oneTimeCode",
+        "password", "passwd", "pwd", "passphrase", "passcode", "pinCode", "pinNumber", "otp", "totp", "oneTimeCode",
         "mfaCode", "verificationCode", "securityCode",
         // Keys, tokens and what carries them.
         "secret", "token", "jwt", "apiKey", "apiSecret", "privateKey", "privKey", "encryptionKey",

@@ -69,18 +69,22 @@ public struct OpaqueValue: Hashable, Sendable {
     /// apart (`<redacted>` is 1, `<redacted 2>` is 2); `nil` when it is no secret, or one past the
     /// values a journal tells apart (`<redacted ?>`).
     public var redactedOrdinal: Int? {
-        guard text != Self.redactedText else { return 1 }
-        guard isRedacted else { return nil }
-        return Int(text.dropFirst("<redacted ".count).dropLast())
+        redactedVersion.flatMap { $0 }
     }
 
     /// Whether this leaf replaced a secret: `<redacted>`, or `<redacted 2>` for the second value
     /// the secret took in a recording (`<redacted ?>` past the values a journal tells apart).
-    public var isRedacted: Bool {
-        guard text != Self.redactedText else { return true }
-        guard text.hasPrefix("<redacted "), text.hasSuffix(">") else { return false }
+    public var isRedacted: Bool { redactedVersion != nil }
+
+    /// The text's one reading as a secret's leaf: `nil` when it is none, `.some(nil)` for
+    /// `<redacted ?>`, else which of the secret's values it was.
+    private var redactedVersion: Int?? {
+        guard text != Self.redactedText else { return .some(1) }
+        guard text.hasPrefix("<redacted "), text.hasSuffix(">") else { return nil }
         let version = text.dropFirst("<redacted ".count).dropLast()
-        return version == "?" || (!version.isEmpty && version.allSatisfy(\.isASCII) && version.allSatisfy(\.isNumber))
+        if version == "?" { return .some(nil) }
+        guard !version.isEmpty, version.allSatisfy(\.isASCII), version.allSatisfy(\.isNumber), let number = Int(version) else { return nil }
+        return .some(number)
     }
 }
 

@@ -75,7 +75,7 @@ struct RedactionTests {
         let rules = Redaction.default
         let secret = [
             "sshKey", "ssh_key", "SSH_KEY", "pem", "key.pem", "bearer", "pass", "DB_PASS", "dsn", "SENTRY_DSN", "DATABASE_URL",
-            "databaseUrl", "connectionString", "privateKey", "pin", "userPin", "pins", "setPin"
+            "databaseUrl", "connectionString", "privateKey", "pin", "userPin", "pins", "setPin", "pinCode", "pin_code", "PIN_NUMBER"
         ]
         for name in secret { #expect(rules.redacts(key: name), "\(name)") }
         let plain = ["passenger", "compass", "bypass", "passage", "dsnap", "unpin", "spin", "pinConversation", "isPinned", "pinned"]
