@@ -102,8 +102,11 @@ enum SignalDumps {
                     let installed, unsafeBitCast(installed, to: Int.self) == unsafeBitCast(Self.handler, to: Int.self)
                 {
                     sigaction(signal, previous + Int(signal), nil)
+                    state.handled.remove(signal)
                 }
-                state.handled.remove(signal)
+                // Otherwise the app's handler installed since stays, and the signal stays counted
+                // as handled: a recorder listening again must not save that handler — which may
+                // hand signals on to the recorder's — as the one to hand them on to (a loop).
             }
         }
     }

@@ -89,11 +89,19 @@ struct FlightRecorderTrustTests {
         // No process has this number: Linux's pid_max is at most 2^22.
         let dead = directory.file(".shop.rewind-ring.99999999-7.partial")
         let alive = directory.file(".shop.rewind-ring.1-7.partial")
-        for leftover in [dead, alive] { try Data(count: 4096).write(to: URL(fileURLWithPath: leftover)) }
+        // A dump's temporary beside the ring, of the same shape but for its name: never touched.
+        let dumpTemporary = directory.file(".shop.rewind-ring.2026-12-02.rewind.99999999-7.partial")
+        for leftover in [dead, alive, dumpTemporary] {
+            try Data(count: 4096).write(to: URL(fileURLWithPath: leftover))
+            // Made two minutes ago: a start killed that long ago.
+            var times = [timeval(tv_sec: time(nil) - 120, tv_usec: 0), timeval(tv_sec: time(nil) - 120, tv_usec: 0)]
+            #expect(utimes(leftover, &times) == 0)
+        }
         let recorder = try FlightRecorder(path: path, configuration: FlightRecorderTests.configuration())
         recorder.close()
         #expect(!FileManager.default.fileExists(atPath: dead))
         #expect(FileManager.default.fileExists(atPath: alive), "process 1 is alive")
+        #expect(FileManager.default.fileExists(atPath: dumpTemporary))
     }
 
     @Test("the recorder's ring is a new file of its own (0600, this user's): a ring it replaces is never written into")

@@ -16,15 +16,17 @@ public struct RingWindow: Sendable, Equatable {
     /// Regions where no whole block could be read: the one being written when the process died,
     /// the remains of blocks the next lap overwrote in part. Expected in a ring, not damage.
     public var skippedRegions: Int
-    /// Blocks lost between two that survive: damage, which the journal read from the ring
-    /// reports (``JournalReader/damage``) with the steps lost.
+    /// Stretches lost between two blocks that survive — a block, or only a block's summary:
+    /// damage, which the journal read from the ring reports (``JournalReader/damage``) with the
+    /// steps lost, when the blocks around it tell them.
     public var holes: Int = 0
 }
 
 extension JournalReader {
     /// When the file open at `descriptor` is a ring: a journal of its surviving blocks, written to
     /// a file in memory with no name (``AnonymousFile``), with what the ring holds. Nothing is left
-    /// behind when the reader is killed, and no `$TMPDIR` is needed. `nil` for any other file.
+    /// behind when the reader is killed, and no `$TMPDIR` is needed where the system has
+    /// `memfd_create`. `nil` for any other file.
     static func ringImage(of descriptor: Int32, path: String, size: Int) throws(JournalReadError) -> (descriptor: Int32, size: Int, window: RingWindow)? {
         guard case .success(let fixed) = JournalHeader.decodeFixedPart(read(descriptor, at: 0, count: JournalFormat.fixedHeaderLength)),
             fixed.isRing

@@ -113,14 +113,21 @@ final class RingFile: BlockSink {
         let directory = (prefix as NSString).deletingLastPathComponent
         let start = (prefix as NSString).lastPathComponent
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        let now = time(nil)
         for name in names where name.hasPrefix(start) && name.hasSuffix(".partial") {
-            let rest = name.dropFirst(start.count).dropLast(".partial".count)
-            guard let pid = rest.split(separator: "-").first.flatMap({ Int32($0) }), pid != getpid(),
-                kill(pid, 0) != 0 && errno == ESRCH
+            // Exactly `PID-N`: a dump's temporary beside it (`.NAME.more.PID-N.partial`) is not one.
+            let parts = name.dropFirst(start.count).dropLast(".partial".count).split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+                let pid = Int32(parts[0]), pid != getpid(), kill(pid, 0) != 0 && errno == ESRCH
             else { continue }
             let leftover = directory + "/" + name
             var status = stat()
-            if lstat(leftover, &status) == 0, status.st_uid == geteuid(), status.st_mode & S_IFMT == S_IFREG { unlink(leftover) }
+            // A minute old at least: a process of another PID namespace or host sharing the
+            // folder looks dead from here, and allocating a ring takes far less.
+            guard lstat(leftover, &status) == 0, status.st_uid == geteuid(), status.st_mode & S_IFMT == S_IFREG,
+                now - status.st_mtim.tv_sec >= 60
+            else { continue }
+            unlink(leftover)
         }
     }
 
@@ -129,7 +136,8 @@ final class RingFile: BlockSink {
     /// this user's own, any other file without `replaceExisting`, something that is not a regular
     /// file (never opened: a device or FIFO can act on being opened).
     private static func checkExisting(at path: String, replaceExisting: Bool) throws(JournalWriteError) -> Int32? {
-        switch RingDump.existingRing(at: path) {
+        let judged = RingDump.existingRing(at: path)
+        switch judged {
         case .none: return nil
         case .untrusted(let refusal): throw refusal
         case .inUse: throw JournalWriteError(path: path, operation: "create", code: EBUSY)
@@ -158,6 +166,12 @@ final class RingFile: BlockSink {
         else {
             close(existing)
             throw JournalWriteError(path: path, operation: "create", code: EBUSY)
+        }
+        // What is locked is judged again: a file put in the ring's place meanwhile is no ring of
+        // this user's, and is kept unless any file may be replaced.
+        if judged != .other, !RingTrust.hasRingSignature(existing) || RingTrust(status) != .trusted {
+            close(existing)
+            throw JournalWriteError(path: path, operation: "create", code: replaceExisting ? EBUSY : EEXIST)
         }
         return existing
     }
