@@ -193,5 +193,5 @@ struct LoginState: Codable {
 }
 
 func readmeRedactionRules() {
-    Redaction.current = Redaction.default.adding(["pin", "iban"])
+    Redaction.current = Redaction.default.adding(["iban", "licensePlate"])
 }

@@ -5,9 +5,10 @@
 ///
 /// Values are found by the input's name (`authToken`: a whole input), by the hidden field's path
 /// inside the input (`authToken` for a Flask payload's key, `credentials.password`), or by both
-/// (`signIn.authToken`); the most specific wins. A secret that took several values is recorded
-/// as `<redacted>`, `<redacted 2>`, `<redacted 3>`… (a mistyped password, then the right one):
-/// a key ending in `#N` supplies the value recorded as the Nth, and wins over the key without it.
+/// (`signIn.authToken`); the most specific wins. A journal numbers the secret values it meets,
+/// one number per value wherever it appears — `<redacted>`, `<redacted 2>`, `<redacted 3>`… — so
+/// a mistyped password and the right one read apart: a key ending in `#N` supplies the value
+/// recorded as `<redacted N>` (`#1` for plain `<redacted>`), and wins over the key without it.
 /// A closure can answer instead, for values a test computes:
 ///
 /// ```swift
@@ -57,8 +58,8 @@ public struct ReplaySecrets: Sendable, ExpressibleByDictionaryLiteral {
     /// Whether no value is supplied at all.
     var isEmpty: Bool { values.isEmpty && provide == nil }
 
-    /// The value for the field at `path` of input `input`, recorded as the secret's `ordinal`th
-    /// value, if supplied.
+    /// The value for the field at `path` of input `input`, recorded as `<redacted ordinal>`, if
+    /// supplied.
     func value(forInput input: String, at path: StatePath, ordinal: Int? = nil) -> StateValue? {
         if let provide, let value = provide(input, path, ordinal) { return StateCapture.capture(value) }
         let field = path.description

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Tooling) import Rewind
 import Testing
 import TestSupport
 
@@ -61,5 +62,43 @@ struct ShrinkCommandTests {
         let kept = try FileManager.default.contentsOfDirectory(atPath: temporary.path + "/" + runs[0])
         #expect(kept == ["swift-test.log"])
         #expect(result.standardError.contains("swift test's output is kept in \(temporary.path)/\(runs[0])/swift-test.log"), "\(result.standardError)")
+    }
+
+    @Test("a reduced recording the tests refuse to replay is reported as a refusal with its reason, not as a failure gone")
+    func refusedCandidate() throws {
+        // A stand-in for swift on PATH: the recording's own replay diverges; every reduction's
+        // replay is refused, as a candidate redacted by other rules than the app's would be.
+        let tools = TemporaryDirectory()
+        let recording = URL(fileURLWithPath: "Fixtures/counter.rewind").standardized.path
+        let source = try #require(JournalReader(path: recording).sources.first?.source.instanceID)
+        var diverged = ReplayOutcome(
+            journal: recording, verdict: .failed, failure: .divergence(path: "count", source: "Counter"),
+            failedAtStep: 9, boundSources: [source], summary: "the replay diverged at step 9"
+        )
+        diverged.divergentPaths = ["count"]
+        let refusal = "input 'pin' was recorded redacted; supply its value with secrets:"
+        let refused = ReplayOutcome(journal: recording, verdict: .cannotReplay, boundSources: [source], summary: refusal)
+        for (name, outcome) in [("recording", diverged), ("candidate", refused)] {
+            let line = String(decoding: try JSONEncoder().encode(outcome), as: UTF8.self) + "\n"
+            try line.write(toFile: tools.path + "/" + name + ".jsonl", atomically: true, encoding: .utf8)
+        }
+        let swift = tools.path + "/swift"
+        let script = [
+            "#!/bin/sh",
+            "[ \"$1\" = build ] && exit 0",
+            "if [ -n \"$REWIND_REPLAY_CANDIDATE\" ]; then cat '\(tools.path)/candidate.jsonl'; else cat '\(tools.path)/recording.jsonl'; fi >> \"$REWIND_REPLAY_OUTCOME\"",
+            "exit 1",
+        ]
+        try (script.joined(separator: "\n") + "\n").write(toFile: swift, atomically: true, encoding: .utf8)
+        #expect(chmod(swift, 0o755) == 0)
+        let output = tools.path + "/out.rewind"
+        let result = try CommandRunner.run(
+            ["shrink", "Fixtures/counter.rewind", "--test", "CounterReplayTests", "--package-path", tools.path, "-o", output],
+            environment: ["PATH": tools.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")]
+        )
+        #expect(result.status == 2, "\(result.transcript)")
+        #expect(result.standardError.contains("a reduced recording cannot be replayed: \(refusal)"), "\(result.standardError)")
+        #expect(!result.standardError.contains("no longer ends with"), "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: output))
     }
 }

@@ -70,7 +70,14 @@ struct ShrinkCommand: ParsableCommand {
                 guard problem == nil else { return false }
                 do {
                     try search.write(events, to: candidatePath)
-                    return try outcomes(of: file, in: testRun.run(candidate: candidate()), log: testRun.log).contains { search.isReproduced(byFailure: $0.failure, divergentPaths: $0.divergentPaths, afterInputAt: $0.divergedAfterInput, difference: $0.difference) }
+                    let replayed = try outcomes(of: file, in: testRun.run(candidate: candidate()), log: testRun.log)
+                    // A refusal is not a passing replay: every other reduction would be refused
+                    // for the same reason, and the search would end with a failure it never saw.
+                    if let refused = replayed.first(where: { $0.verdict == .cannotReplay }) {
+                        problem = CommandFailure("a reduced recording cannot be replayed: \(refused.summary)")
+                        return false
+                    }
+                    return replayed.contains { search.isReproduced(byFailure: $0.failure, divergentPaths: $0.divergentPaths, afterInputAt: $0.divergedAfterInput, difference: $0.difference) }
                 } catch {
                     problem = error
                     return false

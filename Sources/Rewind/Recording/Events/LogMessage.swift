@@ -59,7 +59,7 @@ public struct LogMessage: Sendable {
         var object = StateObjectFields(minimumCapacity: fields.count)
         for (key, value) in fields {
             let tree = tree(value, options: options, depth: depth + 1)
-            object[key] = options.redaction.redacts(key: key) ? .opaque(options.redactedLeaf(typeName: tree.shapeName, of: tree, in: key)) : tree
+            object[key] = options.redaction.redacts(key: key) ? .opaque(options.redactedLeaf(typeName: tree.shapeName, of: tree)) : tree
         }
         return StableOrder.sorted(.object(object), isDictionary: true)
     }

@@ -20,7 +20,7 @@ public enum ReplayFailure: Sendable, Equatable, Codable, CustomStringConvertible
         if let violation = report.invariantViolation {
             self = .brokenInvariant(violation.invariant, source: Self.unit(violation.source))
         } else if let divergence = report.divergence {
-            let path = divergence.difference.changedPaths.first?.description ?? ""
+            let path = divergence.difference.leadingPath?.description ?? ""
             self = .divergence(path: path, source: Self.unit(divergence.source))
         } else {
             return nil

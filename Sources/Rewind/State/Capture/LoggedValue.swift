@@ -64,8 +64,8 @@ public struct LoggedValue: @unchecked Sendable {
         switch context {
         case nil:
             return (captured ?? StateCapture.capture(value, options: options), nil)
-        case .named(let name)? where options.redaction.redacts(key: name):
-            return (.opaque(options.redactedLeaf(typeName: CaptureSession.typeName(of: value), of: value, in: name)), nil)
+        case .named(let name)? where options.redaction.redacts(sentAs: name):
+            return (.opaque(options.redactedLeaf(typeName: CaptureSession.typeName(of: value), of: value)), nil)
         case .named?:
             return (captured ?? StateCapture.capture(value, options: options), nil)
         case .change(let change)?:

@@ -49,9 +49,9 @@ extension CaptureSession {
             if key.hasPrefix(".") { key.removeFirst() }
             if key.hasPrefix("_"), child.value is any PropertyWrapperStorage { key.removeFirst() }
             if options.redaction.redacts(key: key) {
-                fields[key] = .opaque(options.redactedLeaf(typeName: Self.typeName(of: child.value), of: child.value, in: key))
+                fields[key] = .opaque(options.redactedLeaf(typeName: Self.typeName(of: child.value), of: child.value))
             } else {
-                fields[key] = capture(child.value, depth: depth + 1, field: key)
+                fields[key] = capture(child.value, depth: depth + 1)
             }
         }
         return fields
@@ -62,8 +62,8 @@ extension CaptureSession {
         var fields: OrderedDictionary<String, StateValue> = [:]
         for (name, value) in stateFields.fields {
             fields[name] = options.redaction.redacts(key: name)
-                ? .opaque(options.redactedLeaf(typeName: Self.typeName(of: value), of: value, in: name))
-                : capture(value, depth: depth + 1, field: name)
+                ? .opaque(options.redactedLeaf(typeName: Self.typeName(of: value), of: value))
+                : capture(value, depth: depth + 1)
         }
         return .object(fields)
     }
@@ -76,7 +76,7 @@ extension CaptureSession {
         let caseName = payload.label ?? String(describing: value)
         // A case named like a secret (`setToken("…")`) hides its whole payload, labelled or not.
         if options.redaction.redacts(key: caseName) {
-            return .object([caseName: .opaque(options.redactedLeaf(typeName: Self.typeName(of: payload.value), of: payload.value, in: caseName))])
+            return .object([caseName: .opaque(options.redactedLeaf(typeName: Self.typeName(of: payload.value), of: payload.value))])
         }
         let payloadMirror = Mirror(reflecting: payload.value)
         let associated: StateValue
@@ -107,7 +107,7 @@ extension CaptureSession {
             var fields: OrderedDictionary<String, StateValue> = [:]
             for (key, entry) in zip(stringKeys, entries) {
                 fields[key] = options.redaction.redacts(key: key)
-                    ? .opaque(options.redactedLeaf(typeName: entry.value.shapeName, of: entry.value, in: key)) : entry.value
+                    ? .opaque(options.redactedLeaf(typeName: entry.value.shapeName, of: entry.value)) : entry.value
             }
             return StableOrder.sorted(.object(fields), isDictionary: true)
         }
@@ -122,7 +122,7 @@ extension CaptureSession {
         guard isDictionary, case .array(var pairs) = sorted, pairs.count.isMultiple(of: 2) else { return sorted }
         for index in stride(from: 0, to: pairs.count, by: 2) {
             guard case .string(let key) = pairs[index], options.redaction.redacts(key: key) else { continue }
-            pairs[index + 1] = .opaque(options.redactedLeaf(typeName: pairs[index + 1].shapeName, of: pairs[index + 1], in: key))
+            pairs[index + 1] = .opaque(options.redactedLeaf(typeName: pairs[index + 1].shapeName, of: pairs[index + 1]))
         }
         return .array(pairs)
     }

@@ -70,8 +70,8 @@ final class CaptureSession {
 
     /// Captures any value, choosing the Encodable path where it applies and Mirror otherwise.
     /// `field` is the name of the field that holds it, when it has one.
-    func capture(_ value: Any, depth: Int, field: String? = nil) -> StateValue {
-        if let special = specialCase(value, depth: depth, field: field) { return special }
+    func capture(_ value: Any, depth: Int) -> StateValue {
+        if let special = specialCase(value, depth: depth) { return special }
         return withCycleCheck(value) {
             if let encodable = value as? any Encodable,
                let tree = try? StateValueEncoder(session: self, depth: depth).encodeRoot(encodable) {
@@ -82,12 +82,11 @@ final class CaptureSession {
     }
 
     /// The cases both paths treat alike: leaves, secrets and the depth limit.
-    /// `field` names the field that holds `value`, which a ``Secret``'s versions are numbered by.
-    func specialCase(_ value: Any, depth: Int, field: String? = nil) -> StateValue? {
+    func specialCase(_ value: Any, depth: Int) -> StateValue? {
         if let leaf = Self.captureLeaf(value) { return leaf }
         if let secret = value as? any SecretValue {
             if options.revealsSecrets { return capture(secret.content, depth: depth) }
-            return .opaque(options.redactedLeaf(typeName: secret.valueTypeName, of: secret.content, in: field ?? secret.valueTypeName))
+            return .opaque(options.redactedLeaf(typeName: secret.valueTypeName, of: secret.content))
         }
         if let stateFields = value as? StateFields { return capture(stateFields, depth: depth) }
         // A value already captured (a framework that compares trees logs them as they are).

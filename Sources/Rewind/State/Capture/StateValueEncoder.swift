@@ -79,8 +79,7 @@ struct NodeEncoder: Encoder {
 
     /// Captures a nested value one level down, applying the capture rules first.
     func child<T: Encodable>(_ value: T, key: any CodingKey) throws -> EncodingNode.Child {
-        // A list's element has no name of its own: a secret in it is numbered by its type's.
-        if let special = session.specialCase(value, depth: depth + 1, field: key.intValue == nil ? key.stringValue : nil) { return .leaf(special) }
+        if let special = session.specialCase(value, depth: depth + 1) { return .leaf(special) }
         if let lists = session.lists, let path = namedPath(key), value is any LiveElements {
             let tree = try lists.reusedTree(of: value, at: path, options: session.options) ?? encodedChild(value, key: key)
             lists.remember(value, tree: tree, at: path)
@@ -137,7 +136,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     private func storeLeaf(_ value: StateValue, for key: Key) {
         if encoder.session.options.redaction.redacts(key: key.stringValue) {
-            store(.leaf(.opaque(encoder.session.options.redactedLeaf(typeName: value.shapeName, of: value, in: key.stringValue))), for: key)
+            store(.leaf(.opaque(encoder.session.options.redactedLeaf(typeName: value.shapeName, of: value))), for: key)
         } else {
             store(.leaf(value), for: key)
         }
@@ -161,7 +160,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         if encoder.session.options.redaction.redacts(key: key.stringValue) {
-            store(.leaf(.opaque(encoder.session.options.redactedLeaf(typeName: String(describing: T.self), of: value, in: key.stringValue))), for: key)
+            store(.leaf(.opaque(encoder.session.options.redactedLeaf(typeName: String(describing: T.self), of: value))), for: key)
             return
         }
         store(try encoder.child(value, key: key), for: key)

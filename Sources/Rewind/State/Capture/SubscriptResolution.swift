@@ -46,6 +46,18 @@ enum SubscriptResolution {
         }
     }
 
+    /// The field a change wrote whose key path names none (`…`: it went through a computed
+    /// property at the state's root — a property wrapper's `wrappedValue`, such as a ``Secret``
+    /// field's): the one top-level field in which `before` and `after` differ. `nil` when none or
+    /// several differ — a write of the value already there tells nothing.
+    ///
+    /// The trees are compared as captured, so a secret's change shows as its versions
+    /// (`<redacted>` → `<redacted 2>`): its path is found without its value.
+    static func resolveUnnamedField(before: StateValue, after: StateValue) -> StatePath? {
+        guard let field = onlyDifference(before, after), case .key = field else { return nil }
+        return StatePath([field])
+    }
+
     /// Walks the path piece by piece, asking `written` which element of each subscripted
     /// collection (given by its path, and — for the last subscript — the rest of the path after it)
     /// was written.

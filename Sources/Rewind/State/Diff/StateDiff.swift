@@ -30,6 +30,14 @@ public struct StateDiff: Hashable, Sendable {
         var seen = Set<StatePath>()
         return changes.map(\.path).filter { seen.insert($0).inserted }
     }
+
+    /// Where the difference is named — a replay's divergence, the failure a shrink keeps: the
+    /// first element or field added or removed, else the first path that changed. A list that
+    /// grew by an element it should not have (a retry appending twice) is named at that element,
+    /// not at a field beside it that differs only because the live unit moved on.
+    public var leadingPath: StatePath? {
+        changes.first { $0.values.old == nil || $0.values.new == nil }?.path ?? changes.first?.path
+    }
 }
 
 /// One change at one path.

@@ -11,22 +11,23 @@ extension Redaction {
         if named, !redacts(path: path) { return value }
         if value.containsRedaction { return value }
         // Made only when the value is hidden: making it numbers the value (``SecretVersions``).
-        let hidden = { StateValue.opaque(options.redactedLeaf(typeName: value.shapeName, of: value, in: Self.fieldName(ending: path))) }
+        let hidden = { StateValue.opaque(options.redactedLeaf(typeName: value.shapeName, of: value)) }
         guard !named else { return hidden() }
         guard let state = state() else { return hidden() }
         return state.contains(subtree: value) ? value : hidden()
+    }
+
+    /// Whether the value a dispatch, input, output or activity named `name` carries is hidden:
+    /// when the name is secret, and when it is not known — `…`, a property wrapper's property
+    /// whose name could not be told — since it may be a secret's (`setToken`). Fails closed for
+    /// the rules that judge names; ``secretsOnly`` judges none.
+    func redacts(sentAs name: String) -> Bool {
+        redacts(key: name) || (!keyNames.isEmpty && !Self.namesEveryField(name))
     }
 
     /// Whether a change path names each of its fields: not empty, and no `…` where a key path
     /// did not tell its step (a computed property, a subscript).
     static func namesEveryField(_ path: String) -> Bool {
         !path.isEmpty && !path.unicodeScalars.contains("…")
-    }
-
-    /// The name of the field a change path ends in (`profile.pin` → `pin`, `tokens[2]` →
-    /// `tokens`), under which its secret's values are numbered as when the state is captured.
-    private static func fieldName(ending path: String) -> String {
-        let field = path.split(separator: ".").last.map(String.init) ?? path
-        return field.firstIndex(of: "[").map { String(field[..<$0]) } ?? field
     }
 }

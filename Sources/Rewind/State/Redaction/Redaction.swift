@@ -18,7 +18,7 @@
 /// `isPinned`, `compass` and `passenger` are not.
 ///
 /// ```swift
-/// Redaction.current = Redaction.default.adding(["pin", "ssn"])
+/// Redaction.current = Redaction.default.adding(["iban", "licensePlate"])
 /// ```
 public struct Redaction: Sendable, Equatable {
     /// Field names (normalised: lower case, without `_` and `-`) whose values are redacted.

@@ -39,6 +39,13 @@ extension JournalEncoder {
         if let subscripted = shape.subscripted, liveResolution == nil, let after = capturedState, let before = track.stateBeforeChange {
             resolved = SubscriptResolution.resolve(subscripted, before: before, after: after)
             if let resolved { text = resolved.description }
+        } else if shape.text == "…", let after = capturedState, let before = track.stateBeforeChange,
+            let field = SubscriptResolution.resolveUnnamedField(before: before, after: after)
+        {
+            // A property wrapper's field (`@Secret var password`): its path is kept, so that
+            // blame follows it, while its value stays hidden.
+            resolved = field
+            text = field.description
         }
         let path = resolved ?? shape.path
         let isScalar = !captured.isContainer
