@@ -149,7 +149,7 @@ let package = Package(
         // Records as fast as it can until killed: the journal's crash tests run it as a child process.
         .executableTarget(
             name: "journal-crash-recorder",
-            dependencies: ["Rewind", "Cycler"],
+            dependencies: ["Rewind", "Cycler", .product(name: "Logging", package: "swift-log")],
             path: "Tests/Support/JournalCrashRecorder"
         ),
         .testTarget(

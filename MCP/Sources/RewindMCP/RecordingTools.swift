@@ -102,10 +102,14 @@ public enum RecordingTools {
         ),
         Definition(
             name: "show",
-            description: "A source's whole state after a step, as JSON.",
-            arguments: [file, Argument("at", .step, "The step (sequence number).", required: true), source],
+            description:
+                "A source's state after a step, or one key path of it, as JSON Lines: a list's elements ({index, value}) or an object's fields ({key, value}) one a line, so that a large state is read in parts with skip; anything else as {value}.",
+            arguments: [
+                file, Argument("at", .step, "The step (sequence number).", required: true),
+                Argument("path", .text, "Only this key path of the state, e.g. items, items[id: 3] or cart.total (default: the whole state)."), source
+            ],
             invocation: { arguments in
-                Invocation(subcommand: "show", options: arguments.options(["at", "source"]))
+                Invocation(subcommand: "show", options: arguments.options(["at", "source"]) + ["--elements"], positionals: arguments["path"].map { [$0] } ?? [])
             }
         ),
         Definition(

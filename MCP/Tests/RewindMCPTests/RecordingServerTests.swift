@@ -76,8 +76,15 @@ struct RecordingServerTests {
         #expect(changes.map { $0["seq"] as? Int } == [25, 29, 30])
         #expect(changes.last?["old"] as? Int == 4)
 
-        let state = try Self.json(try await session.call("show", ["at": 60]).text)
-        #expect(state["nextID"] as? Int == 6)
+        // A state's fields one a line, so that a large one is read in parts with skip.
+        let fields = try await session.call("show", ["at": 60]).text.split(separator: "\n").map(Self.json)
+        #expect(fields.first { $0["key"] as? String == "nextID" }?["value"] as? Int == 6, "\(fields)")
+        let items = try await session.call("show", ["at": 60, "path": "items"]).text.split(separator: "\n").map(Self.json)
+        #expect(!items.isEmpty && items.map { $0["index"] as? Int } == Array(0..<items.count), "\(items)")
+        let rest = try await session.call("show", ["at": 60, "path": "items", "skip": 1]).text.split(separator: "\n").map(Self.json)
+        #expect(rest.map { $0["index"] as? Int } == Array(1..<items.count), "\(rest)")
+        let one = try Self.json(try await session.call("show", ["at": 60, "path": "nextID"]).text)
+        #expect(one["value"] as? Int == 6)
 
         let diff = try Self.json(try await session.call("diff", ["from": 20, "to": 30]).text)
         #expect((diff["changes"] as? [[String: Any]])?.contains { $0["path"] as? String == "items[id: 2].done" } == true)

@@ -87,7 +87,7 @@ struct ShrinkCommandTests {
             "#!/bin/sh",
             "[ \"$1\" = build ] && exit 0",
             "if [ -n \"$REWIND_REPLAY_CANDIDATE\" ]; then cat '\(tools.path)/candidate.jsonl'; else cat '\(tools.path)/recording.jsonl'; fi >> \"$REWIND_REPLAY_OUTCOME\"",
-            "exit 1",
+            "exit 1"
         ]
         try (script.joined(separator: "\n") + "\n").write(toFile: swift, atomically: true, encoding: .utf8)
         #expect(chmod(swift, 0o755) == 0)

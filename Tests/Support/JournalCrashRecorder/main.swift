@@ -1,5 +1,6 @@
 import Cycler
 import Foundation
+import Logging
 @_spi(Tooling) import Rewind
 import Synchronization
 
@@ -7,11 +8,12 @@ import Synchronization
 //        journal-crash-recorder --ring FILE [--crash-after N [--crash-with segv|abort|overflow]] [--condition TEXT]
 //                               [--assert-at N] [--pause-at N] [--precondition-at N]
 //                               [--own-usr2 --close-at N]
+//        journal-crash-recorder FILE --log-failures --stop-at N
 // Commits to a Cycler view model as fast as it can, syncing the journal (or, with --ring, a flight
 // recorder's 128 KiB ring) every 500 commits and printing "synced N" after each sync: every event
 // up to sequence N is then on disk. The parent test kills this process with SIGKILL at a random
-// moment and checks the file. With --crash-after N, the process ends in a `fatalError` once N
-// commits are synced — or, with --crash-with, by writing through a bad pointer (SIGSEGV), in
+// moment and checks the file. With --crash-after N, the process ends in a `fatalError` at its Nth
+// commit (synced or not) — or, with --crash-with, by writing through a bad pointer (SIGSEGV), in
 // `abort()` (SIGABRT), or by a recursion that overflows the main thread's stack (SIGSEGV). A flight recorder prints "dumped PATH" for each dump it makes: on SIGUSR2,
 // when --condition's condition (over the state: `count`) becomes true, and with --assert-at N,
 // when `dump(unless:)` finds the count at N. Its rate limit is off. With --pause-at N, it stops
@@ -21,7 +23,11 @@ import Synchronization
 // process records why, dumps and traps. With --own-usr2, the app installs a SIGUSR2 handler of its
 // own before the recorder starts, and says "app saw usr2 K" after a sync once it has seen K; with
 // --close-at N it closes the recorder once N commits are synced, says "closed", and goes on saying
-// what its handler saw for ten seconds.
+// what its handler saw for ten seconds. With --log-failures, the app logs a message per commit
+// through swift-log into the journal (RecordingLogHandler), and logs each failure it is told of
+// (onFailure, on the writer's thread) the same way, with a small queue that waits when full: run
+// under `ulimit -f` the disk fills, and the app must go on to --stop-at's commit, close, and say
+// "finished N".
 
 final class Counter: CyclerType, Sendable {
     struct State: Codable { var count = 0; var step = 1; var label = "crash" }
@@ -75,6 +81,12 @@ var appSignalsSaid = 0
     }
 }
 let crashWith = option("--crash-with")
+let logsFailures = arguments.contains("--log-failures")
+let stopAt = option("--stop-at").flatMap { Int($0) }
+/// The app's swift-log logger, recording into the journal, once the journal is made.
+enum AppLog {
+    static let logger = Mutex<Logger?>(nil)
+}
 let firstDump = DispatchSemaphore(value: 0)
 var configuration = JournalConfiguration()
 configuration.blockSize = 4 * 1024
@@ -100,8 +112,20 @@ if ring {
         assertion = { round in recorder.precondition(round != preconditionAt, "the count reached \(round)") }
     }
 } else {
+    if logsFailures {
+        configuration.queueCapacity = 256
+        configuration.overflow = .wait
+        configuration.onFailure = { error in
+            say("failed: \(error)")
+            AppLog.logger.withLock { $0 }?.error("recording failed: \(error)")
+        }
+    }
     let journal = try JournalLogger(path: path, configuration: configuration)
     (logger, sync) = (journal, journal.sync)
+    closeRecorder = journal.close
+    if logsFailures {
+        AppLog.logger.withLock { $0 = Logger(label: "app") { RecordingLogHandler(label: $0, recordingTo: journal) } }
+    }
 }
 let counter = Counter()
 counter.set(logger: logger)
@@ -110,6 +134,15 @@ while true {
     round += 1
     counter.commit("tick") { $0.update($0.value.count + 1, \.count) }
     if assertAt != nil || preconditionAt != nil { try assertion(round) }
+    if logsFailures {
+        AppLog.logger.withLock { $0 }?.info("tick \(round)")
+        if round == stopAt {
+            closeRecorder()
+            say("finished \(round)")
+            exit(0)
+        }
+        continue
+    }
     if round % 500 == 0 {
         try sync()
         say("synced \(round)")
@@ -124,13 +157,13 @@ while true {
             exit(0)
         }
         if round == pauseAt { _ = firstDump.wait(timeout: .now() + .seconds(60)) }
-        if let crashAfter, round >= crashAfter {
-            switch crashWith {
-            case "segv": UnsafeMutablePointer<Int>(bitPattern: 16)!.pointee = round
-            case "abort": abort()
-            case "overflow": print(deeper(round))
-            default: fatalError("crash after \(round) commits")
-            }
+    }
+    if let crashAfter, round >= crashAfter {
+        switch crashWith {
+        case "segv": UnsafeMutablePointer<Int>(bitPattern: 16)!.pointee = round
+        case "abort": abort()
+        case "overflow": print(deeper(round))
+        default: fatalError("crash after \(round) commits")
         }
     }
 }

@@ -39,6 +39,7 @@ struct BlameCommand: ParsableCommand {
         var walker = PathWalker(path: path)
         var commits = OpenCommits()
         var dispatches = PassedDispatches()
+        var links = LinkTexts()
         var found = 0, moves = 0
         let progress = ReadProgress(reading: file)
         // The options are read once: an argument's property wrapper costs a look-up per read.
@@ -63,12 +64,12 @@ struct BlameCommand: ParsableCommand {
                 let event = eventForWhy ?? record.event
                 let chain = why ? (commit.map { [$0] } ?? []) + JournalReader.causes(of: event) { dispatches[$0] ?? ((try? reader.event(sequence: $0)) ?? nil) } : []
                 if json {
-                    output.line(Self.json(event, path: path, old: old, new: new, chain: why ? chain : nil))
+                    output.line(Self.json(event, path: path, old: old, new: new, chain: why ? chain.map { links.json(of: $0) } : nil))
                     continue
                 }
                 Self.writeLine(event, old: old, new: new, text: &text, to: &line)
                 output.line(utf8: line)
-                for cause in chain { output.line("       ← " + cause.causeText(of: event)) }
+                for cause in chain { output.line(terminalSafeUTF8: links.line(of: cause, causing: event)) }
                 continue
             }
             // A write's line is written from its record: no event made.
@@ -124,25 +125,56 @@ struct BlameCommand: ParsableCommand {
     }
 
     /// One write as JSON: the step, the path as followed, old and new (left out when absent), and
-    /// with --why the chain that led to it.
-    private static func json(_ event: RecordedEvent, path: FollowedPath, old: StateValue?, new: StateValue?, chain: [RecordedEvent]?) -> JSONText.Object {
+    /// with --why the chain that led to it (its links' JSON, ``LinkTexts/json(of:)``).
+    private static func json(_ event: RecordedEvent, path: FollowedPath, old: StateValue?, new: StateValue?, chain: [String]?) -> JSONText.Object {
         CommandJSON.object { object in
             EventColumns.add(EventColumns.blame + EventColumns.callSite, of: event, to: &object)
             object.field("path", path.description)
             if let old { object.field("old", old) }
             if let new { object.field("new", new) }
-            if let chain {
-                let links = chain.map { cause in
-                    JSONText.object { link in
-                        link.field("relation", cause.kind == .willMutate ? "commit" : "dispatch")
-                        EventColumns.add(EventColumns.blame, of: cause, to: &link)
-                        if let value = cause.value { link.field("input", value) }
-                        EventColumns.add(EventColumns.callSite, of: cause, to: &link)
-                    }
-                }
-                object.raw("why", "[" + links.joined(separator: ",") + "]")
-            }
+            if let chain { object.raw("why", "[" + chain.joined(separator: ",") + "]") }
         }
+    }
+}
+
+/// The links of `--why`'s chains as written, by step: a dispatch in a chain of reactions is a
+/// link of each of the next 64 writes, and is described once (8,000 chained writes made half a
+/// million links). The most recent ``capacity`` are kept.
+struct LinkTexts {
+    static let capacity = 100_000
+    private var lines: [LinkKey: [UInt8]] = [:]
+    private var objects: [UInt64: String] = [:]
+
+    /// A link's line names its source only when it is not the write's.
+    private struct LinkKey: Hashable {
+        let sequence: UInt64
+        let sameSource: Bool
+    }
+
+    /// `       ← #27 dispatch setStep 3  DemoSession.swift:47`: `cause` as a link of `effect`'s chain.
+    /// Its UTF-8 bytes, made safe for a terminal once.
+    mutating func line(of cause: RecordedEvent, causing effect: RecordedEvent) -> [UInt8] {
+        let key = LinkKey(sequence: cause.sequence, sameSource: cause.source.instanceID == effect.source.instanceID)
+        if let known = lines[key] { return known }
+        if lines.count >= Self.capacity { lines.removeAll(keepingCapacity: true) }
+        let text = Array(VisibleText.terminalSafe("       ← " + cause.causeText(of: effect)).utf8)
+        lines[key] = text
+        return text
+    }
+
+    /// `cause` as a link of `--json`'s `why`: its relation (commit or dispatch), step, source,
+    /// kind, name, input and call site.
+    mutating func json(of cause: RecordedEvent) -> String {
+        if let known = objects[cause.sequence] { return known }
+        if objects.count >= Self.capacity { objects.removeAll(keepingCapacity: true) }
+        let text = JSONText.object { link in
+            link.field("relation", cause.kind == .willMutate ? "commit" : "dispatch")
+            EventColumns.add(EventColumns.blame, of: cause, to: &link)
+            if let value = cause.value { link.field("input", value) }
+            EventColumns.add(EventColumns.callSite, of: cause, to: &link)
+        }
+        objects[cause.sequence] = text
+        return text
     }
 }
 

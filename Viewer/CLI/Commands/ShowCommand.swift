@@ -9,6 +9,7 @@ struct ShowCommand: ParsableCommand {
             Examples:
               rewind show Fixtures/todo.rewind --at 40 --source TodoSample
               rewind show Fixtures/todo.rewind --at 40 'items[id: 2].done'    (one key path of the state)
+              rewind show Fixtures/todo.rewind --at 40 items --json --elements  (one element a line)
             """
     )
 
@@ -18,6 +19,17 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "The step (sequence number).") var at: UInt64
     @Option(help: "The source (default: the source of the event at that step).") var source: String?
     @Flag(help: "Write the state as JSON.") var json = false
+    @Flag(
+        help: """
+            With --json: a list's elements or an object's fields one a line ({"index": 0, "value": …} or \
+            {"key": "name", "value": …}; anything else as {"value": …}), so that a large state is read in parts.
+            """
+    )
+    var elements = false
+
+    func validate() throws {
+        if elements, !json { throw ValidationError("--elements writes JSON lines: add --json") }
+    }
 
     func run() throws {
         var keyPath: FollowedPath?
@@ -25,8 +37,13 @@ struct ShowCommand: ParsableCommand {
             do { keyPath = try FollowedPath(parsing: path) } catch { throw CommandFailure(error.description) }
         }
         let reader = try JournalOpening.open(file)
-        let event = try JournalOpening.step(at, in: reader)
-        let chosen = try source.map { try JournalOpening.source($0, in: reader) } ?? event.source
+        // Only the step's source and what it was are kept: its values (an input, a log's
+        // metadata) may be as large as a state, and are not shown.
+        let (stepSource, what) = try {
+            let event = try JournalOpening.step(at, in: reader)
+            return (event.source, [event.kind.rawValue, VisibleText.escaped(event.name.isEmpty ? event.path ?? "" : event.name)].filter { !$0.isEmpty }.joined(separator: " "))
+        }()
+        let chosen = try source.map { try JournalOpening.source($0, in: reader) } ?? stepSource
         let state: StateValue?
         do { state = try reader.state(of: chosen.instanceID, at: at) } catch { throw CommandFailure(error) }
         let output = Output()
@@ -44,11 +61,10 @@ struct ShowCommand: ParsableCommand {
             guard value != .null || keyPath.value(in: state) != nil else {
                 throw CommandFailure("\(VisibleText.escaped(chosen.description)) has no \(keyPath) at step \(at)")
             }
-            output.line(json ? JSONText.value(value) : value.indentedDescription())
+            if json { write(value, to: output) } else { output.line(value.indentedDescription()) }
         } else if json {
-            output.line(JSONText.value(state))
+            write(state, to: output)
         } else {
-            let what = [event.kind.rawValue, VisibleText.escaped(event.name.isEmpty ? event.path ?? "" : event.name)].filter { !$0.isEmpty }.joined(separator: " ")
             output.line("\(VisibleText.escaped(chosen.description)) at step \(at) (\(what))")
             output.line(state.indentedDescription())
         }
@@ -57,5 +73,22 @@ struct ShowCommand: ParsableCommand {
         output.flush()
         reader.checkBlockChecksums()
         JournalOpening.warnAboutDamage(in: reader)
+    }
+
+    /// `value` as JSON: one line, or with `--elements` one line per element or field.
+    private func write(_ value: StateValue, to output: Output) {
+        guard elements else { return output.line(JSONText.value(value)) }
+        switch value {
+        case .array(let items):
+            for (index, item) in items.enumerated() {
+                output.line("{\"index\":\(index),\"value\":\(JSONText.value(item))}")
+            }
+        case .object(let fields):
+            for (key, field) in fields {
+                output.line("{\"key\":\(JSONText.string(key)),\"value\":\(JSONText.value(field))}")
+            }
+        default:
+            output.line("{\"value\":\(JSONText.value(value))}")
+        }
     }
 }

@@ -71,6 +71,14 @@ final class Output {
         if buffer.count >= 64 * 1024 { flush() }
     }
 
+    /// Writes one line given as UTF-8 bytes already made safe for a terminal (a newline is
+    /// added): a line written many times over, checked once when it was made.
+    func line(terminalSafeUTF8 bytes: [UInt8]) {
+        buffer += bytes
+        buffer.append(0x0A)
+        if buffer.count >= 64 * 1024 { flush() }
+    }
+
     /// Appends one line given as UTF-8 bytes and a newline to `buffer`, made safe for a terminal
     /// as ``line(_:)`` makes it: for lines written on other threads, then handed to ``bytes(_:)``.
     static func appendLine(utf8 bytes: [UInt8], to buffer: inout [UInt8]) {

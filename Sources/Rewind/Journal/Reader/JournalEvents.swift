@@ -106,6 +106,10 @@ public struct JournalEvents: Sequence {
             progress?(index, reader.blocks.count)
             blockIndex = index + 1
             position = 0
+            // The block read last is let go before the next is decoded: two large ones are never
+            // held at once.
+            current = []
+            currentRecords = nil
             let decoded: Result<Decoded, JournalReadError>
             if let ahead, ahead.key == index {
                 decoded = ahead.result()
@@ -115,8 +119,10 @@ public struct JournalEvents: Sequence {
             // Decoding reads the file with pread, and the search index behind its lock: safe
             // beside the caller's thread. It is handed the block, not the index into the
             // reader's block list, which a live reader's refresh may grow meanwhile.
-            ahead = nextCandidate(from: blockIndex).map { [reader, text = filter.text ?? filter.blockText, readsRecords] index in
+            let held = Int(reader.blocks[index].frame.uncompressedLength)
+            ahead = nextCandidate(from: blockIndex).flatMap { [reader, text = filter.text ?? filter.blockText, readsRecords] index in
                 let block = reader.blocks[index]
+                guard JournalReader.mayReadAhead(block.frame, holding: held) else { return nil }
                 return WorkAhead(index) { Self.decode(reader, block: block, filteringFor: text, asRecords: readsRecords) }
             }
             switch decoded {

@@ -188,8 +188,10 @@ extension JournalReader {
                 ahead.removeFirst(found.map { $0 + 1 } ?? ahead.count)
                 // The blocks after this one start before this one is read, when none had.
                 var following = ahead.last?.end ?? offset + frame.totalLength
-                while ahead.count < depth, let (next, nextFrame) = nextEventsFrame(after: following) {
+                var held = ahead.reduce(Int(frame.uncompressedLength)) { $0 + Int($1.frame.uncompressedLength) }
+                while ahead.count < depth, let (next, nextFrame) = nextEventsFrame(after: following), Self.mayReadAhead(nextFrame, holding: held) {
                     following = next + nextFrame.totalLength
+                    held += Int(nextFrame.uncompressedLength)
                     ahead.append((WorkAhead(next) { [self] in outlineBlock(at: next, frame: nextFrame, foldingStates: foldingStates) }, nextFrame, following))
                 }
                 let outlined = taken?.result() ?? outlineBlock(at: offset, frame: frame, foldingStates: foldingStates)
@@ -220,8 +222,21 @@ extension JournalReader {
     }
 
     /// How many blocks a walk over the whole file reads ahead at once: one per core, at least two
-    /// and at most eight.
+    /// and at most eight — within ``readAheadPayloadBytes``.
     package static let blocksReadAhead = min(8, max(2, ProcessInfo.processInfo.activeProcessorCount))
+
+    /// The most uncompressed payload that blocks being read, or read ahead, may hold together
+    /// when one more is started: a block of 16 MiB can decode to 800 MB of values (millions of
+    /// one-field objects), and eight of them at once to gigabytes, while the writer's blocks are
+    /// 64 KiB. Whatever its size, a block is read when nothing else is.
+    static let readAheadPayloadBytes = 4 << 20
+
+    /// Whether a block whose frame is `frame` may be started while blocks of `held` payload bytes
+    /// are being read or read ahead (``readAheadPayloadBytes``): the one rule every reader that
+    /// reads ahead follows.
+    static func mayReadAhead(_ frame: BlockFrame, holding held: Int) -> Bool {
+        held == 0 || held + Int(frame.uncompressedLength) <= readAheadPayloadBytes
+    }
 
     /// The events block at `offset`, or just after the summary block there, when its frame is
     /// valid and it lies within the file: the block a walk decodes ahead.

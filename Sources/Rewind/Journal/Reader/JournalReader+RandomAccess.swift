@@ -155,10 +155,14 @@ extension JournalReader {
             holdIndexEntry(ofBlock: index, toSpans: result.spans)
         case .failure(.damaged(let reason)): throw .damagedBlock(path, offset: block.offset, reason: reason)
         }
+        // Only blocks small enough to be read ahead are kept (``mayReadAhead(_:holding:)``): one
+        // of millions of values is decoded again when asked for, rather than held beside the
+        // blocks a walk reads (two such would take gigabytes).
+        guard Self.mayReadAhead(block.frame, holding: 1) else { return decoded }
         cache.withLock { cache in
             cache.removeAll { $0.offset == block.offset }
+            if cache.count >= Self.cacheSize { cache.removeFirst() }
             cache.append((block.offset, decoded))
-            if cache.count > Self.cacheSize { cache.removeFirst() }
         }
         return decoded
     }

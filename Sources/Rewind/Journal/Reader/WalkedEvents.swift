@@ -92,8 +92,12 @@ package struct WalkedEvents<Part: Sendable>: Sendable {
         // rebuilt where the walk joins it again.
         var lastWalked: Int?
         for index in candidates {
-            while ahead.count < JournalReader.blocksReadAhead, next < candidates.endIndex {
+            var held = ahead.reduce(0) { $0 + Int(blocks[$1.key].frame.uncompressedLength) }
+            while ahead.count < JournalReader.blocksReadAhead, next < candidates.endIndex,
+                JournalReader.mayReadAhead(blocks[candidates[next]].frame, holding: held)
+            {
                 let block = blocks[candidates[next]]
+                held += Int(block.frame.uncompressedLength)
                 ahead.append(WorkAhead(candidates[next]) { [self] in walk(block) })
                 next += 1
             }

@@ -4,14 +4,17 @@
     /// A journal file holding one events block whose uncompressed payload is `payload`, framed with
     /// correct checksums; the frame's count and sequence range are the decoder's own reading of the
     /// payload, so that a decodable payload is read as a good block.
-    public static func journal(wrappingPayload payload: [UInt8]) -> [UInt8] {
+    ///
+    /// A payload that does not decode claims no events, unless `claimingEvents` says how many it
+    /// claims (steps 1 to that): a frame a reader must decode to find it damaged.
+    public static func journal(wrappingPayload payload: [UInt8], claimingEvents claimed: Int? = nil) -> [UInt8] {
         let header = JournalHeader(formatVersion: JournalFormat.version, createdWallNanoseconds: 0, createdMonotonicNanoseconds: 0, writerVersion: "fuzz")
-        let events = (try? BlockDecoding.events(in: payload).events) ?? []
-        let sequences = events.map(\.sequence)
+        let events = claimed == nil ? (try? BlockDecoding.events(in: payload).events) ?? [] : []
+        let sequences = claimed.map { Array(1...UInt64(max(1, $0))) } ?? events.map(\.sequence)
         let compressed = Zlib.deflate(payload, level: 1)
         let frame = BlockFrame(
             type: .events, compressedLength: UInt32(compressed.count), uncompressedLength: UInt32(max(1, payload.count)),
-            eventCount: UInt32(events.count), firstSequence: sequences.min() ?? 0, lastSequence: sequences.max() ?? 0,
+            eventCount: UInt32(claimed ?? events.count), firstSequence: sequences.min() ?? 0, lastSequence: sequences.max() ?? 0,
             firstWallNanoseconds: 0, lastWallNanoseconds: 0, payloadCRC: Zlib.crc32(compressed)
         )
         return header.encoded() + frame.encoded() + compressed

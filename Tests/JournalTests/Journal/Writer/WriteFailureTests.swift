@@ -2,6 +2,7 @@ import Cycler
 import Foundation
 @_spi(Tooling) @testable import Rewind
 import Synchronization
+import TestSupport
 import Testing
 
 /// A full disk and an occupied path, as an app meets them: the app is told, nothing is lost
@@ -66,6 +67,28 @@ struct WriteFailureTests {
         configuration.compressesOnOwnThread = compressesOnOwnThread
         configuration.sizeLimitForTesting = 40 * 1024
         try Self.recordUntilFull(at: directory.file("full.rewind"), configuration: configuration)
+    }
+
+    @Test("an app logging into its journal through swift-log, the failure it is told of too, goes on when the disk fills (ulimit -f)")
+    func fullDiskWhileLogging() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("full.rewind")
+        let recorder = JournalCrashSafetyTests.recorderPath
+        try #require(FileManager.default.isExecutableFile(atPath: recorder), "build the journal-crash-recorder product first")
+        // 64 blocks of 512 bytes: the file stops growing a few thousand commits in. SIGXFSZ is
+        // ignored, so that a write past the limit fails (EFBIG) as a full disk's does. A recorder
+        // that hangs is ended after two minutes, and says nothing more.
+        let child = try ChildProcess.run(
+            "/bin/sh", ["-c", "ulimit -f 64; trap '' XFSZ; exec timeout 120 \"$0\" \"$1\" --log-failures --stop-at 30000", recorder, path],
+            in: directory.path, environment: ["SWIFT_BACKTRACE": "enable=no"]
+        )
+        #expect(child.termination == .exited(0), "\(child.termination): \(child.standardError.prefix(500))")
+        #expect(child.standardOutput.contains("failed: "), "the app was told: \(child.standardOutput.prefix(500))")
+        #expect(child.standardOutput.hasSuffix("finished 30000\n"), "\(child.standardOutput.suffix(300))")
+        // What reached the disk before it filled reads back: the counter's first steps, in order.
+        let reader = try JournalReader(path: path)
+        let sequences = reader.allEvents().map(\.sequence)
+        #expect(sequences.count > 100 && sequences == Array(1...UInt64(sequences.count)), "\(sequences.count) events")
     }
 
     @Test("a real full disk (256 KiB tmpfs) is reported the same way", .enabled(if: WriteFailureTests.smallDisk != nil))

@@ -6,12 +6,16 @@ public final class Cart: ReplayableCycler {
         case add(String)
         case setQuantity(Int)
         case remove(String)
+        /// Keeps a line at the top. The app takes `pin` out of the secret words
+        /// (`Redaction.default.removing(["pin"])`), so the line is recorded.
+        case pin(String)
     }
 
     public struct State: Codable, Equatable, Sendable {
         public var lines: [String] = []
         public var quantity = 1
         public var total = 0
+        public var pinned: String?
     }
 
     public let state: Storage<State> = .init(.init())
@@ -29,6 +33,8 @@ public final class Cart: ReplayableCycler {
             commit("setQuantity") { $0.update(max(1, quantity), \.quantity) }
         case .remove(let sku):
             commit("remove") { $0.update($0.value.lines.filter { $0 != sku }, \.lines) }
+        case .pin(let line):
+            commit("pin") { $0.update(line, \.pinned) }
         }
     }
 }

@@ -42,6 +42,11 @@ enum StateValueCoding {
         }
     }
 
+    /// The most elements a list or object makes room for before they are read: a count is only
+    /// a claim until its elements come, and lists nested as deep as a reader goes, each claiming
+    /// all a block may hold, would otherwise reserve gigabytes for nothing. Larger ones grow.
+    static let reservedUpFront = 1 << 16
+
     static func read(from reader: inout ByteReader, strings: [String], depth: Int = 0) throws(JournalFormatError) -> StateValue {
         try refuseDeeperThanReadable(depth, at: reader.offset)
         try reader.countDecoded()
@@ -59,12 +64,12 @@ enum StateValueCoding {
             // Each element takes at least one byte, which bounds the count by what remains.
             let count = try reader.count(atMost: reader.remaining)
             var elements: [StateValue] = []
-            elements.reserveCapacity(min(count, reader.decodableItemsLeft))
+            elements.reserveCapacity(min(count, reader.decodableItemsLeft, Self.reservedUpFront))
             for _ in 0..<count { elements.append(try read(from: &reader, strings: strings, depth: depth + 1)) }
             return .array(elements)
         case .object:
             let count = try reader.count(atMost: reader.remaining / 2)
-            var fields = StateObjectFields(minimumCapacity: min(count, reader.decodableItemsLeft))
+            var fields = StateObjectFields(minimumCapacity: min(count, reader.decodableItemsLeft, Self.reservedUpFront))
             for _ in 0..<count {
                 let key = try string(from: &reader, strings)
                 fields[key] = try read(from: &reader, strings: strings, depth: depth + 1)
@@ -160,7 +165,7 @@ enum StateValueCoding {
     static func readDiff(from reader: inout ByteReader, strings: [String]) throws(JournalFormatError) -> StateDiff {
         let count = try reader.count(atMost: reader.remaining)
         var changes: [StateChange] = []
-        changes.reserveCapacity(min(count, reader.decodableItemsLeft))
+        changes.reserveCapacity(min(count, reader.decodableItemsLeft, Self.reservedUpFront))
         for _ in 0..<count {
             let operation = try reader.byte()
             let componentCount = try reader.count(atMost: reader.remaining)
