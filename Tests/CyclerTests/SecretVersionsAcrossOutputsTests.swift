@@ -103,4 +103,21 @@ struct SecretVersionsAcrossOutputsTests {
         #expect(password.value?.description.contains("redacted") == true && password.value?.description.contains("hunter") == false)
         #expect(!changes.contains { $0.path == "…" }, "\(changes.map { $0.path ?? "nil" })")
     }
+
+    @Test("a @Secret field set to a value another field shows is recorded hidden at its path, not in clear")
+    func secretEqualToAShownValue() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("login.rewind")
+        let journal = try JournalLogger(path: path)
+        let login = Login(log: Logger(label: "app.login") { _ in SwiftLogNoOpLogHandler() })
+        login.set(logger: journal)
+        // The password is the user's name: the state shows "ada" under `user`.
+        login.send(.signIn(user: "ada", password: "ada"))
+        journal.close()
+
+        let changes = try JournalReader(path: path).events().filter { $0.kind == .change }
+        let password = try #require(changes.first { $0.path == "password" }, "\(changes.map { $0.path ?? "nil" })")
+        #expect(password.value?.containsRedaction == true, "\(String(describing: password.value))")
+        #expect(!changes.contains { $0.path != "user" && $0.value?.description.contains("ada") == true }, "\(changes.map(\.value))")
+    }
 }

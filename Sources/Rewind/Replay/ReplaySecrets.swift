@@ -9,14 +9,16 @@
 /// one number per value wherever it appears — `<redacted>`, `<redacted 2>`, `<redacted 3>`… — so
 /// a mistyped password and the right one read apart: a key ending in `#N` supplies the value
 /// recorded as `<redacted N>` (`#1` for plain `<redacted>`), and wins over the key without it.
+/// The numbers are the journal's (an empty password in the first state is `<redacted>`, so the
+/// first typed one is `<redacted 2>`): read them with `rewind log`.
 /// A closure can answer instead, for values a test computes:
 ///
 /// ```swift
 /// expectReplay(of: "Fixtures/board.rewind", driving: ["board": board.replayTarget],
 ///              secrets: ["authToken": "tok-test-4711"])
-/// replay.secrets = ["password#1": "hunter1", "password#2": "hunter2"]   // a typo, then the password
+/// replay.secrets = ["password#2": "hunter1", "password#3": "hunter2"]   // a typo, then the password
 /// replay.secrets = ReplaySecrets { input, path in input == "signIn" ? "tok-\(path)" : nil }
-/// replay.secrets = ReplaySecrets { input, path, ordinal in ordinal == 1 ? "hunter1" : "hunter2" }
+/// replay.secrets = ReplaySecrets { input, path, ordinal in ordinal == 2 ? "hunter1" : "hunter2" }
 /// ```
 ///
 /// A closure may be asked more than once for one recorded input (a replay checks first that every
@@ -123,6 +125,12 @@ public struct MissingSecret: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let what = path.isRoot ? "input '\(input)'" : "'\(path)' of input '\(input)'"
         let times = count == 1 ? "" : " (\(count) recorded inputs)"
+        if Redaction.isUnknownName(input) {
+            // Hidden because its name could not be told (``Redaction/redacts(sentAs:)``): no
+            // word of the rules hid it, and a key cannot tell such inputs apart.
+            return "\(what) was recorded redacted\(times), its name unknown when it was recorded; supply its value with a closure, "
+                + "replay.secrets = ReplaySecrets { input, path, ordinal in … }, which is told the recorded ordinal (<redacted N>)"
+        }
         // The name's last word, which the name rule most often matched (`pin` of `userPin`).
         let name = path.isRoot ? input : path.description.split(whereSeparator: { ".?[]".contains($0) }).last.map(String.init) ?? input
         let word = NameWords.split(name).last ?? name

@@ -71,13 +71,16 @@ struct ShrinkCommand: ParsableCommand {
                 do {
                     try search.write(events, to: candidatePath)
                     let replayed = try outcomes(of: file, in: testRun.run(candidate: candidate()), log: testRun.log)
-                    // A refusal is not a passing replay: every other reduction would be refused
-                    // for the same reason, and the search would end with a failure it never saw.
+                    if replayed.contains(where: { search.isReproduced(byFailure: $0.failure, divergentPaths: $0.divergentPaths, afterInputAt: $0.divergedAfterInput, difference: $0.difference) }) {
+                        return true
+                    }
+                    // A refusal is not a passing replay: the reductions after it would be refused
+                    // for the same reason (a secret, a type), and the search would end with a
+                    // failure it never saw.
                     if let refused = replayed.first(where: { $0.verdict == .cannotReplay }) {
                         problem = CommandFailure("a reduced recording cannot be replayed: \(refused.summary)")
-                        return false
                     }
-                    return replayed.contains { search.isReproduced(byFailure: $0.failure, divergentPaths: $0.divergentPaths, afterInputAt: $0.divergedAfterInput, difference: $0.difference) }
+                    return false
                 } catch {
                     problem = error
                     return false

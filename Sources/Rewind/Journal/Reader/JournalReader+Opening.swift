@@ -225,11 +225,11 @@ extension JournalReader {
     /// and at most eight — within ``readAheadPayloadBytes``.
     package static let blocksReadAhead = min(8, max(2, ProcessInfo.processInfo.activeProcessorCount))
 
-    /// The most uncompressed payload that blocks being read, or read ahead, may hold together
-    /// when one more is started: a block of 16 MiB can decode to 800 MB of values (millions of
-    /// one-field objects), and eight of them at once to gigabytes, while the writer's blocks are
-    /// 64 KiB. Whatever its size, a block is read when nothing else is.
-    static let readAheadPayloadBytes = 4 << 20
+    /// The most uncompressed payload that blocks being read, or read ahead, or kept for random
+    /// access may hold together when one more is started: a block of 16 MiB can decode to 800 MB
+    /// of values (millions of one-field objects), and eight of them at once to gigabytes, while
+    /// the writer's blocks are 64 KiB. Whatever its size, a block is read when nothing else is.
+    static let readAheadPayloadBytes = 2 << 20
 
     /// Whether a block whose frame is `frame` may be started while blocks of `held` payload bytes
     /// are being read or read ahead (``readAheadPayloadBytes``): the one rule every reader that

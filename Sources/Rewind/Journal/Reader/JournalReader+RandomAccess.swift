@@ -155,14 +155,17 @@ extension JournalReader {
             holdIndexEntry(ofBlock: index, toSpans: result.spans)
         case .failure(.damaged(let reason)): throw .damagedBlock(path, offset: block.offset, reason: reason)
         }
-        // Only blocks small enough to be read ahead are kept (``mayReadAhead(_:holding:)``): one
-        // of millions of values is decoded again when asked for, rather than held beside the
-        // blocks a walk reads (two such would take gigabytes).
-        guard Self.mayReadAhead(block.frame, holding: 1) else { return decoded }
+        // Kept as blocks are read ahead (``mayReadAhead(_:holding:)``): only while the blocks
+        // kept hold ``readAheadPayloadBytes`` together. A block of millions of values is decoded
+        // again when asked for, rather than held beside the blocks a walk reads.
+        let size = Int(block.frame.uncompressedLength)
+        guard size <= Self.readAheadPayloadBytes else { return decoded }
         cache.withLock { cache in
             cache.removeAll { $0.offset == block.offset }
-            if cache.count >= Self.cacheSize { cache.removeFirst() }
-            cache.append((block.offset, decoded))
+            while !cache.isEmpty, cache.count >= Self.cacheSize || !Self.mayReadAhead(block.frame, holding: cache.reduce(0) { $0 + $1.size }) {
+                cache.removeFirst()
+            }
+            cache.append((block.offset, size, decoded))
         }
         return decoded
     }

@@ -49,8 +49,8 @@ public final class JournalReader: @unchecked Sendable {
     /// (``BlockOutline/FoldedStates``), in file order — for `verify`, which joins the blocks'
     /// states up as the walk goes rather than reading the blocks again.
     var blockVisitor: ((BlockOutline) -> Void)?
-    /// Blocks decoded for random access, oldest first.
-    let cache = Locked<[(offset: Int, events: [RecordedEvent])]>([])
+    /// Blocks decoded for random access, oldest first, with their payloads' sizes.
+    let cache = Locked<[(offset: Int, size: Int, events: [RecordedEvent])]>([])
     /// How many block payloads were inflated: what tests hold a reading strategy to.
     let blocksInflated = Atomic<Int>(0)
     /// Blocks' text filters, for searches (see ``block(_:mayContainText:)``).

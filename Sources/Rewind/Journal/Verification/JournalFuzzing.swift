@@ -10,7 +10,7 @@
     public static func journal(wrappingPayload payload: [UInt8], claimingEvents claimed: Int? = nil) -> [UInt8] {
         let header = JournalHeader(formatVersion: JournalFormat.version, createdWallNanoseconds: 0, createdMonotonicNanoseconds: 0, writerVersion: "fuzz")
         let events = claimed == nil ? (try? BlockDecoding.events(in: payload).events) ?? [] : []
-        let sequences = claimed.map { Array(1...UInt64(max(1, $0))) } ?? events.map(\.sequence)
+        let sequences = claimed.map { $0 > 0 ? [1, UInt64($0)] : [] } ?? events.map(\.sequence)
         let compressed = Zlib.deflate(payload, level: 1)
         let frame = BlockFrame(
             type: .events, compressedLength: UInt32(compressed.count), uncompressedLength: UInt32(max(1, payload.count)),

@@ -32,11 +32,16 @@ public struct StateDiff: Hashable, Sendable {
     }
 
     /// Where the difference is named — a replay's divergence, the failure a shrink keeps: the
-    /// first element or field added or removed, else the first path that changed. A list that
-    /// grew by an element it should not have (a retry appending twice) is named at that element,
-    /// not at a field beside it that differs only because the live unit moved on.
+    /// first list element added or removed, else the first path that changed. A list that grew
+    /// by an element it should not have (a retry appending twice) is named at that element, not
+    /// at a field beside it that differs only because the live unit moved on. (A field added or
+    /// removed is not preferred: a field that became `nil` is left out by `Codable`.)
     public var leadingPath: StatePath? {
-        changes.first { $0.values.old == nil || $0.values.new == nil }?.path ?? changes.first?.path
+        let element = changes.first { change in
+            guard case .index? = change.path.components.last else { return false }
+            return change.values.old == nil || change.values.new == nil
+        }
+        return element?.path ?? changes.first?.path
     }
 }
 

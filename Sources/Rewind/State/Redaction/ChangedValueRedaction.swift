@@ -18,11 +18,11 @@ extension Redaction {
     }
 
     /// Whether the value a dispatch, input, output or activity named `name` carries is hidden:
-    /// when the name is secret, and when it is not known — `…`, a property wrapper's property
-    /// whose name could not be told — since it may be a secret's (`setToken`). Fails closed for
-    /// the rules that judge names; ``secretsOnly`` judges none.
+    /// when the name is secret, and when it is not known (``isUnknownName(_:)``: a property
+    /// wrapper's property whose name could not be told), since it may be a secret's
+    /// (`setToken`). Fails closed for the rules that judge names; ``secretsOnly`` judges none.
     func redacts(sentAs name: String) -> Bool {
-        redacts(key: name) || (!keyNames.isEmpty && !Self.namesEveryField(name))
+        redacts(key: name) || (judgesNames && Self.isUnknownName(name))
     }
 
     /// Whether a change path names each of its fields: not empty, and no `…` where a key path

@@ -106,9 +106,22 @@ public struct Redaction: Sendable, Equatable {
         return copy
     }
 
+    /// Whether these rules judge names at all (``secretsOnly`` judges none).
+    var judgesNames: Bool { !keyNames.isEmpty || !lastWordNames.isEmpty }
+
+    /// Whether a dispatch's, input's or activity's name is one a framework could not tell: `…`
+    /// for a property wrapper's property, `…` or `[…]` as a step of a path (`inputs[…]`). A
+    /// name that merely ends in an ellipsis (`Loading…`) is a name.
+    static func isUnknownName(_ name: String) -> Bool {
+        // Asked for every dispatch's payload: names without the ellipsis's first byte (most) are
+        // answered without splitting them.
+        guard name.utf8.contains(0xE2) else { return false }
+        return name.split(separator: ".", omittingEmptySubsequences: false).contains { $0 == "…" || $0.contains("[…]") }
+    }
+
     /// Whether a field of this name is redacted.
     public func redacts(key: String) -> Bool {
-        guard !keyNames.isEmpty || !lastWordNames.isEmpty else { return false }
+        guard judgesNames else { return false }
         if let known = verdicts.known.withLock({ $0[key] }) { return known }
         let verdict = Self.matches(key, keyNames, lastWords: lastWordNames)
         verdicts.known.withLock { $0[key] = verdict }

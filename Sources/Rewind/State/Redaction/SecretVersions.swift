@@ -9,23 +9,39 @@
 /// serves one journal; the numbers depend only on the order values appear, so two recordings of
 /// the same session number them alike.
 final class SecretVersions: Sendable {
-    /// The version of each value seen, by digest.
-    private let versions = Locked<[Int: Int]>([:])
+    /// The numbers given so far, by digest: each value's, and when it was last seen.
+    private struct Table {
+        var versions: [Int: (version: Int, lastSeen: Int)] = [:]
+        /// The last number given: numbers are never given twice, so two values never read alike.
+        var lastVersion = 0
+        /// How many values were looked up, as a clock for `lastSeen`.
+        var lookUps = 0
+    }
 
-    /// Beyond this many distinct values, new ones read `<redacted ?>` (changed, but not told
-    /// apart from one another): the table stays small when a secret changes at every step.
+    private let table = Locked(Table())
+
+    /// Beyond this many distinct values, the half least recently seen are forgotten: one seen
+    /// again later takes a new number (it reads as changed, never as unchanged), so a secret that
+    /// changes at every step — a nonce — keeps the table small without blinding the others.
     private static let limit = 16_384
 
     /// The text of a redacted leaf standing for `content`, a value captured with its secrets.
     func text(of content: StateValue) -> String {
         let digest = content.hashValue
-        let version = versions.withLock { all -> Int? in
-            if let version = all[digest] { return version }
-            guard all.count < Self.limit else { return nil }
-            all[digest] = all.count + 1
-            return all.count
+        let version = table.withLock { table -> Int in
+            table.lookUps += 1
+            if let known = table.versions[digest] {
+                table.versions[digest] = (known.version, table.lookUps)
+                return known.version
+            }
+            if table.versions.count >= Self.limit {
+                let kept = table.versions.sorted { $0.value.lastSeen > $1.value.lastSeen }.prefix(Self.limit / 2)
+                table.versions = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+            }
+            table.lastVersion += 1
+            table.versions[digest] = (table.lastVersion, table.lookUps)
+            return table.lastVersion
         }
-        guard let version else { return "<redacted ?>" }
         return version == 1 ? OpaqueValue.redactedText : "<redacted \(version)>"
     }
 }

@@ -67,13 +67,14 @@ public struct OpaqueValue: Hashable, Sendable {
 
     /// Which of a secret's values this leaf replaced, counted from 1 as a recording tells them
     /// apart (`<redacted>` is 1, `<redacted 2>` is 2); `nil` when it is no secret, or one past the
-    /// values a journal tells apart (`<redacted ?>`).
+    /// values an older journal told apart (`<redacted ?>`: journals now forget the values least
+    /// recently seen instead, and number again).
     public var redactedOrdinal: Int? {
         redactedVersion.flatMap { $0 }
     }
 
     /// Whether this leaf replaced a secret: `<redacted>`, or `<redacted 2>` for the second value
-    /// the secret took in a recording (`<redacted ?>` past the values a journal tells apart).
+    /// the secret took in a recording (`<redacted ?>` past the values an older journal told apart).
     public var isRedacted: Bool { redactedVersion != nil }
 
     /// The text's one reading as a secret's leaf: `nil` when it is none, `.some(nil)` for

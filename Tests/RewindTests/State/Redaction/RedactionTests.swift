@@ -152,6 +152,9 @@ struct RedactionTests {
         #expect(!subscripted.description.contains("s3cr3t"), "\(subscripted)")
         let named = LoggedValue("countess").sent(as: "rename").tree(options: CaptureOptions(redaction: .default))
         #expect(named.description.contains("countess"), "\(named)")
+        // A name that ends in an ellipsis is a name.
+        let loading = LoggedValue("inbox").sent(as: "Loading…").tree(options: CaptureOptions(redaction: .default))
+        #expect(loading.description.contains("inbox"), "\(loading)")
         // Rules that judge no names keep the value, as replay's own captures need.
         let unjudged = LoggedValue("s3cr3t").sent(as: "…").tree(options: CaptureOptions(redaction: .secretsOnly))
         #expect(unjudged.description.contains("s3cr3t"), "\(unjudged)")

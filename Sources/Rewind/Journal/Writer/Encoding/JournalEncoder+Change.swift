@@ -32,20 +32,27 @@ extension JournalEncoder {
         track.liveState = state?.value
         // The resolved path's text is made once: the redaction rules and the record both need it.
         var text = liveResolution?.description ?? shape.text
-        let (captured, capturedState) = changedValue.treeAndCapturedState(
+        let (judged, capturedState) = changedValue.treeAndCapturedState(
             options: options, pathText: text, pathIsShownByName: liveResolution == nil && shape.isShownByName, captured: reused ?? written
         )
+        var captured = judged
         var resolved = liveResolution
         if let subscripted = shape.subscripted, liveResolution == nil, let after = capturedState, let before = track.stateBeforeChange {
             resolved = SubscriptResolution.resolve(subscripted, before: before, after: after)
             if let resolved { text = resolved.description }
         } else if shape.text == "…", let after = capturedState, let before = track.stateBeforeChange,
-            let field = SubscriptResolution.resolveUnnamedField(before: before, after: after)
+            let field = SubscriptResolution.resolveUnnamedField(before: before, after: after), let shown = after[field],
+            shown.containsRedaction || shown == captured
         {
             // A property wrapper's field (`@Secret var password`): its path is kept, so that
-            // blame follows it, while its value stays hidden.
+            // blame follows it — only where the state after it holds what was written — and its
+            // value is recorded as that state shows it. The value alone was judged without a name
+            // (shown if the state shows it anywhere: a secret equal to another field), so a
+            // secret field's value is hidden here, and a setter that wrote something else (a
+            // clamp) leaves the path unnamed.
             resolved = field
             text = field.description
+            captured = shown
         }
         let path = resolved ?? shape.path
         let isScalar = !captured.isContainer
