@@ -88,17 +88,21 @@ struct SecretVersionsAcrossOutputsTests {
         #expect(!texts.contains { $0.1.contains("hunter") }, "\(texts)")
     }
 
-    @Test("a @Secret field's change is recorded at its path with its value hidden, and blame follows it")
-    func secretChangeKeepsItsPath() throws {
+    /// The change events of one sign-in, recorded without the app's log messages.
+    static func changes(signingIn user: String, password: String) throws -> [RecordedEvent] {
         let directory = TemporaryDirectory()
         let path = directory.file("login.rewind")
         let journal = try JournalLogger(path: path)
         let login = Login(log: Logger(label: "app.login") { _ in SwiftLogNoOpLogHandler() })
         login.set(logger: journal)
-        login.send(.signIn(user: "ada", password: "hunter1"))
+        login.send(.signIn(user: user, password: password))
         journal.close()
+        return try JournalReader(path: path).events().filter { $0.kind == .change }
+    }
 
-        let changes = try JournalReader(path: path).events().filter { $0.kind == .change }
+    @Test("a @Secret field's change is recorded at its path with its value hidden, and blame follows it")
+    func secretChangeKeepsItsPath() throws {
+        let changes = try Self.changes(signingIn: "ada", password: "hunter1")
         let password = try #require(changes.first { $0.path == "password" }, "\(changes.map { $0.path ?? "nil" })")
         #expect(password.value?.description.contains("redacted") == true && password.value?.description.contains("hunter") == false)
         #expect(!changes.contains { $0.path == "…" }, "\(changes.map { $0.path ?? "nil" })")
@@ -106,16 +110,8 @@ struct SecretVersionsAcrossOutputsTests {
 
     @Test("a @Secret field set to a value another field shows is recorded hidden at its path, not in clear")
     func secretEqualToAShownValue() throws {
-        let directory = TemporaryDirectory()
-        let path = directory.file("login.rewind")
-        let journal = try JournalLogger(path: path)
-        let login = Login(log: Logger(label: "app.login") { _ in SwiftLogNoOpLogHandler() })
-        login.set(logger: journal)
         // The password is the user's name: the state shows "ada" under `user`.
-        login.send(.signIn(user: "ada", password: "ada"))
-        journal.close()
-
-        let changes = try JournalReader(path: path).events().filter { $0.kind == .change }
+        let changes = try Self.changes(signingIn: "ada", password: "ada")
         let password = try #require(changes.first { $0.path == "password" }, "\(changes.map { $0.path ?? "nil" })")
         #expect(password.value?.containsRedaction == true, "\(String(describing: password.value))")
         #expect(!changes.contains { $0.path != "user" && $0.value?.description.contains("ada") == true }, "\(changes.map(\.value))")
